@@ -1,0 +1,458 @@
+/*
+ * ir.h — libkir: the kir intermediate representation shared by every kpy tool.
+ *
+ * One header for the library, sectioned by the .c file that implements each
+ * group of functions (QBE's all.h, cproc's cc.h).
+ *
+ * Shape of the data
+ * -----------------
+ * A Module owns an Arena; everything reachable from the module (strings,
+ * types' tables, functions, ops, regions, value tables) lives in it and is
+ * freed at once by modfree().
+ *
+ * Types are small flat values (struct Type, 8 bytes) compared with typeeq():
+ * no interning, no pointers, so a type can be copied, hashed and stored in
+ * any table.  An array type carries its element type's fields inline.
+ *
+ * Values are indices (Val) into the per-function table Func.vals; index 0 is
+ * "no value".  A value is a function parameter, an op result, a value an op
+ * defines for its regions (a `for` index or an `iter` argument), or a
+ * constant.  Constants are interned per function (same type and bits, same
+ * Val), so cse and fold compare operands by index.
+ *
+ * Ops are heap nodes (Op *) kept in Regions, which are plain growable arrays
+ * of Op pointers.  Control flow is structured: `if`, `for` and `while` hold
+ * regions; values leave a region through its terminator (yield, break,
+ * continue, ret).  There are no blocks, no gotos and no phis: passes walk the
+ * tree recursively and rebuild regions as new arrays when they transform them.
+ * Pointer-linked ops (rather than QBE's index tables) were chosen because
+ * autodiff and inlining build new functions out of pieces of old ones; the
+ * value table stays index-based so that per-value side tables in passes are
+ * plain arrays indexed by Val.
+ */
+#ifndef KPY_IR_H
+#define KPY_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KPY_VERSION "0.1.0"
+#define KIR_VERSION 1
+
+#if defined(__GNUC__)
+#define KPY_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define KPY_NORETURN __attribute__((noreturn))
+#else
+#define KPY_PRINTF(a, b)
+#define KPY_NORETURN
+#endif
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------ */
+/* util.c — errors, allocation, arenas, growable vectors, strings      */
+
+/* Internal error (a bug in kpy): message naming the C file, exit 2. */
+#define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
+KPY_NORETURN void die_at(const char *file, int line, const char *fmt, ...) KPY_PRINTF(3, 4);
+/* Fatal environment error (I/O, out of memory): exit 2.  A message ending
+ * in ':' gets strerror(errno) appended. */
+KPY_NORETURN void fatal(const char *fmt, ...) KPY_PRINTF(1, 2);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* The program name used in messages (set once by each main). */
+extern const char *progname;
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *aalloc(Arena *a, size_t n);      /* zeroed, 16-byte aligned */
+char *astrdup(Arena *a, const char *s);
+char *astrndup(Arena *a, const char *s, size_t n);
+char *aprintf(Arena *a, const char *fmt, ...) KPY_PRINTF(2, 3);
+/* Grow the arena array *p (of *cap elements of size sz) to hold at least n. */
+void agrow(Arena *a, void **p, uint32_t *cap, uint32_t n, size_t sz);
+#define APUSH(a, arr, n, cap, x) \
+	(agrow((a), (void **)&(arr), &(cap), (n) + 1, sizeof *(arr)), (arr)[(n)++] = (x))
+
+/* A malloc'd growable byte buffer (output text, file contents). */
+typedef struct Buf {
+	char *s;    /* NUL-terminated contents */
+	size_t n;   /* length, excluding the NUL */
+	size_t cap; /* allocated bytes */
+} Buf;
+void bufputc(Buf *b, int c);
+void bufputs(Buf *b, const char *s);
+void bufwrite(Buf *b, const char *s, size_t n);
+void bufprintf(Buf *b, const char *fmt, ...) KPY_PRINTF(2, 3);
+void bufvprintf(Buf *b, const char *fmt, va_list ap);
+void buffree(Buf *b);
+
+/* Read a whole file ("-" is stdin) into a NUL-terminated buffer; NULL and
+ * errno on failure. */
+char *readfile(const char *path, size_t *len);
+/* Write `n` bytes to `path` atomically (temp file + rename); "-" or NULL is
+ * stdout.  Returns 0, or -1 with errno set; never leaves a partial file. */
+int writefile(const char *path, const char *data, size_t n);
+
+uint64_t hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a 64 */
+
+/* ------------------------------------------------------------------ */
+/* diag.c — located diagnostics                                        */
+
+/* A source location: 1-based line and column; line 0 means unknown. */
+typedef struct Loc {
+	uint32_t line;
+	uint32_t col;
+} Loc;
+
+/* A source text diagnostics point into. */
+typedef struct Src {
+	const char *name; /* file name as given, "<stdin>" for stdin */
+	const char *text; /* whole contents, NUL-terminated (may be NULL) */
+	size_t len;
+} Src;
+
+/* Diagnostic sink: messages go to `out` (stderr) as
+ *   file:line:col: error: message
+ *       source line
+ *       ^
+ * and are counted. */
+typedef struct Diag {
+	FILE *out;
+	int nerr;
+	int nwarn;
+	int maxerr;     /* stop printing after this many errors (0: no limit) */
+} Diag;
+void diaginit(Diag *d);
+void diagerr(Diag *d, const Src *src, Loc loc, const char *fmt, ...) KPY_PRINTF(4, 5);
+void diagwarn(Diag *d, const Src *src, Loc loc, const char *fmt, ...) KPY_PRINTF(4, 5);
+void diagnote(Diag *d, const Src *src, Loc loc, const char *fmt, ...) KPY_PRINTF(4, 5);
+void diagv(Diag *d, const Src *src, Loc loc, const char *kind, const char *fmt, va_list ap);
+
+/* ------------------------------------------------------------------ */
+/* type.c — types                                                      */
+
+/* Scalar kinds, in the order kir and Warp list them. */
+enum {
+	S_BOOL,
+	S_I8, S_I16, S_I32, S_I64,
+	S_U8, S_U16, S_U32, S_U64,
+	S_F16, S_F32, S_F64,
+	NSCALAR
+};
+
+enum TypeKind {
+	T_VOID,   /* no value (only as "no type") */
+	T_SCALAR, /* s */
+	T_VEC,    /* vec<n, s> */
+	T_MAT,    /* mat<n, m, s>: n rows, m columns */
+	T_QUAT,   /* quat<s>: x y z w */
+	T_XFORM,  /* transform<s>: p (vec3) then q (quat) */
+	T_STRUCT, /* module struct number sid */
+	T_ARRAY,  /* array<elem, nd>: elem is (ek, s, n, m, sid) */
+	T_STR,    /* a string literal (printf formats); never a variable */
+};
+
+typedef struct Type {
+	uint8_t k;    /* TypeKind */
+	uint8_t s;    /* scalar kind: of a scalar, of a composite's components,
+	               * of an array's element */
+	uint8_t n;    /* vec length / mat rows (also for an array element) */
+	uint8_t m;    /* mat columns (also for an array element) */
+	uint8_t ek;   /* array: element TypeKind (T_SCALAR .. T_STRUCT) */
+	uint8_t nd;   /* array: number of dimensions, 1..4 */
+	uint16_t sid; /* struct number (T_STRUCT, or array of struct) */
+} Type;
+
+#define MAXVEC 32   /* longest vector / matrix side kir accepts */
+#define MAXDIM 4    /* array dimensions */
+
+extern const char *const scalarname[NSCALAR]; /* "bool", "i8", ..., "f64" */
+extern const int scalarsize[NSCALAR];         /* bytes */
+
+Type tvoid(void);
+Type tscalar(int s);
+Type tvec(int n, int s);
+Type tmat(int n, int m, int s);
+Type tquat(int s);
+Type txform(int s);
+Type tstruct(int sid);
+Type tarray(Type elem, int nd);
+Type tstr(void);
+Type telem(Type arr);          /* element type of an array */
+Type tcomp(Type t);            /* scalar type of t's components */
+bool typeeq(Type a, Type b);
+bool isscalar(Type t);
+bool isfloat(Type t);          /* float scalar */
+bool isint(Type t);            /* integer scalar (not bool) */
+bool issigned(Type t);
+bool isbool(Type t);
+bool isfloatcomp(Type t);      /* float scalar or composite of floats */
+bool iscomposite(Type t);      /* vec, mat, quat, transform */
+int ncomp(Type t);             /* number of scalar components (1 for scalars) */
+bool scalarisfloat(int s);
+bool scalarisint(int s);
+bool scalarissigned(int s);
+
+struct Module;
+/* Print a type in canonical kir spelling ("f32", "vec3f", "mat<2,5,f32>",
+ * "array<vec3f,2>", "@Body"). */
+void typeprint(Buf *b, const struct Module *m, Type t);
+const char *typestr(const struct Module *m, Type t); /* static ring buffer */
+/* Parse a type name without struct references ("vec3f", "mat33d"...).
+ * Returns false if `name` is not a builtin type name. */
+bool typeparse_name(const char *name, size_t len, Type *t);
+
+/* ------------------------------------------------------------------ */
+/* ops.def — the table of operations                                   */
+
+enum {
+#define OP(id, name, amin, amax, ty, flags, cpp, deriv, llvm) OP_##id,
+#include "ops.def"
+#undef OP
+	NOPS
+};
+
+/* Op flags (the `flags` column). */
+enum {
+	F_PURE   = 1 << 0,  /* no side effects, result depends only on operands */
+	F_EW     = 1 << 1,  /* elementwise: applies componentwise to vec/mat */
+	F_COMM   = 1 << 2,  /* commutative in its two operands */
+	F_TERM   = 1 << 3,  /* region terminator */
+	F_REGION = 1 << 4,  /* has regions (if, for, while) */
+	F_MEM    = 1 << 5,  /* reads or writes an array (operand 0 is the array) */
+	F_WRITE  = 1 << 6,  /* writes memory or has an effect (store, atomics, print) */
+	F_NOAD   = 1 << 7,  /* not differentiable: zero adjoint for every operand */
+	F_IDX    = 1 << 8,  /* printed as `op %arr[%i, %j], rest` */
+	F_ATTR   = 1 << 9,  /* carries an immediate (Op.attr) printed as operand */
+	F_CAST   = 1 << 10, /* result type is written by the user, not inferred */
+	F_RAND   = 1 << 11, /* random: last result is the new RNG state */
+	F_FUNC   = 1 << 12, /* only valid in a kernel (tid) */
+	F_LOW    = 1 << 13, /* allowed in low kir (after scalarize): scalar only */
+};
+
+/* Typing rules (the `ty` column); implemented in typing.c. */
+enum {
+#define TY(id, doc) TY_##id,
+#include "typing.def"
+#undef TY
+	NTY
+};
+
+typedef struct OpInfo {
+	const char *name;  /* kir spelling, also the Warp builtin name when one exists */
+	uint8_t amin;      /* fewest operands */
+	uint8_t amax;      /* most operands (255: any number) */
+	uint8_t ty;        /* typing rule TY_* */
+	uint32_t flags;    /* F_* */
+	const char *cpp;   /* C++ spelling template for kcpu/kcuda (see ops.def) */
+	const char *deriv; /* derivative rule (see ops.def), "" if none */
+	const char *llvm;  /* scalar LLVM lowering for kptx (see ops.def), "" if none */
+} OpInfo;
+
+extern const OpInfo opinfo[NOPS];
+int oplookup(const char *name, size_t len); /* OP_* or -1 */
+
+/* ------------------------------------------------------------------ */
+/* The IR                                                              */
+
+typedef uint32_t Val; /* index into Func.vals; 0: none */
+
+enum ValKind {
+	V_NONE,
+	V_ARG,   /* function parameter number idx */
+	V_RES,   /* result number idx of op def */
+	V_PARAM, /* region value number idx defined by op def (for index, iter args) */
+	V_CONST, /* constant; components in c */
+};
+
+/* A scalar constant component.  Integers are stored sign- or zero-extended
+ * in i/u; floats as double, already rounded to the scalar's precision. */
+typedef union Scal {
+	int64_t i;
+	uint64_t u;
+	double f;
+} Scal;
+
+struct Op;
+
+typedef struct Value {
+	Type ty;
+	uint8_t kind;      /* ValKind */
+	uint16_t idx;      /* V_ARG: param number; V_RES/V_PARAM: position in def */
+	const char *name;  /* source name, or NULL for a temporary (%N) */
+	struct Op *def;    /* V_RES, V_PARAM: the op defining it */
+	Scal *c;           /* V_CONST: ncomp(ty) components; T_STR: c[0].u is a
+	                    * string number in Module.strs */
+	Loc loc;           /* V_ARG: where the parameter was declared */
+} Value;
+
+typedef struct Region {
+	struct Op **ops; /* ops in order; the last one is the terminator */
+	uint32_t n;      /* number of ops */
+	uint32_t cap;    /* allocated slots */
+} Region;
+
+typedef struct Op {
+	uint16_t code;     /* OP_* */
+	uint8_t nres;      /* number of results */
+	uint8_t nregs;     /* number of regions */
+	uint16_t nargs;    /* number of operands */
+	uint16_t nparams;  /* number of region values the op defines */
+	Val *res;          /* results */
+	Val *args;         /* operands */
+	Val *params;       /* for: [index, iter...]; while: [iter...] */
+	Region *regs;      /* if: then, else; for: body; while: cond, body */
+	int32_t attr;      /* F_ATTR immediate: field number, tid dimension
+	                    * count, call: callee number in Module.funcs */
+	Loc loc;           /* position in the Python source (line 0: none) */
+} Op;
+
+typedef struct Func {
+	const char *name;   /* without '@' */
+	bool kernel;        /* kernel (grid of threads) or func */
+	uint32_t nparams;
+	Val *params;        /* V_ARG values */
+	uint32_t nrets;
+	Type *rets;         /* result types (kernels: none) */
+	Region body;
+	Value *vals;        /* value table, vals[0] unused */
+	uint32_t nvals;
+	uint32_t capvals;
+	uint32_t *ctab;     /* constant intern table (open addressing, Val or 0) */
+	uint32_t nctab;     /* slots (power of two) */
+	uint32_t nconst;    /* constants interned */
+	Loc loc;
+	int adjof;          /* backward kernel: number of the forward kernel, else -1 */
+} Func;
+
+typedef struct Field {
+	const char *name;
+	Type ty;
+} Field;
+
+typedef struct StructDef {
+	const char *name;  /* without '@' */
+	uint32_t nfields;
+	Field *fields;
+	Loc loc;
+} StructDef;
+
+typedef struct Module {
+	Arena *arena;
+	uint32_t nsrcs;
+	const char **srcs;  /* `source` lines: Python files the module came from */
+	uint32_t nstructs, capstructs;
+	StructDef *structs;
+	uint32_t nfuncs, capfuncs;
+	Func **funcs;       /* functions and kernels, in order */
+	uint32_t nstrs, capstrs;
+	const char **strs;  /* string constants */
+} Module;
+
+/* ------------------------------------------------------------------ */
+/* build.c — building and editing IR                                   */
+
+Module *modnew(void);
+void modfree(Module *m);
+int addstruct(Module *m, const char *name, Loc loc);            /* sid */
+void addfield(Module *m, int sid, const char *name, Type ty);
+int findstruct(const Module *m, const char *name);              /* sid or -1 */
+int fieldindex(const Module *m, int sid, const char *name);     /* or -1 */
+Func *addfunc(Module *m, const char *name, bool kernel, Loc loc);
+int findfunc(const Module *m, const char *name);                /* index or -1 */
+int funcindex(const Module *m, const Func *f);
+void addret(Module *m, Func *f, Type t);
+Val addparam(Module *m, Func *f, const char *name, Type t, Loc loc);
+int addstr(Module *m, const char *s);                           /* string number */
+
+Val newval(Module *m, Func *f, Type t, int kind, const char *name);
+Val cscalar(Module *m, Func *f, Type t, Scal v);    /* interned scalar constant */
+Val cint(Module *m, Func *f, int s, int64_t v);     /* integer constant of kind s */
+Val cfloat(Module *m, Func *f, int s, double v);    /* float constant (rounded) */
+Val cbool(Module *m, Func *f, bool v);
+Val cconst(Module *m, Func *f, Type t, const Scal *c); /* any constant */
+Val czero(Module *m, Func *f, Type t);              /* zero of a value type */
+Val cstr(Module *m, Func *f, const char *s);
+Scal scalround(int s, Scal v);  /* round/wrap a component to scalar kind s */
+
+/* Create an op (not yet placed in a region).  Results are created with the
+ * given types; nargs operands are copied. */
+Op *mkop(Module *m, Func *f, int code, const Val *args, int nargs,
+         const Type *rtys, int nres, Loc loc);
+void opsetregions(Module *m, Op *op, int nregs);
+void opsetparams(Module *m, Func *f, Op *op, const Type *tys, int n);
+void regpush(Module *m, Region *r, Op *op);
+
+/* Builder: a cursor appending to a region, with a default location. */
+typedef struct Builder {
+	Module *m;
+	Func *f;
+	Region *r;   /* where new ops go */
+	Loc loc;     /* location for new ops */
+} Builder;
+/* Append an op inferring its result type(s) with the typing rules; on a
+ * typing error returns 0 and, if err is not NULL, stores a message there
+ * (in the module arena).  Multi-result ops: use bop(). */
+Val b1(Builder *b, int code, const Val *args, int nargs, const char **err);
+Val b2(Builder *b, int code, Val x, Val y);  /* dies on a typing error */
+Val bun(Builder *b, int code, Val x);        /* dies on a typing error */
+Op *bop(Builder *b, int code, const Val *args, int nargs, const Type *rtys, int nres);
+
+static inline Value *val(const Func *f, Val v) { return &f->vals[v]; }
+static inline Type vty(const Func *f, Val v) { return f->vals[v].ty; }
+static inline bool isconst(const Func *f, Val v) { return f->vals[v].kind == V_CONST; }
+
+/* ------------------------------------------------------------------ */
+/* typing.c — the typing rules of ops.def                              */
+
+/* Infer the result types of op `code` applied to operands of types
+ * `in[0..n)` (attr: the op's immediate).  On success returns the number of
+ * results and writes them to out[]; on failure returns -1 and writes a
+ * message (Warp's wording where Warp has one) to err. */
+int typeop(const Module *m, int code, const Type *in, int n, int attr,
+           Type *out, Buf *err);
+
+/* ------------------------------------------------------------------ */
+/* print.c — canonical text                                            */
+
+void printmod(Buf *out, const Module *m);
+void printfunc(Buf *out, const Module *m, const Func *f);
+/* Print a constant's value in kir syntax. */
+void printconst(Buf *out, const Module *m, const Func *f, Val v);
+/* Format a float so that it reads back to the same value of kind s. */
+void fmtfloat(Buf *out, double x, int s);
+
+/* ------------------------------------------------------------------ */
+/* parse.c — reading kir                                               */
+
+/* Parse kir text.  Errors go to d located in src; returns NULL if any. */
+Module *parsekir(const Src *src, Diag *d);
+
+/* ------------------------------------------------------------------ */
+/* verify.c                                                            */
+
+/* Check types, SSA dominance in structured regions, terminators, yields,
+ * break/continue placement and call signatures.  Reports every violation
+ * to d (located at the op's Python loc when known, else by function) and
+ * returns the number found. */
+int verify(const Module *m, const Src *src, Diag *d);
+
+/* ------------------------------------------------------------------ */
+/* walk.c — traversal helpers                                          */
+
+/* Call fn on every op in r, depth first, parents before their regions. */
+void walkops(Region *r, void (*fn)(Op *op, void *ctx), void *ctx);
+/* Count uses of every value of f into uses[0..f->nvals). */
+void countuses(const Func *f, uint32_t *uses);
+/* The loop op (for/while) a break/continue in `r` refers to, computed by
+ * callers that track nesting; see verify.c. */
+bool opispure(const Op *op);
+
+#endif /* KPY_IR_H */
