@@ -312,6 +312,7 @@ typedef struct Op {
 	int32_t attr;      /* F_ATTR immediate: field number, tid dimension
 	                    * count, call: callee number in Module.funcs */
 	Loc loc;           /* position in the Python source (line 0: none) */
+	Loc kloc;          /* position in the kir text it was parsed from (line 0: none) */
 } Op;
 
 typedef struct Func {
@@ -328,7 +329,8 @@ typedef struct Func {
 	uint32_t *ctab;     /* constant intern table (open addressing, Val or 0) */
 	uint32_t nctab;     /* slots (power of two) */
 	uint32_t nconst;    /* constants interned */
-	Loc loc;
+	Loc loc;            /* position in the Python source */
+	Loc kloc;           /* position in the kir text it was parsed from */
 	int adjof;          /* backward kernel: number of the forward kernel, else -1 */
 } Func;
 
@@ -346,7 +348,7 @@ typedef struct StructDef {
 
 typedef struct Module {
 	Arena *arena;
-	uint32_t nsrcs;
+	uint32_t nsrcs, capsrcs;
 	const char **srcs;  /* `source` lines: Python files the module came from */
 	uint32_t nstructs, capstructs;
 	StructDef *structs;

@@ -1,0 +1,103 @@
+/*
+ * diag.c — compiler-style diagnostics:
+ *
+ *   file:line:col: error: message
+ *       source line
+ *       ^
+ *
+ * Columns are 1-based byte offsets.  The line is found by scanning the
+ * source when a diagnostic is printed; nothing is precomputed.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "ir.h"
+
+void
+diaginit(Diag *d)
+{
+	memset(d, 0, sizeof *d);
+	d->out = stderr;
+	d->maxerr = 50;
+}
+
+static void
+showline(FILE *out, const Src *src, Loc loc)
+{
+	const char *p, *e, *end;
+	uint32_t line = 1, i;
+
+	if (!src || !src->text || loc.line == 0)
+		return;
+	p = src->text;
+	end = src->text + src->len;
+	while (p < end && line < loc.line) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+		line++;
+	}
+	if (line != loc.line || p >= end)
+		return;
+	e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	if (e > p && e[-1] == '\r')
+		e--;
+	fprintf(out, "    %.*s\n    ", (int)(e - p), p);
+	for (i = 1; i < loc.col && p + i - 1 < e; i++)
+		fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+void
+diagv(Diag *d, const Src *src, Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+	const char *name = src && src->name ? src->name : progname;
+	bool err = strcmp(kind, "error") == 0;
+
+	if (err)
+		d->nerr++;
+	else if (strcmp(kind, "warning") == 0)
+		d->nwarn++;
+	if (err && d->maxerr && d->nerr > d->maxerr) {
+		if (d->nerr == d->maxerr + 1)
+			fprintf(d->out, "%s: too many errors; stopping the list\n", name);
+		return;
+	}
+	if (loc.line)
+		fprintf(d->out, "%s:%u:%u: %s: ", name, loc.line, loc.col ? loc.col : 1, kind);
+	else
+		fprintf(d->out, "%s: %s: ", name, kind);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+	showline(d->out, src, loc);
+}
+
+void
+diagerr(Diag *d, const Src *src, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diagv(d, src, loc, "error", fmt, ap);
+	va_end(ap);
+}
+
+void
+diagwarn(Diag *d, const Src *src, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diagv(d, src, loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+diagnote(Diag *d, const Src *src, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diagv(d, src, loc, "note", fmt, ap);
+	va_end(ap);
+}

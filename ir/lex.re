@@ -1,0 +1,83 @@
+/*
+ * lex.re — the kir lexer (re2c).  One scan function over a NUL-terminated
+ * whole-file buffer, so there is no refill logic.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "kirlex.h"
+
+static void
+advance(Lexer *lx, const char *to)
+{
+	const char *p;
+
+	for (p = lx->cur; p < to; p++) {
+		if (*p == '\n') {
+			lx->line++;
+			lx->linestart = p + 1;
+		}
+	}
+	lx->cur = to;
+}
+
+void
+lexinit(Lexer *lx, const Src *src)
+{
+	memset(lx, 0, sizeof *lx);
+	lx->src = src;
+	lx->cur = src->text;
+	lx->lim = src->text + src->len;
+	lx->line = 1;
+	lx->linestart = src->text;
+}
+
+int
+lexnext(Lexer *lx, Tok *t)
+{
+	const char *YYCURSOR, *YYMARKER = NULL, *YYLIMIT = lx->lim, *start;
+
+again:
+	YYCURSOR = lx->cur;
+	start = YYCURSOR;
+	t->start = start;
+	t->loc.line = lx->line;
+	t->loc.col = (uint32_t)(start - lx->linestart) + 1;
+	/*!re2c
+	re2c:define:YYCTYPE = "unsigned char";
+	re2c:yyfill:enable = 0;
+	re2c:eof = 0;
+
+	digit = [0-9];
+	ident = [A-Za-z_][A-Za-z0-9_]*;
+	valname = [A-Za-z_][A-Za-z0-9_.]* | digit+;
+	exp = [eE] [+-]? digit+;
+
+	$ { t->len = 0; return t->kind = TEOF; }
+	[ \t\r\n]+ { advance(lx, YYCURSOR); goto again; }
+	";" [ \t]* "loc" [ \t]+ digit+ ":" digit+ [ \t]* {
+		const char *p = start;
+		while (*p < '0' || *p > '9') p++;
+		t->loc2.line = (uint32_t)strtoul(p, (char **)&p, 10);
+		t->loc2.col = (uint32_t)strtoul(p + 1, NULL, 10);
+		advance(lx, YYCURSOR);
+		t->len = (size_t)(YYCURSOR - start);
+		return t->kind = TLOC;
+	}
+	[;#] [^\n\x00]* { advance(lx, YYCURSOR); goto again; }
+	"%" valname { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
+	"@" ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
+	ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
+	"-"? digit+ { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
+	"-"? digit+ "." digit* exp? | "-"? digit+ exp {
+		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TFLOAT;
+	}
+	["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] {
+		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSTR;
+	}
+	"->" { advance(lx, YYCURSOR); t->len = 2; return t->kind = TARROW; }
+	[-(){}[\],:=<>] { advance(lx, YYCURSOR); t->len = 1; return t->kind = (unsigned char)*start; }
+	* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TBAD; }
+	*/
+}

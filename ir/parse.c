@@ -1,0 +1,842 @@
+/*
+ * parse.c — reading kir text (recursive descent over lex.re's tokens).
+ *
+ * The grammar is in man/kir.5.  The parser stops at the first syntax error
+ * (reported located, with the source line); the verifier then checks what
+ * parses.  Names are per function and flat (the printer keeps them unique):
+ * a use must follow its definition in the text.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "kirlex.h"
+
+typedef struct Sym {
+	const char *name; /* arena copy */
+	Val v;
+} Sym;
+
+typedef struct Fixup {
+	Op *op;
+	const char *callee;
+	Loc loc;
+} Fixup;
+
+typedef struct P {
+	Lexer lx;
+	Tok tok;          /* current token */
+	Tok prev;         /* last consumed token */
+	const Src *src;
+	Diag *d;
+	Module *m;
+	Func *f;          /* function being parsed */
+	Sym *syms;        /* open addressing table of value names */
+	uint32_t nsyms, capsyms;
+	Fixup *fix;
+	uint32_t nfix, capfix;
+	jmp_buf fail;
+} P;
+
+static void
+next(P *p)
+{
+	p->prev = p->tok;
+	lexnext(&p->lx, &p->tok);
+}
+
+KPY_NORETURN static void
+err(P *p, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+
+static void
+err(P *p, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diagv(p->d, p->src, loc, "error", fmt, ap);
+	va_end(ap);
+	longjmp(p->fail, 1);
+}
+
+static const char *
+tokdesc(const Tok *t)
+{
+	static char buf[80];
+
+	if (t->kind == TEOF)
+		return "end of file";
+	snprintf(buf, sizeof buf, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->start);
+	return buf;
+}
+
+static void
+expect(P *p, int kind, const char *what)
+{
+	if (p->tok.kind != kind)
+		err(p, p->tok.loc, "expected %s, found %s", what, tokdesc(&p->tok));
+	next(p);
+}
+
+static bool
+accept(P *p, int kind)
+{
+	if (p->tok.kind != kind)
+		return false;
+	next(p);
+	return true;
+}
+
+static bool
+iskw(const Tok *t, const char *kw)
+{
+	return t->kind == TIDENT && t->len == strlen(kw) && memcmp(t->start, kw, t->len) == 0;
+}
+
+static bool
+acceptkw(P *p, const char *kw)
+{
+	if (!iskw(&p->tok, kw))
+		return false;
+	next(p);
+	return true;
+}
+
+static void
+expectkw(P *p, const char *kw)
+{
+	if (!acceptkw(p, kw))
+		err(p, p->tok.loc, "expected '%s', found %s", kw, tokdesc(&p->tok));
+}
+
+static char *
+tokstr(P *p, const Tok *t, size_t skip)
+{
+	return astrndup(p->m->arena, t->start + skip, t->len - skip);
+}
+
+/* ---- value names --------------------------------------------------- */
+
+static uint32_t
+namehash(const char *s)
+{
+	return (uint32_t)hash64(s, strlen(s), 7);
+}
+
+static Sym *
+symslot(P *p, const char *name)
+{
+	uint32_t i;
+
+	for (i = namehash(name) & (p->capsyms - 1); p->syms[i].name; i = (i + 1) & (p->capsyms - 1))
+		if (strcmp(p->syms[i].name, name) == 0)
+			return &p->syms[i];
+	return &p->syms[i];
+}
+
+static void
+defname(P *p, const Tok *t, Val v)
+{
+	char *name = tokstr(p, t, 1);
+	Sym *s;
+
+	if (2 * (p->nsyms + 1) > p->capsyms) {
+		uint32_t ocap = p->capsyms, i;
+		Sym *old = p->syms;
+		p->capsyms = ocap ? 2 * ocap : 64;
+		p->syms = xcalloc(p->capsyms, sizeof(Sym));
+		for (i = 0; i < ocap; i++)
+			if (old[i].name)
+				*symslot(p, old[i].name) = old[i];
+		free(old);
+	}
+	s = symslot(p, name);
+	if (s->name)
+		err(p, t->loc, "redefinition of %%%s", name);
+	s->name = name;
+	s->v = v;
+	p->nsyms++;
+	/* temporaries (%12) keep no name: the printer numbers them */
+	if (!(name[0] >= '0' && name[0] <= '9'))
+		p->f->vals[v].name = name;
+}
+
+static Val
+usename(P *p, const Tok *t)
+{
+	char name[256];
+	Sym *s;
+
+	snprintf(name, sizeof name, "%.*s", (int)(t->len - 1), t->start + 1);
+	if (!p->capsyms || !(s = symslot(p, name))->name)
+		err(p, t->loc, "use of undefined value %%%s", name);
+	return s->v;
+}
+
+/* ---- types --------------------------------------------------------- */
+
+static int
+parseint(P *p, long lo, long hi, const char *what)
+{
+	long v;
+	char *end;
+
+	if (p->tok.kind != TINT)
+		err(p, p->tok.loc, "expected %s, found %s", what, tokdesc(&p->tok));
+	errno = 0;
+	v = strtol(p->tok.start, &end, 10);
+	if (errno || v < lo || v > hi)
+		err(p, p->tok.loc, "%s out of range (%ld..%ld)", what, lo, hi);
+	next(p);
+	return (int)v;
+}
+
+static int
+parsescalarkind(P *p)
+{
+	Type t;
+
+	if (p->tok.kind != TIDENT || !typeparse_name(p->tok.start, p->tok.len, &t) || t.k != T_SCALAR)
+		err(p, p->tok.loc, "expected a scalar type, found %s", tokdesc(&p->tok));
+	next(p);
+	return t.s;
+}
+
+static Type
+parsetype(P *p)
+{
+	Type t;
+	Tok tk = p->tok;
+
+	if (tk.kind == TSYM) {
+		char name[256];
+		int sid;
+		snprintf(name, sizeof name, "%.*s", (int)(tk.len - 1), tk.start + 1);
+		if ((sid = findstruct(p->m, name)) < 0)
+			err(p, tk.loc, "unknown struct @%s", name);
+		next(p);
+		return tstruct(sid);
+	}
+	if (tk.kind != TIDENT)
+		err(p, tk.loc, "expected a type, found %s", tokdesc(&tk));
+	next(p);
+	if (p->tok.kind == '<') {
+		next(p);
+		if (iskw(&tk, "vec")) {
+			int n = parseint(p, 1, MAXVEC, "vector length");
+			expect(p, ',', "','");
+			t = tvec(n, parsescalarkind(p));
+		} else if (iskw(&tk, "mat")) {
+			int r = parseint(p, 1, MAXVEC, "matrix rows"), c;
+			expect(p, ',', "','");
+			c = parseint(p, 1, MAXVEC, "matrix columns");
+			expect(p, ',', "','");
+			t = tmat(r, c, parsescalarkind(p));
+		} else if (iskw(&tk, "quat")) {
+			t = tquat(parsescalarkind(p));
+		} else if (iskw(&tk, "transform")) {
+			t = txform(parsescalarkind(p));
+		} else if (iskw(&tk, "array")) {
+			Type e = parsetype(p);
+			int nd;
+			expect(p, ',', "','");
+			nd = parseint(p, 1, MAXDIM, "array dimensions");
+			if (!(e.k == T_SCALAR || iscomposite(e) || e.k == T_STRUCT))
+				err(p, tk.loc, "array elements must be scalars, composites or structs");
+			t = tarray(e, nd);
+		} else {
+			err(p, tk.loc, "unknown type %s", tokdesc(&tk));
+		}
+		expect(p, '>', "'>'");
+		return t;
+	}
+	if (!typeparse_name(tk.start, tk.len, &t))
+		err(p, tk.loc, "unknown type %s", tokdesc(&tk));
+	return t;
+}
+
+static int
+parsetypes(P *p, Type *out, int max)
+{
+	int n = 0;
+
+	do {
+		if (n == max)
+			err(p, p->tok.loc, "too many types");
+		out[n++] = parsetype(p);
+	} while (accept(p, ','));
+	return n;
+}
+
+/* ---- constants ----------------------------------------------------- */
+
+static char *
+unescape(P *p, const Tok *t)
+{
+	Buf b = {0};
+	const char *s = t->start + 1, *e = t->start + t->len - 1;
+	char *r;
+
+	while (s < e) {
+		if (*s != '\\') {
+			bufputc(&b, *s++);
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case 'n': bufputc(&b, '\n'); s++; break;
+		case 't': bufputc(&b, '\t'); s++; break;
+		case 'r': bufputc(&b, '\r'); s++; break;
+		case '\\': bufputc(&b, '\\'); s++; break;
+		case '"': bufputc(&b, '"'); s++; break;
+		case 'x': {
+			int v = 0, k;
+			s++;
+			for (k = 0; k < 2 && s < e; k++, s++) {
+				int c = *s;
+				int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+				      : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+				if (d < 0)
+					break;
+				v = v * 16 + d;
+			}
+			if (k == 0 || v == 0)
+				err(p, t->loc, "bad \\x escape in string");
+			bufputc(&b, v);
+			break;
+		}
+		default:
+			err(p, t->loc, "unknown escape '\\%c' in string", *s);
+		}
+	}
+	r = astrdup(p->m->arena, b.s ? b.s : "");
+	buffree(&b);
+	return r;
+}
+
+/* One bare component literal of scalar kind s. */
+static Scal
+parselit(P *p, int s)
+{
+	Scal c = {0};
+	Tok t = p->tok;
+	bool neg = false;
+
+	if (t.kind == '-' ) {
+		next(p);
+		neg = true;
+		t = p->tok;
+		if (!iskw(&t, "inf") && !iskw(&t, "nan"))
+			err(p, t.loc, "expected inf or nan after '-'");
+	}
+	if (iskw(&t, "true") || iskw(&t, "false")) {
+		if (s != S_BOOL)
+			err(p, t.loc, "boolean literal for a %s component", scalarname[s]);
+		c.i = iskw(&t, "true");
+	} else if (iskw(&t, "inf") || iskw(&t, "nan")) {
+		if (!scalarisfloat(s))
+			err(p, t.loc, "%.*s is not a %s", (int)t.len, t.start, scalarname[s]);
+		c.f = iskw(&t, "inf") ? INFINITY : NAN;
+		if (neg)
+			c.f = -c.f;
+	} else if (t.kind == TINT) {
+		char *end;
+		errno = 0;
+		if (scalarisfloat(s)) {
+			c.f = strtod(t.start, &end);
+		} else if (s == S_BOOL) {
+			err(p, t.loc, "integer literal for a bool");
+		} else if (s >= S_U8) {
+			if (t.start[0] == '-')
+				err(p, t.loc, "negative literal for an unsigned type");
+			c.u = strtoull(t.start, &end, 10);
+		} else {
+			c.i = strtoll(t.start, &end, 10);
+		}
+		if (errno == ERANGE)
+			err(p, t.loc, "integer literal out of range");
+		if (!scalarisfloat(s)) {
+			Scal r = scalround(s, c);
+			if ((s >= S_U8 ? r.u != c.u : r.i != c.i))
+				err(p, t.loc, "integer literal out of range for %s", scalarname[s]);
+		}
+	} else if (t.kind == TFLOAT) {
+		if (!scalarisfloat(s))
+			err(p, t.loc, "float literal for a %s", scalarname[s]);
+		c.f = strtod(t.start, NULL);
+	} else {
+		err(p, t.loc, "expected a literal, found %s", tokdesc(&t));
+	}
+	next(p);
+	return c;
+}
+
+static Val
+parseconst(P *p)
+{
+	Tok t = p->tok;
+	Type ty;
+	Scal c[MAXVEC * MAXVEC];
+	int n, i;
+
+	if (t.kind == TSTR) {
+		next(p);
+		return cstr(p->m, p->f, unescape(p, &t));
+	}
+	if (t.kind == TINT) {
+		c[0] = parselit(p, S_I32);
+		return cconst(p->m, p->f, tscalar(S_I32), c);
+	}
+	if (t.kind == TFLOAT || t.kind == '-' || iskw(&t, "inf") || iskw(&t, "nan")) {
+		c[0] = parselit(p, S_F32);
+		return cconst(p->m, p->f, tscalar(S_F32), c);
+	}
+	if (iskw(&t, "true") || iskw(&t, "false")) {
+		c[0] = parselit(p, S_BOOL);
+		return cconst(p->m, p->f, tscalar(S_BOOL), c);
+	}
+	if (t.kind != TIDENT)
+		err(p, t.loc, "expected a value, found %s", tokdesc(&t));
+	ty = parsetype(p);
+	n = ncomp(ty);
+	if (n <= 0)
+		err(p, t.loc, "type %s has no constants", typestr(p->m, ty));
+	expect(p, '(', "'(' after the constant's type");
+	for (i = 0; i < n; i++) {
+		if (i)
+			expect(p, ',', "',' between components");
+		c[i] = parselit(p, ty.s);
+	}
+	if (p->tok.kind == ',')
+		err(p, p->tok.loc, "too many components for %s", typestr(p->m, ty));
+	expect(p, ')', "')'");
+	return cconst(p->m, p->f, ty, c);
+}
+
+static Val
+parseval(P *p)
+{
+	if (p->tok.kind == TVAL) {
+		Val v = usename(p, &p->tok);
+		next(p);
+		return v;
+	}
+	return parseconst(p);
+}
+
+/* ---- ops ------------------------------------------------------------ */
+
+enum { MAXARGS = 256 };
+
+static void parseregion(P *p, Region *r);
+
+static int
+parsevals(P *p, Val *out, int max)
+{
+	int n = 0;
+
+	do {
+		if (n == max)
+			err(p, p->tok.loc, "too many operands");
+		out[n++] = parseval(p);
+	} while (accept(p, ','));
+	return n;
+}
+
+static bool
+startsvalue(const Tok *t)
+{
+	return t->kind == TVAL || t->kind == TINT || t->kind == TFLOAT || t->kind == TSTR ||
+	       t->kind == '-' || (t->kind == TIDENT && !iskw(t, "else") && !iskw(t, "do"));
+}
+
+static void
+checkres(P *p, Loc loc, int nres, int ntys)
+{
+	if (nres != ntys)
+		err(p, loc, "%d result%s but %d type%s", nres, nres == 1 ? "" : "s", ntys, ntys == 1 ? "" : "s");
+}
+
+static void
+setloc(P *p, Op *op)
+{
+	if (p->tok.kind == TLOC) {
+		op->loc = p->tok.loc2;
+		next(p);
+	}
+}
+
+static void
+bindres(P *p, Op *op, Tok *rtok, int nres)
+{
+	int i;
+
+	for (i = 0; i < nres; i++)
+		defname(p, &rtok[i], op->res[i]);
+}
+
+/* `iter(%a = v, ...)`: parse names and inits; returns the count. */
+static int
+parseiter(P *p, Tok *names, Val *inits, int max)
+{
+	int n = 0;
+
+	if (!acceptkw(p, "iter"))
+		return 0;
+	expect(p, '(', "'('");
+	do {
+		if (n == max)
+			err(p, p->tok.loc, "too many loop-carried values");
+		if (p->tok.kind != TVAL)
+			err(p, p->tok.loc, "expected a value name, found %s", tokdesc(&p->tok));
+		names[n] = p->tok;
+		next(p);
+		expect(p, '=', "'='");
+		inits[n++] = parseval(p);
+	} while (accept(p, ','));
+	expect(p, ')', "')'");
+	return n;
+}
+
+static Op *
+parseop(P *p)
+{
+	Tok rtok[16], optok;
+	Type rtys[16];
+	Val args[MAXARGS];
+	int nres = 0, nargs = 0, ntys = 0, code, i;
+	Op *op;
+	Module *m = p->m;
+	Func *f = p->f;
+
+	if (p->tok.kind == TVAL) {
+		do {
+			if (nres == 16)
+				err(p, p->tok.loc, "too many results");
+			if (p->tok.kind != TVAL)
+				err(p, p->tok.loc, "expected a result name, found %s", tokdesc(&p->tok));
+			rtok[nres++] = p->tok;
+			next(p);
+		} while (accept(p, ','));
+		expect(p, '=', "'='");
+	}
+	optok = p->tok;
+	if (optok.kind != TIDENT)
+		err(p, optok.loc, "expected an operation, found %s", tokdesc(&optok));
+	if ((code = oplookup(optok.start, optok.len)) < 0)
+		err(p, optok.loc, "unknown operation '%.*s'", (int)optok.len, optok.start);
+	next(p);
+
+	switch (code) {
+	case OP_IF:
+		args[0] = parseval(p);
+		if (accept(p, TARROW))
+			ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, 1, rtys, nres, (Loc){0, 0});
+		opsetregions(m, op, 2);
+		expect(p, '{', "'{'");
+		setloc(p, op);
+		parseregion(p, &op->regs[0]);
+		if (acceptkw(p, "else")) {
+			expect(p, '{', "'{'");
+			parseregion(p, &op->regs[1]);
+		} else {
+			regpush(m, &op->regs[1], mkop(m, f, OP_YIELD, NULL, 0, NULL, 0, op->loc));
+		}
+		bindres(p, op, rtok, nres);
+		return op;
+	case OP_FOR:
+	case OP_WHILE: {
+		Tok idx = {0}, names[MAXARGS];
+		Val inits[MAXARGS];
+		Type ptys[MAXARGS];
+		int niter, first = 0;
+		if (code == OP_FOR) {
+			if (p->tok.kind != TVAL)
+				err(p, p->tok.loc, "expected the loop index name, found %s", tokdesc(&p->tok));
+			idx = p->tok;
+			next(p);
+			expect(p, '=', "'='");
+			args[0] = parseval(p);
+			expectkw(p, "to");
+			args[1] = parseval(p);
+			expectkw(p, "step");
+			args[2] = parseval(p);
+			first = 3;
+		}
+		niter = parseiter(p, names, inits, MAXARGS - 3);
+		for (i = 0; i < niter; i++)
+			args[first + i] = inits[i];
+		if (accept(p, TARROW))
+			ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, first + niter, rtys, nres, (Loc){0, 0});
+		if (code == OP_FOR)
+			ptys[0] = vty(f, args[0]);
+		for (i = 0; i < niter; i++)
+			ptys[(code == OP_FOR) + i] = vty(f, inits[i]);
+		opsetparams(m, f, op, ptys, (code == OP_FOR) + niter);
+		if (code == OP_FOR)
+			defname(p, &idx, op->params[0]);
+		for (i = 0; i < niter; i++)
+			defname(p, &names[i], op->params[(code == OP_FOR) + i]);
+		opsetregions(m, op, code == OP_FOR ? 1 : 2);
+		expect(p, '{', "'{'");
+		setloc(p, op);
+		parseregion(p, &op->regs[0]);
+		if (code == OP_WHILE) {
+			expectkw(p, "do");
+			expect(p, '{', "'{'");
+			parseregion(p, &op->regs[1]);
+		}
+		bindres(p, op, rtok, nres);
+		return op;
+	}
+	case OP_CALL: {
+		Tok callee = p->tok;
+		Fixup fx;
+		expect(p, TSYM, "the callee '@name'");
+		expect(p, '(', "'('");
+		if (p->tok.kind != ')')
+			nargs = parsevals(p, args, MAXARGS);
+		expect(p, ')', "')'");
+		if (accept(p, ':'))
+			ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op->attr = -1;
+		fx.op = op;
+		fx.callee = tokstr(p, &callee, 1);
+		fx.loc = callee.loc;
+		APUSH(m->arena, p->fix, p->nfix, p->capfix, fx);
+		break;
+	}
+	case OP_FIELD:
+	case OP_SETFIELD: {
+		Tok fld;
+		Type st;
+		char fname[256];
+		args[nargs++] = parseval(p);
+		expect(p, ',', "','");
+		fld = p->tok;
+		expect(p, TIDENT, "a field name");
+		if (code == OP_SETFIELD) {
+			expect(p, ',', "','");
+			args[nargs++] = parseval(p);
+		}
+		expect(p, ':', "':' and the result type");
+		ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		st = vty(f, args[0]);
+		snprintf(fname, sizeof fname, "%.*s", (int)fld.len, fld.start);
+		if (st.k != T_STRUCT)
+			err(p, fld.loc, "%s of a value of type %s, not a struct", optok.start[0] == 's' ? "setfield" : "field",
+			    typestr(m, st));
+		if ((op->attr = fieldindex(m, st.sid, fname)) < 0)
+			err(p, fld.loc, "struct @%s has no field '%s'", m->structs[st.sid].name, fname);
+		break;
+	}
+	case OP_SHAPE:
+		args[nargs++] = parseval(p);
+		expect(p, ',', "','");
+		i = parseint(p, 0, MAXDIM - 1, "dimension");
+		expect(p, ':', "':' and the result type");
+		ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op->attr = i;
+		break;
+	default:
+		if (opinfo[code].flags & F_IDX) {
+			args[nargs++] = parseval(p);
+			expect(p, '[', "'['");
+			if (p->tok.kind != ']')
+				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
+			expect(p, ']', "']'");
+			if (accept(p, ','))
+				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
+		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' : startsvalue(&p->tok)) {
+			nargs = parsevals(p, args, MAXARGS);
+		}
+		if (accept(p, ':'))
+			ntys = parsetypes(p, rtys, 16);
+		checkres(p, optok.loc, nres, ntys);
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		if (code == OP_TID)
+			op->attr = nres;
+		break;
+	}
+	setloc(p, op);
+	bindres(p, op, rtok, nres);
+	return op;
+}
+
+static Op *
+parseopat(P *p)
+{
+	Loc k = p->tok.loc;
+	Op *op = parseop(p);
+
+	op->kloc = k;
+	return op;
+}
+
+static void
+parseregion(P *p, Region *r)
+{
+	while (p->tok.kind != '}') {
+		if (p->tok.kind == TEOF)
+			err(p, p->tok.loc, "unexpected end of file: missing '}'");
+		regpush(p->m, r, parseopat(p));
+	}
+	next(p);
+}
+
+static void
+parsefunc(P *p, bool kernel)
+{
+	Tok name = p->tok;
+	char fname[256];
+	Func *f;
+	Type tys[64];
+	int n, i;
+
+	expect(p, TSYM, "a function name '@name'");
+	snprintf(fname, sizeof fname, "%.*s", (int)(name.len - 1), name.start + 1);
+	if (findfunc(p->m, fname) >= 0)
+		err(p, name.loc, "redefinition of @%s", fname);
+	f = addfunc(p->m, fname, kernel, (Loc){0, 0});
+	f->kloc = name.loc;
+	p->f = f;
+	free(p->syms);
+	p->syms = NULL;
+	p->nsyms = p->capsyms = 0;
+	expect(p, '(', "'('");
+	if (p->tok.kind != ')') {
+		do {
+			Tok pn = p->tok;
+			Type t;
+			Val v;
+			expect(p, TVAL, "a parameter name");
+			expect(p, ':', "':'");
+			t = parsetype(p);
+			v = addparam(p->m, f, NULL, t, pn.loc);
+			defname(p, &pn, v);
+		} while (accept(p, ','));
+	}
+	expect(p, ')', "')'");
+	if (accept(p, TARROW)) {
+		n = parsetypes(p, tys, 64);
+		for (i = 0; i < n; i++)
+			addret(p->m, f, tys[i]);
+	}
+	expect(p, '{', "'{'");
+	if (p->tok.kind == TLOC) {
+		f->loc = p->tok.loc2;
+		next(p);
+	}
+	parseregion(p, &f->body);
+}
+
+static void
+parsestruct(P *p)
+{
+	Tok name = p->tok;
+	char sname[256];
+	int sid;
+
+	expect(p, TSYM, "a struct name '@name'");
+	snprintf(sname, sizeof sname, "%.*s", (int)(name.len - 1), name.start + 1);
+	if (findstruct(p->m, sname) >= 0)
+		err(p, name.loc, "redefinition of struct @%s", sname);
+	sid = addstruct(p->m, sname, (Loc){0, 0});
+	expect(p, '{', "'{'");
+	if (p->tok.kind != '}') {
+		do {
+			Tok fn = p->tok;
+			char fname[256];
+			Type t;
+			expect(p, TIDENT, "a field name");
+			snprintf(fname, sizeof fname, "%.*s", (int)fn.len, fn.start);
+			if (fieldindex(p->m, sid, fname) >= 0)
+				err(p, fn.loc, "duplicate field '%s'", fname);
+			expect(p, ':', "':'");
+			t = parsetype(p);
+			if (t.k == T_STRUCT && t.sid == sid)
+				err(p, fn.loc, "struct @%s contains itself", sname);
+			addfield(p->m, sid, fname, t);
+		} while (accept(p, ','));
+	}
+	expect(p, '}', "'}'");
+	if (p->tok.kind == TLOC) {
+		p->m->structs[sid].loc = p->tok.loc2;
+		next(p);
+	}
+}
+
+Module *
+parsekir(const Src *src, Diag *d)
+{
+	P p = {0};
+	uint32_t i;
+	int nerr0 = d->nerr;
+
+	p.src = src;
+	p.d = d;
+	p.m = modnew();
+	lexinit(&p.lx, src);
+	if (setjmp(p.fail)) {
+		free(p.syms);
+		modfree(p.m);
+		return NULL;
+	}
+	next(&p);
+	if (!acceptkw(&p, "kir"))
+		err(&p, p.tok.loc, "expected the header 'kir %d'", KIR_VERSION);
+	if (p.tok.kind != TINT || parseint(&p, 0, 1000, "kir version") != KIR_VERSION)
+		err(&p, p.prev.loc, "unsupported kir version (this is kir %d)", KIR_VERSION);
+	while (acceptkw(&p, "source")) {
+		Tok t = p.tok;
+		expect(&p, TSTR, "a file name string");
+		APUSH(p.m->arena, p.m->srcs, p.m->nsrcs, p.m->capsrcs, unescape(&p, &t));
+	}
+	for (;;) {
+		if (acceptkw(&p, "struct"))
+			parsestruct(&p);
+		else if (acceptkw(&p, "func"))
+			parsefunc(&p, false);
+		else if (acceptkw(&p, "kernel"))
+			parsefunc(&p, true);
+		else if (p.tok.kind == TEOF)
+			break;
+		else
+			err(&p, p.tok.loc, "expected 'struct', 'func' or 'kernel', found %s", tokdesc(&p.tok));
+	}
+	for (i = 0; i < p.nfix; i++) {
+		Fixup *fx = &p.fix[i];
+		int k = findfunc(p.m, fx->callee);
+		if (k < 0)
+			err(&p, fx->loc, "call of undefined function @%s", fx->callee);
+		fx->op->attr = k;
+	}
+	/* backward kernels name their forward kernel: NAME.adj */
+	for (i = 0; i < p.m->nfuncs; i++) {
+		Func *f = p.m->funcs[i];
+		size_t n = strlen(f->name);
+		if (f->kernel && n > 4 && strcmp(f->name + n - 4, ".adj") == 0) {
+			char *base = astrndup(p.m->arena, f->name, n - 4);
+			f->adjof = findfunc(p.m, base);
+		}
+	}
+	free(p.syms);
+	if (d->nerr > nerr0) {
+		modfree(p.m);
+		return NULL;
+	}
+	return p.m;
+}

@@ -1,0 +1,493 @@
+/*
+ * print.c — kir's canonical text.
+ *
+ * The printer owns value naming: a value with a source name prints as %name
+ * (with .1, .2 ... appended when the name is already taken in the function),
+ * a temporary prints as %N numbered in order of definition.  Names are
+ * assigned in print order, so printing is deterministic and re-parsing the
+ * output reproduces it byte for byte.
+ *
+ * Constants print inline: `true`, `3` (i32), `1.5` (f32), `f64(1.5)`,
+ * `u32(7)`, `vec3f(1.0, 2.0, 3.0)`, `"text"`.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Names {
+	const Module *m;
+	const Func *f;
+	char **name;     /* per Val: assigned spelling (malloc'd), or NULL */
+	uint32_t ntemp;  /* next temporary number */
+	char **used;     /* open-addressing set of taken names */
+	uint32_t nused, capused;
+} Names;
+
+static uint32_t
+strhash(const char *s)
+{
+	return (uint32_t)hash64(s, strlen(s), 0);
+}
+
+static bool
+taken(Names *nm, const char *s)
+{
+	uint32_t i;
+
+	if (!nm->capused)
+		return false;
+	for (i = strhash(s) & (nm->capused - 1); nm->used[i]; i = (i + 1) & (nm->capused - 1))
+		if (strcmp(nm->used[i], s) == 0)
+			return true;
+	return false;
+}
+
+static void
+take(Names *nm, char *s)
+{
+	uint32_t i;
+
+	if (2 * (nm->nused + 1) > nm->capused) {
+		uint32_t ncap = nm->capused ? 2 * nm->capused : 64, j;
+		char **nu = xcalloc(ncap, sizeof *nu);
+		for (j = 0; j < nm->capused; j++) {
+			if (!nm->used[j])
+				continue;
+			for (i = strhash(nm->used[j]) & (ncap - 1); nu[i]; i = (i + 1) & (ncap - 1))
+				;
+			nu[i] = nm->used[j];
+		}
+		free(nm->used);
+		nm->used = nu;
+		nm->capused = ncap;
+	}
+	for (i = strhash(s) & (nm->capused - 1); nm->used[i]; i = (i + 1) & (nm->capused - 1))
+		;
+	nm->used[i] = s;
+	nm->nused++;
+}
+
+static const char *
+name(Names *nm, Val v)
+{
+	const Value *x = &nm->f->vals[v];
+	char *s;
+
+	if (v >= nm->f->nvals)
+		return "?";
+	if (nm->name[v])
+		return nm->name[v];
+	if (x->name) {
+		size_t n = strlen(x->name) + 16;
+		int k;
+		s = xmalloc(n);
+		snprintf(s, n, "%s", x->name);
+		for (k = 1; taken(nm, s); k++)
+			snprintf(s, n, "%s.%d", x->name, k);
+	} else {
+		s = xmalloc(16);
+		do
+			snprintf(s, 16, "%u", nm->ntemp++);
+		while (taken(nm, s));
+	}
+	take(nm, s);
+	nm->name[v] = s;
+	return s;
+}
+
+static bool
+roundtrips(const char *t, double x, int s)
+{
+	double y = strtod(t, NULL);
+	Scal a;
+
+	if (s == S_F64)
+		return y == x;
+	a.f = y;
+	return scalround(s, a).f == x;
+}
+
+void
+fmtfloat(Buf *out, double x, int s)
+{
+	char tmp[64], e[64];
+	int prec, maxprec = s == S_F64 ? 17 : 9, ex;
+
+	if (isnan(x)) {
+		bufputs(out, signbit(x) ? "-nan" : "nan");
+		return;
+	}
+	if (isinf(x)) {
+		bufputs(out, x < 0 ? "-inf" : "inf");
+		return;
+	}
+	/* fewest significant digits that read back to x */
+	for (prec = 1; prec < maxprec; prec++) {
+		snprintf(e, sizeof e, "%.*e", prec - 1, x);
+		if (roundtrips(e, x, s))
+			break;
+	}
+	snprintf(e, sizeof e, "%.*e", prec - 1, x);
+	ex = atoi(strchr(e, 'e') + 1);
+	if (ex >= -5 && ex < 17) {
+		int dec = prec - 1 - ex;
+		snprintf(tmp, sizeof tmp, "%.*f", dec < 1 ? 1 : dec, x);
+		if (!roundtrips(tmp, x, s))
+			snprintf(tmp, sizeof tmp, "%s", e);
+	} else {
+		snprintf(tmp, sizeof tmp, "%s", e);
+	}
+	bufputs(out, tmp);
+}
+
+static void
+fmtscal(Buf *out, int s, Scal c)
+{
+	if (s == S_BOOL)
+		bufputs(out, c.i ? "true" : "false");
+	else if (scalarisfloat(s))
+		fmtfloat(out, c.f, s);
+	else if (s >= S_U8)
+		bufprintf(out, "%llu", (unsigned long long)c.u);
+	else
+		bufprintf(out, "%lld", (long long)c.i);
+}
+
+static void
+fmtstr(Buf *out, const char *s)
+{
+	bufputc(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '"': bufputs(out, "\\\""); break;
+		case '\\': bufputs(out, "\\\\"); break;
+		case '\n': bufputs(out, "\\n"); break;
+		case '\t': bufputs(out, "\\t"); break;
+		case '\r': bufputs(out, "\\r"); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				bufprintf(out, "\\x%02x", c);
+			else
+				bufputc(out, c);
+		}
+	}
+	bufputc(out, '"');
+}
+
+void
+printconst(Buf *out, const Module *m, const Func *f, Val v)
+{
+	const Value *x = &f->vals[v];
+	Type t = x->ty;
+	int i, n;
+
+	if (t.k == T_STR) {
+		uint64_t k = x->c[0].u;
+		fmtstr(out, k < m->nstrs ? m->strs[k] : "");
+		return;
+	}
+	if (t.k == T_SCALAR && (t.s == S_BOOL || t.s == S_I32 || t.s == S_F32)) {
+		fmtscal(out, t.s, x->c[0]);
+		return;
+	}
+	typeprint(out, m, t);
+	bufputc(out, '(');
+	n = ncomp(t);
+	for (i = 0; i < n; i++) {
+		if (i)
+			bufputs(out, ", ");
+		fmtscal(out, t.s, x->c[i]);
+	}
+	bufputc(out, ')');
+}
+
+static void
+pval(Buf *out, Names *nm, Val v)
+{
+	if (v && v < nm->f->nvals && nm->f->vals[v].kind == V_CONST) {
+		printconst(out, nm->m, nm->f, v);
+		return;
+	}
+	if (v == 0 || v >= nm->f->nvals) {
+		bufputs(out, "%?");
+		return;
+	}
+	bufputc(out, '%');
+	bufputs(out, name(nm, v));
+}
+
+static void
+pvals(Buf *out, Names *nm, const Val *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			bufputs(out, ", ");
+		pval(out, nm, v[i]);
+	}
+}
+
+static void
+ptypes(Buf *out, const Module *m, const Func *f, const Val *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			bufputs(out, ", ");
+		typeprint(out, m, f->vals[v[i]].ty);
+	}
+}
+
+static void
+indent(Buf *out, int d)
+{
+	int i;
+	for (i = 0; i < d; i++)
+		bufputs(out, "  ");
+}
+
+static void
+ploc(Buf *out, Loc loc)
+{
+	if (loc.line)
+		bufprintf(out, "  ; loc %u:%u", loc.line, loc.col);
+}
+
+static void pregion(Buf *out, Names *nm, const Region *r, int d);
+
+static bool
+isemptyyield(const Region *r)
+{
+	return r->n == 1 && r->ops[0]->code == OP_YIELD && r->ops[0]->nargs == 0;
+}
+
+static void
+fieldname(Buf *out, const Names *nm, const Op *op)
+{
+	Type t = nm->f->vals[op->args[0]].ty;
+	const Module *m = nm->m;
+
+	if (t.k == T_STRUCT && t.sid < m->nstructs && op->attr >= 0 &&
+	    (uint32_t)op->attr < m->structs[t.sid].nfields)
+		bufputs(out, m->structs[t.sid].fields[op->attr].name);
+	else
+		bufprintf(out, "#%d", op->attr);
+}
+
+static void
+pop(Buf *out, Names *nm, const Op *op, int d)
+{
+	const OpInfo *oi = &opinfo[op->code];
+	const Module *m = nm->m;
+	int i;
+
+	indent(out, d);
+	/* results */
+	if (op->nres) {
+		for (i = 0; i < op->nres; i++) {
+			if (i)
+				bufputs(out, ", ");
+			pval(out, nm, op->res[i]);
+		}
+		bufputs(out, " = ");
+	}
+	bufputs(out, oi->name);
+	switch (op->code) {
+	case OP_IF:
+		bufputc(out, ' ');
+		pval(out, nm, op->args[0]);
+		if (op->nres) {
+			bufputs(out, " -> ");
+			ptypes(out, m, nm->f, op->res, op->nres);
+		}
+		bufputs(out, " {");
+		ploc(out, op->loc);
+		bufputc(out, '\n');
+		pregion(out, nm, &op->regs[0], d + 1);
+		indent(out, d);
+		if (op->nregs > 1 && !isemptyyield(&op->regs[1])) {
+			bufputs(out, "} else {\n");
+			pregion(out, nm, &op->regs[1], d + 1);
+			indent(out, d);
+		}
+		bufputs(out, "}\n");
+		return;
+	case OP_FOR:
+	case OP_WHILE: {
+		int first = 0;
+		if (op->code == OP_FOR) {
+			bufputc(out, ' ');
+			pval(out, nm, op->params[0]);
+			bufputs(out, " = ");
+			pval(out, nm, op->args[0]);
+			bufputs(out, " to ");
+			pval(out, nm, op->args[1]);
+			bufputs(out, " step ");
+			pval(out, nm, op->args[2]);
+			first = 1;
+		}
+		if (op->nparams > first) {
+			bufputs(out, " iter(");
+			for (i = first; i < op->nparams; i++) {
+				if (i > first)
+					bufputs(out, ", ");
+				pval(out, nm, op->params[i]);
+				bufputs(out, " = ");
+				pval(out, nm, op->args[i + (op->code == OP_FOR ? 2 : 0)]);
+			}
+			bufputc(out, ')');
+		}
+		if (op->nres) {
+			bufputs(out, " -> ");
+			ptypes(out, m, nm->f, op->res, op->nres);
+		}
+		bufputs(out, " {");
+		ploc(out, op->loc);
+		bufputc(out, '\n');
+		pregion(out, nm, &op->regs[0], d + 1);
+		indent(out, d);
+		if (op->code == OP_WHILE) {
+			bufputs(out, "} do {\n");
+			pregion(out, nm, &op->regs[1], d + 1);
+			indent(out, d);
+		}
+		bufputs(out, "}\n");
+		return;
+	}
+	case OP_CALL: {
+		const char *callee = op->attr >= 0 && (uint32_t)op->attr < m->nfuncs ? m->funcs[op->attr]->name : "?";
+		bufprintf(out, " @%s(", callee);
+		pvals(out, nm, op->args, op->nargs);
+		bufputc(out, ')');
+		break;
+	}
+	case OP_FIELD:
+		bufputc(out, ' ');
+		pval(out, nm, op->args[0]);
+		bufputs(out, ", ");
+		fieldname(out, nm, op);
+		break;
+	case OP_SETFIELD:
+		bufputc(out, ' ');
+		pval(out, nm, op->args[0]);
+		bufputs(out, ", ");
+		fieldname(out, nm, op);
+		bufputs(out, ", ");
+		pval(out, nm, op->args[1]);
+		break;
+	case OP_SHAPE:
+		bufputc(out, ' ');
+		pval(out, nm, op->args[0]);
+		bufprintf(out, ", %d", op->attr);
+		break;
+	case OP_TID:
+		break;
+	default:
+		if (op->nargs == 0)
+			break;
+		bufputc(out, ' ');
+		if (oi->flags & F_IDX) {
+			Type at = nm->f->vals[op->args[0]].ty;
+			int nidx = op->code == OP_VIEW || op->code == OP_LOAD ? op->nargs - 1
+			         : at.k == T_ARRAY ? at.nd : op->nargs - 1;
+			if (nidx > op->nargs - 1)
+				nidx = op->nargs - 1;
+			pval(out, nm, op->args[0]);
+			bufputc(out, '[');
+			pvals(out, nm, op->args + 1, nidx);
+			bufputc(out, ']');
+			if (op->nargs > 1 + nidx) {
+				bufputs(out, ", ");
+				pvals(out, nm, op->args + 1 + nidx, op->nargs - 1 - nidx);
+			}
+		} else {
+			pvals(out, nm, op->args, op->nargs);
+		}
+	}
+	if (op->nres) {
+		bufputs(out, " : ");
+		ptypes(out, m, nm->f, op->res, op->nres);
+	}
+	ploc(out, op->loc);
+	bufputc(out, '\n');
+}
+
+static void
+pregion(Buf *out, Names *nm, const Region *r, int d)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		pop(out, nm, r->ops[i], d);
+}
+
+void
+printfunc(Buf *out, const Module *m, const Func *f)
+{
+	Names nm = {0};
+	uint32_t i;
+
+	nm.m = m;
+	nm.f = f;
+	nm.name = xcalloc(f->nvals + 1, sizeof(char *));
+	bufprintf(out, "%s @%s(", f->kernel ? "kernel" : "func", f->name);
+	for (i = 0; i < f->nparams; i++) {
+		if (i)
+			bufputs(out, ", ");
+		pval(out, &nm, f->params[i]);
+		bufputs(out, ": ");
+		typeprint(out, m, f->vals[f->params[i]].ty);
+	}
+	bufputc(out, ')');
+	if (f->nrets) {
+		bufputs(out, " -> ");
+		for (i = 0; i < f->nrets; i++) {
+			if (i)
+				bufputs(out, ", ");
+			typeprint(out, m, f->rets[i]);
+		}
+	}
+	bufputs(out, " {");
+	ploc(out, f->loc);
+	bufputc(out, '\n');
+	pregion(out, &nm, &f->body, 1);
+	bufputs(out, "}\n");
+	for (i = 0; i <= f->nvals; i++)
+		free(nm.name[i]);
+	free(nm.name);
+	free(nm.used);
+}
+
+void
+printmod(Buf *out, const Module *m)
+{
+	uint32_t i, j;
+
+	bufprintf(out, "kir %d\n", KIR_VERSION);
+	for (i = 0; i < m->nsrcs; i++) {
+		bufputs(out, "source ");
+		fmtstr(out, m->srcs[i]);
+		bufputc(out, '\n');
+	}
+	for (i = 0; i < m->nstructs; i++) {
+		const StructDef *s = &m->structs[i];
+		bufputc(out, '\n');
+		bufprintf(out, "struct @%s {", s->name);
+		for (j = 0; j < s->nfields; j++) {
+			bufprintf(out, "%s %s: ", j ? "," : "", s->fields[j].name);
+			typeprint(out, m, s->fields[j].ty);
+		}
+		bufputs(out, s->nfields ? " }" : "}");
+		ploc(out, s->loc);
+		bufputc(out, '\n');
+	}
+	for (i = 0; i < m->nfuncs; i++) {
+		bufputc(out, '\n');
+		printfunc(out, m, m->funcs[i]);
+	}
+}

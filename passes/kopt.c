@@ -1,0 +1,185 @@
+/*
+ * kopt — read kir, verify it, run a list of passes, write kir.
+ *
+ *   kopt [-p PASS,...] [-O] [--verify-each] [--print-after=PASS] [-o OUT] [FILE]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+
+static void
+usage(FILE *f)
+{
+	int i;
+
+	fprintf(f,
+	        "usage: kopt [options] [FILE]\n"
+	        "Read kir (FILE or standard input), verify it, run passes, write kir.\n"
+	        "\n"
+	        "  -p, --passes=LIST     run the comma-separated passes in order\n"
+	        "  -O                    run the default pipeline (" KOPT_DEFAULT_PIPELINE ")\n"
+	        "      --verify-each     verify the module after every pass\n"
+	        "      --print-after=P   print the module to stderr after pass P ('all': every pass)\n"
+	        "      --max-unroll=N    largest trip count the unroll pass unrolls (default 16)\n"
+	        "      --list-passes     list the passes and exit\n"
+	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
+	        "  -h, --help            show this help\n"
+	        "  -V, --version         show the version\n"
+	        "\npasses:\n");
+	for (i = 0; i < npasses; i++)
+		fprintf(f, "  %-10s %s\n", passtab[i].name, passtab[i].doc);
+}
+
+/* Append the passes of a comma-separated list; returns false on an unknown name. */
+static bool
+addpasses(const char *list, const PassInfo **pipe, int *npipe, int max)
+{
+	const char *s = list, *e;
+
+	while (*s) {
+		const PassInfo *p;
+		e = strchr(s, ',');
+		if (!e)
+			e = s + strlen(s);
+		if (e > s) {
+			if (!(p = findpass(s, (size_t)(e - s)))) {
+				fprintf(stderr, "kopt: unknown pass '%.*s' (see kopt --list-passes)\n", (int)(e - s), s);
+				return false;
+			}
+			if (*npipe == max) {
+				fprintf(stderr, "kopt: too many passes\n");
+				return false;
+			}
+			pipe[(*npipe)++] = p;
+		}
+		s = *e ? e + 1 : e;
+	}
+	return true;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_VERIFY_EACH = 256, OPT_PRINT_AFTER, OPT_MAX_UNROLL, OPT_LIST };
+	static const struct option longopts[] = {
+		{"passes", required_argument, NULL, 'p'},
+		{"output", required_argument, NULL, 'o'},
+		{"verify-each", no_argument, NULL, OPT_VERIFY_EACH},
+		{"print-after", required_argument, NULL, OPT_PRINT_AFTER},
+		{"max-unroll", required_argument, NULL, OPT_MAX_UNROLL},
+		{"list-passes", no_argument, NULL, OPT_LIST},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const PassInfo *pipe[256];
+	int npipe = 0, c, i, rc = 0;
+	bool verifyeach = false;
+	const char *out = NULL, *in = "-", *printafter = NULL;
+	PassOpts po = {0};
+	Diag d;
+	Src src = {0};
+	Module *m;
+	Buf b = {0};
+	char *text;
+
+	progname = "kopt";
+	po.max_unroll = 16;
+	while ((c = getopt_long(argc, argv, "p:o:OhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (!addpasses(optarg, pipe, &npipe, 256))
+				return 2;
+			break;
+		case 'O':
+			if (!addpasses(KOPT_DEFAULT_PIPELINE, pipe, &npipe, 256))
+				return 2;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_VERIFY_EACH:
+			verifyeach = true;
+			break;
+		case OPT_PRINT_AFTER:
+			printafter = optarg;
+			break;
+		case OPT_MAX_UNROLL: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 1 << 20) {
+				fprintf(stderr, "kopt: bad --max-unroll value '%s'\n", optarg);
+				return 2;
+			}
+			po.max_unroll = (int)v;
+			break;
+		}
+		case OPT_LIST:
+			for (i = 0; i < npasses; i++)
+				printf("%-10s %s\n", passtab[i].name, passtab[i].doc);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("kopt (kpy) %s\n", KPY_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "kopt: one input file at most\n");
+		return 2;
+	}
+	if (optind < argc)
+		in = argv[optind];
+	if (!(text = readfile(in, &src.len))) {
+		fprintf(stderr, "kopt: cannot read %s: %s\n", in, strerror(errno));
+		return 1;
+	}
+	src.name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+	src.text = text;
+	diaginit(&d);
+	po.d = &d;
+	po.src = &src;
+	if (!(m = parsekir(&src, &d))) {
+		free(text);
+		return 1;
+	}
+	if (verify(m, &src, &d)) {
+		rc = 1;
+		goto done;
+	}
+	for (i = 0; i < npipe; i++) {
+		if (pipe[i]->fn(m, &po) || d.nerr) {
+			rc = 1;
+			goto done;
+		}
+		if (verifyeach && verify(m, &src, &d)) {
+			fprintf(stderr, "kopt: the module is invalid after pass '%s'\n", pipe[i]->name);
+			rc = 2;
+			goto done;
+		}
+		if (printafter && (strcmp(printafter, "all") == 0 || strcmp(printafter, pipe[i]->name) == 0)) {
+			Buf t = {0};
+			printmod(&t, m);
+			fprintf(stderr, "; after %s\n%s", pipe[i]->name, t.s);
+			buffree(&t);
+		}
+	}
+	printmod(&b, m);
+	if (writefile(out, b.s, b.n) != 0) {
+		fprintf(stderr, "kopt: cannot write %s: %s\n", out ? out : "standard output", strerror(errno));
+		rc = 2;
+	}
+done:
+	buffree(&b);
+	modfree(m);
+	free(text);
+	return rc;
+}
