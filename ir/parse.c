@@ -69,6 +69,10 @@ tokdesc(const Tok *t)
 
 	if (t->kind == TEOF)
 		return "end of file";
+	if (t->kind == TBAD && t->len >= 1 && ((unsigned char)t->start[0] < 0x20 || (unsigned char)t->start[0] >= 0x7f)) {
+		snprintf(buf, sizeof buf, "invalid byte 0x%02x", (unsigned char)t->start[0]);
+		return buf;
+	}
 	snprintf(buf, sizeof buf, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->start);
 	return buf;
 }
