@@ -131,7 +131,7 @@ def make_inputs(kernel, dim, seed):
     return arrays, scalars
 
 
-def warp_run(kernel, dim, arrays, scalars, grad, adj_seed):
+def warp_run(kernel, dim, arrays, scalars, grad, adj0):
     """Forward (and backward) in Warp on the CPU; returns (outs, grads)."""
     wa, inputs = {}, []
     for arg in kernel.adj.args:
@@ -148,8 +148,8 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj_seed):
         return {k: a.numpy().copy() for k, a in wa.items()}, {}
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
     outs = {k: a.numpy().copy() for k, a in wa.items()}
-    # seeded output adjoints for every array, then one backward launch
-    adj0 = make_adjoints(arrays, adj_seed)
+    # seeded adjoints for the arrays the kernel writes, zero for the others,
+    # then one backward launch
     for k, a in wa.items():
         a.grad.assign(adj0[k])
     adj_inputs = [wa[a.label].grad if a.label in wa else scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
@@ -160,12 +160,13 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj_seed):
     return outs, grads
 
 
-def make_adjoints(arrays, seed):
+def make_adjoints(arrays, seed, written):
+    """Seeded adjoints for the float arrays in `written`, zeros elsewhere."""
     rng = np.random.default_rng(seed + 7919)
     out = {}
     for k in sorted(arrays):
         a = arrays[k]
-        if a.dtype.kind == "f":
+        if a.dtype.kind == "f" and k in written:
             out[k] = rng.uniform(-1.0, 1.0, size=a.shape).astype(a.dtype)
         else:
             out[k] = np.zeros_like(a)
@@ -289,7 +290,9 @@ def main():
                 arrays, scalars = make_inputs(k, dim, args.seed)
                 exact_grad = (args.grad and any(a.dtype.kind == "f" for a in arrays.values())
                               and warp_grad_exact(kir, kname))
-                want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, args.seed)
+                written = written_arrays(kir, kname)
+                adj0 = make_adjoints(arrays, args.seed, written) if exact_grad else None
+                want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
                 kd = os.path.join(work, "%d_%s" % (mi, kname))
                 os.makedirs(os.path.join(kd, "in"), exist_ok=True)
                 cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
@@ -301,8 +304,9 @@ def main():
                 for name, (v, npdt, wt) in scalars.items():
                     cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
                 if exact_grad:
-                    adj0 = make_adjoints(arrays, args.seed)
                     for name, a in adj0.items():
+                        if name not in written:
+                            continue
                         p = os.path.join(kd, "in", "adj_" + name + ".npy")
                         np.save(p, a)
                         cmd += ["--adj", "%s=%s" % (name, p)]
@@ -315,7 +319,6 @@ def main():
                     if e:
                         errs.append(e)
                 if exact_grad:
-                    written = written_arrays(kir, kname)
                     for name, w in wgrad.items():
                         if name in written or w.dtype.kind != "f":
                             continue
