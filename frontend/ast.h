@@ -397,6 +397,7 @@ typedef struct Ctx {
 	NameMap lnames;       /* liveness: local name -> bit */
 	uint32_t nw;          /* 64-bit words per liveness set */
 	Region scratch;       /* dead code goes here */
+	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
@@ -433,7 +434,7 @@ Val emit1(Ctx *c, int code, const Val *args, int n, Loc loc, const char *what);
 Val emitcast(Ctx *c, Val v, Type t, Loc loc);
 /* A zero of type t: a constant, or a zero op for structs; 0 for arrays. */
 Val zeroval(Ctx *c, Type t, Loc loc);
-X binop(Ctx *c, int op, X a, X b, Loc loc);
+X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
 /* An assignment to a subscript or attribute target. */
 void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
 const char *opsym(int binop);

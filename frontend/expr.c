@@ -107,7 +107,7 @@ emitop(Ctx *c, int code, const Val *args, int n, int attr, Type declared, Loc lo
 			Buf t = {0};
 			for (i = 0; i < n; i++)
 				bufprintf(&t, "%s%s", i ? ", " : "", wptypename(c->m, in[i]));
-			serr(c, loc, "%s: %s (argument types: %s)", what, reason(e.s), t.s ? t.s : "");
+			serr(c, c->errloc.line ? c->errloc : loc, "%s: %s (argument types: %s)", what, reason(e.s), t.s ? t.s : "");
 			buffree(&t);
 		}
 		buffree(&e);
@@ -287,7 +287,7 @@ binopcode(int op)
 }
 
 X
-binop(Ctx *c, int op, X a, X b, Loc loc)
+binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc)
 {
 	Val args[2];
 	Val r;
@@ -298,7 +298,9 @@ binop(Ctx *c, int op, X a, X b, Loc loc)
 	if (!(args[0] = xvalue(c, a, loc)) || !(args[1] = xvalue(c, b, loc)))
 		return xnone();
 	snprintf(what, sizeof what, "invalid operand types for '%s'", opsym(op));
+	c->errloc = oploc;
 	r = emit1(c, binopcode(op), args, 2, loc, what);
+	c->errloc = (Loc){0, 0};
 	return r ? xval(r) : xnone();
 }
 
@@ -1081,7 +1083,7 @@ expr(Ctx *c, Node *e)
 		return call(c, e, 0, true);
 	case E_BINOP: {
 		X a = expr(c, e->a), b = expr(c, e->b);
-		return binop(c, e->op, a, b, e->loc);
+		return binop(c, e->op, a, b, e->loc, e->oploc);
 	}
 	case E_UNARY:
 		return unary(c, e);
@@ -1160,7 +1162,7 @@ augvalue(Ctx *c, Val cur, int op, Node *rhs, Loc loc)
 
 	if (r.k == X_NONE)
 		return 0;
-	v = binop(c, op, xval(cur), r, loc);
+	v = binop(c, op, xval(cur), r, loc, loc);
 	if (v.k != X_VAL)
 		return 0;
 	if (!typeeq(vty(c->f, v.v), vty(c->f, cur))) {

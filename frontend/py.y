@@ -393,8 +393,8 @@ suite
 
 /* definitions */
 decorated
-	: decorators funcdef { $$ = $2; $$->l3 = $1; $$->loc = $1.v[0]->loc; }
-	| decorators classdef { $$ = $2; $$->l3 = $1; $$->loc = $1.v[0]->loc; }
+	: decorators funcdef { $$ = $2; $$->l3 = $1; }
+	| decorators classdef { $$ = $2; $$->l3 = $1; }
 	| decorators ASYNC funcdef { $$ = $3; $$->kind = S_UNSUP; $$->s = "ast.AsyncFunctionDef"; }
 	;
 

@@ -1470,7 +1470,7 @@ augassign(Ctx *c, Node *s)
 			}
 			return;
 		}
-		r = binop(c, s->op, cur, rhs, s->oploc);
+		r = binop(c, s->op, cur, rhs, s->loc, s->oploc);
 		if (r.k == X_NONE)
 			return;
 		if (cur.k == X_VAL && r.k == X_VAL && !typeeq(vty(c->f, cur.v), vty(c->f, r.v))) {
@@ -1674,10 +1674,10 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 			Val *vals = aalloc(c.tmp, f->nrets * sizeof *vals);
 			for (i = 0; i < (int)f->nrets; i++)
 				vals[i] = zeroval(&c, f->rets[i], fd->def->loc);
-			term(&c, OP_RET, vals, (int)f->nrets, fd->def->end);
+			term(&c, OP_RET, vals, (int)f->nrets, fd->def->loc);
 		} else {
 			c.retset = true;
-			term(&c, OP_RET, NULL, 0, fd->def->end);
+			term(&c, OP_RET, NULL, 0, fd->def->loc);
 		}
 	}
 	arena_free(c.tmp);
