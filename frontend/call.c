@@ -762,6 +762,17 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 		}
 		return xval(op->res[0]);
 	}
+	if (code == OP_TRANSFORM_SET_TRANSLATION || code == OP_TRANSFORM_SET_ROTATION) {
+		/* Warp sets these in place (they return nothing): the variable
+		 * passed takes the new transform */
+		X xf = a->pos[0];
+		if (xf.name && e->l1.n > 0 && e->l1.v[0]->kind == E_NAME)
+			assignname(c, xf.name, xval(op->res[0]), e->l1.v[0]->loc, false);
+		else
+			kwarn(c->k, loc, "wp.%s() modifies its first argument in place; this one is a temporary, "
+			      "so the call has no effect", name);
+		return void_x();
+	}
 	if (nr == 1)
 		return xval(op->res[0]);
 	if (nr == 0)
@@ -982,6 +993,45 @@ staticcall(Ctx *c, Node *e, const char *name)
 	return x;
 }
 
+/* pnoise(state, x, px[, py[, pz[, pt]]]): Warp passes one period per
+ * dimension; the kir row takes them as one int32 vector. */
+static X
+pnoisecall(Ctx *c, Args *a, Loc loc)
+{
+	Val *v, ops[3];
+	Type pt;
+	int dims, i;
+	Op *op;
+
+	if (!keywords(c, "pnoise", a) || !(v = argvals(c, a)))
+		return xnone();
+	pt = a->n >= 2 ? vty(c->f, v[1]) : tvoid();
+	dims = pt.k == T_VEC ? pt.n : 1;
+	for (i = 2; i < a->n; i++)
+		if (!typeeq(vty(c->f, v[i]), tscalar(S_I32)))
+			break;
+	if (a->n != 2 + dims || i != a->n || !(pt.k == T_SCALAR || (pt.k == T_VEC && pt.n <= 4))) {
+		Buf tl = {0};
+		typelist(c, &tl, v, a->n);
+		serr(c, loc, "Couldn't find function overload for 'pnoise' that matched inputs with types: [%s]",
+		     tl.s ? tl.s : "");
+		buffree(&tl);
+		candidates(c, "pnoise");
+		return xnone();
+	}
+	ops[0] = v[0];
+	ops[1] = v[1];
+	if (dims == 1) {
+		ops[2] = v[2];
+	} else {
+		op = emitop(c, OP_VEC, v + 2, dims, 0, tvec(dims, S_I32), loc, "pnoise");
+		if (!op)
+			return xnone();
+		ops[2] = op->res[0];
+	}
+	return opx(emitop(c, OP_PNOISE, ops, 3, 0, tvoid(), loc, "pnoise"));
+}
+
 static X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -1020,6 +1070,8 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return fromvecs(c, OP_MATRIX_FROM_ROWS, name, &a, loc);
 	if (strcmp(name, "matrix_from_cols") == 0)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
+	if (strcmp(name, "pnoise") == 0)
+		return pnoisecall(c, &a, loc);
 	code = builtinop(name);
 	if (code < 0) {
 		if (!pyname && iswarpname(name))

@@ -1302,163 +1302,193 @@ steptype(Ctx *c, Type t, const Step *s)
 	}
 }
 
+/* The state of a store path: a base (a local variable's value, or an
+ * array element loaded only if needed) and steps below it, whose
+ * containers are read on demand. */
+typedef struct Path {
+	Val base;            /* the base value (0: the element is not loaded yet) */
+	Val arr;             /* the base is element idx of arr */
+	Val idx[MAXDIM];
+	int nidx;
+	Step steps[64];
+	int n;
+	Loc loc;
+} Path;
+
+static Val
+container(Ctx *c, Path *p, int k)
+{
+	Val a[MAXDIM + 1];
+
+	if (p->steps[k].container)
+		return p->steps[k].container;
+	if (k == 0) {
+		if (!p->base) {
+			a[0] = p->arr;
+			memcpy(a + 1, p->idx, (size_t)p->nidx * sizeof *a);
+			p->base = emit1(c, OP_LOAD, a, p->nidx + 1, p->loc, "array index");
+		}
+		return p->steps[0].container = p->base;
+	}
+	if (!container(c, p, k - 1))
+		return 0;
+	return p->steps[k].container = readstep(c, &p->steps[k - 1]);
+}
+
+/* The current value at the end of the path. */
+static Val
+pathval(Ctx *c, Path *p)
+{
+	if (p->n == 0)
+		return container(c, p, 0) ? p->base : 0; /* (n == 0 only with an element base) */
+	if (!container(c, p, p->n - 1))
+		return 0;
+	return readstep(c, &p->steps[p->n - 1]);
+}
+
 void
 storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 {
-	Node *path[64];
-	int np = 0, i, nsteps = 0;
+	Node *nodes[64];
+	int np = 0, i;
 	Node *root = target;
-	Step steps[64];
-	const char *local = NULL;     /* base is this local variable */
-	Val arr = 0, idx[MAXDIM];     /* or this array element */
-	int nidx = 0;
-	Val cur = 0, v;
+	Path p;
+	const char *local = NULL;
 	Type t;
+	Val v;
 	Loc loc = target->loc;
+	X b;
 
+	memset(&p, 0, sizeof p);
+	p.loc = loc;
 	while ((root->kind == E_SUBSCRIPT || root->kind == E_ATTR) && np < 64) {
-		path[np++] = root;
+		nodes[np++] = root;
 		root = root->a;
 	}
 	/* the base */
-	{
-		X b;
-		if (root->kind == E_NAME) {
-			Bind *bd = envfind(&c->env, root->s);
-			if (!bd && gfind(c->file, root->s)) {
-				serr(c, root->loc, "cannot assign to '%s', a module-level name", root->s);
-				return;
-			}
-			b = expr(c, root);
-			if (b.k == X_NONE)
-				return;
-			if (b.k == X_VAL && vty(c->f, b.v).k != T_ARRAY)
-				local = root->s;
-		} else {
-			b = expr(c, root);
-			if (b.k == X_NONE)
-				return;
-		}
-		if (!(cur = xvalue(c, b, root->loc)))
-			return;
+	if (root->kind == E_NAME && !envfind(&c->env, root->s) && gfind(c->file, root->s)) {
+		serr(c, root->loc, "cannot assign to '%s', a module-level name", root->s);
+		return;
 	}
-	/* walk the path from the base to the target */
+	b = expr(c, root);
+	if (b.k == X_NONE || !(p.base = xvalue(c, b, root->loc)))
+		return;
+	t = vty(c->f, p.base);
+	if (root->kind == E_NAME && t.k != T_ARRAY)
+		local = root->s;
+	/* walk from the base to the target */
 	for (i = np - 1; i >= 0; i--) {
-		Node *n = path[i];
-		t = vty(c->f, cur);
+		Node *n = nodes[i];
 		if (t.k == T_ARRAY) {
 			uint32_t j;
+			Val arr;
 			if (n->kind != E_SUBSCRIPT) {
 				serr(c, n->oploc, "cannot assign to an array attribute");
 				return;
 			}
-			if (!arr) {
-				arr = cur;
-				nidx = 0;
-			}
-			for (j = 0; j < n->l1.n; j++) {
-				if (n->l1.v[j]->kind == E_SLICE) {
-					serr(c, n->l1.v[j]->loc, "array slices are not supported by kpyc");
+			arr = p.n ? pathval(c, &p) : p.base;
+			if (!arr)
+				return;
+			p.arr = arr;
+			p.nidx = 0;
+			for (;;) {
+				for (j = 0; j < n->l1.n; j++) {
+					if (n->l1.v[j]->kind == E_SLICE) {
+						serr(c, n->l1.v[j]->loc, "array slices are not supported by kpyc");
+						return;
+					}
+					if (p.nidx >= t.nd) {
+						serr(c, n->l1.v[j]->loc, "too many indices for a %d-dimensional array", t.nd);
+						return;
+					}
+					if (!(p.idx[p.nidx++] = indexval(c, n->l1.v[j])))
+						return;
+				}
+				if (p.nidx == t.nd || i == 0)
+					break;
+				n = nodes[--i]; /* a[i][j]: the indices go on */
+				if (n->kind != E_SUBSCRIPT) {
+					serr(c, n->oploc, "a sub-array has no attribute '%s'", n->s);
 					return;
 				}
-				if (nidx >= t.nd + (arr == cur ? 0 : 0) || nidx >= MAXDIM) {
-					serr(c, n->l1.v[j]->loc, "too many indices for a %d-dimensional array", vty(c->f, arr).nd);
-					return;
-				}
-				if (!(idx[nidx++] = indexval(c, n->l1.v[j])))
-					return;
 			}
-			if (nidx < vty(c->f, arr).nd) {
-				if (i == 0) {
-					serr(c, n->loc, "cannot assign to a sub-array (%d of %d indices)", nidx, vty(c->f, arr).nd);
-					return;
-				}
-				continue; /* more indices follow: a[i][j] */
+			if (p.nidx < t.nd) {
+				serr(c, n->loc, "cannot assign to a sub-array (%d of %d indices)", p.nidx, t.nd);
+				return;
 			}
-			/* a whole element: the base of the rest of the path */
+			/* the element is the new base, written back with a store */
+			p.base = 0;
+			p.n = 0;
 			local = NULL;
-			nsteps = 0;
-			if (i > 0) {
-				Val a[MAXDIM + 1];
-				a[0] = arr;
-				memcpy(a + 1, idx, (size_t)nidx * sizeof *a);
-				if (!(cur = emit1(c, OP_LOAD, a, nidx + 1, n->loc, "array index")))
-					return;
-				/* the element is written back with a store */
-			}
+			t = telem(t);
 			continue;
 		}
-		if (arr && nidx < vty(c->f, arr).nd) {
-			serr(c, n->loc, "a sub-array has no components");
+		if (p.n == 64) {
+			serr(c, n->loc, "the assignment target is too deep");
 			return;
 		}
-		if (nsteps == 64)
+		if (!mkstep(c, n, t, &p.steps[p.n]))
 			return;
-		if (!mkstep(c, n, t, &steps[nsteps]))
-			return;
-		steps[nsteps].container = cur;
-		nsteps++;
-		if (i > 0 && !(cur = readstep(c, &steps[nsteps - 1])))
-			return;
+		t = steptype(c, t, &p.steps[p.n]);
+		p.n++;
 	}
-	/* the value to store */
-	if (nsteps == 0 && arr) {
+	if (p.n == 0 && !p.arr) {
+		serr(c, loc, "cannot assign to this expression");
+		return;
+	}
+	/* a[i] = v, a[i] op= v */
+	if (p.n == 0) {
 		Val a[MAXDIM + 2];
-		Type et = telem(vty(c->f, arr));
-		a[0] = arr;
-		memcpy(a + 1, idx, (size_t)nidx * sizeof *a);
+		Type et = t;
+		int code;
+		a[0] = p.arr;
+		memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
 		if (augop < 0) {
-			v = val.v;
-			if (!xvalue(c, val, loc))
+			if (!(v = xvalue(c, val, loc)))
 				return;
 			if (!typeeq(vty(c->f, v), et)) {
 				serr(c, loc, "array_store() value argument type (%s) must be of the same type as the array (%s)",
 				     wptypename(c->m, vty(c->f, v)), wptypename(c->m, et));
 				return;
 			}
-			a[nidx + 1] = v;
-			emitop(c, OP_STORE, a, nidx + 2, 0, tvoid(), loc, "array store");
+			a[p.nidx + 1] = v;
+			emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
 			return;
 		}
-		/* a[i] op= x: atomics for + - & | ^ where Warp uses them */
-		{
-			int code = augop == B_ADD ? OP_ATOMIC_ADD : augop == B_SUB ? OP_ATOMIC_SUB
-			         : augop == B_BITAND ? OP_ATOMIC_AND : augop == B_BITOR ? OP_ATOMIC_OR
-			         : augop == B_BITXOR ? OP_ATOMIC_XOR : -1;
-			if (code >= 0 && !nonatomic(et)) {
-				X r = expr(c, rhs);
-				if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
-					return;
-				if (!typeeq(vty(c->f, v), et)) {
-					serr(c, loc, "%s() value argument type (%s) must be of the same type as the array (%s)",
-					     opinfo[code].name, wptypename(c->m, vty(c->f, v)), wptypename(c->m, et));
-					return;
-				}
-				a[nidx + 1] = v;
-				emitop(c, code, a, nidx + 2, 0, tvoid(), loc, "augmented assignment");
+		/* Warp's in-place operators on array elements: + - & | ^ are
+		 * atomic, except on its non-atomic types; the rest load, compute
+		 * and store */
+		code = augop == B_ADD ? OP_ATOMIC_ADD : augop == B_SUB ? OP_ATOMIC_SUB
+		     : augop == B_BITAND ? OP_ATOMIC_AND : augop == B_BITOR ? OP_ATOMIC_OR
+		     : augop == B_BITXOR ? OP_ATOMIC_XOR : -1;
+		if (code >= 0 && !nonatomic(et)) {
+			X r = expr(c, rhs);
+			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
+				return;
+			if (!typeeq(vty(c->f, v), et)) {
+				serr(c, loc, "%s() value argument type (%s) must be of the same type as the array (%s)",
+				     opinfo[code].name, wptypename(c->m, vty(c->f, v)), wptypename(c->m, et));
 				return;
 			}
-			if (!(cur = emit1(c, OP_LOAD, a, nidx + 1, loc, "array index")))
-				return;
-			if (!(v = augvalue(c, cur, augop, rhs, target->oploc.line ? loc : loc)))
-				return;
-			a[nidx + 1] = v;
-			emitop(c, OP_STORE, a, nidx + 2, 0, tvoid(), loc, "array store");
+			a[p.nidx + 1] = v;
+			emitop(c, code, a, p.nidx + 2, 0, tvoid(), loc, "augmented assignment");
 			return;
 		}
-	}
-	if (nsteps == 0) {
-		serr(c, loc, "cannot assign to this expression");
+		if (!(v = pathval(c, &p)) || !(v = augvalue(c, v, augop, rhs, loc)))
+			return;
+		a[p.nidx + 1] = v;
+		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
 		return;
 	}
 	/* a[i].x += v on vectors and matrices of Warp's atomic types: one
-	 * atomic add of a composite that is v at that component, 0 elsewhere */
-	if (arr && nsteps == 1 && steps[0].kind == 'i' && (augop == B_ADD || augop == B_SUB)) {
-		Type et = telem(vty(c->f, arr));
+	 * atomic operation on a composite holding v at that component and
+	 * zeros elsewhere, as Warp's atomic slot update */
+	if (p.arr && !p.base && p.n == 1 && p.steps[0].kind == 'i' && (augop == B_ADD || augop == B_SUB)) {
+		Type et = telem(vty(c->f, p.arr));
 		if ((et.k == T_VEC || et.k == T_MAT) && !nonatomic(et)) {
 			X r = expr(c, rhs);
-			Type want = steptype(c, et, &steps[0]);
-			Val a[MAXDIM + 2], z;
+			Type want = steptype(c, et, &p.steps[0]);
+			Val a[MAXDIM + 2];
 			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
 				return;
 			if (!typeeq(vty(c->f, v), want)) {
@@ -1466,13 +1496,13 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 				     wptypename(c->m, vty(c->f, v)));
 				return;
 			}
-			steps[0].container = z = czero(c->m, c->f, et);
-			if (!(v = writestep(c, &steps[0], v)))
+			p.steps[0].container = czero(c->m, c->f, et);
+			if (!(v = writestep(c, &p.steps[0], v)))
 				return;
-			a[0] = arr;
-			memcpy(a + 1, idx, (size_t)nidx * sizeof *a);
-			a[nidx + 1] = v;
-			emitop(c, augop == B_ADD ? OP_ATOMIC_ADD : OP_ATOMIC_SUB, a, nidx + 2, 0, tvoid(), loc,
+			a[0] = p.arr;
+			memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
+			a[p.nidx + 1] = v;
+			emitop(c, augop == B_ADD ? OP_ATOMIC_ADD : OP_ATOMIC_SUB, a, p.nidx + 2, 0, tvoid(), loc,
 			       "augmented assignment");
 			return;
 		}
@@ -1480,21 +1510,21 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 	if (augop < 0) {
 		if (!(v = xvalue(c, val, loc)))
 			return;
-	} else {
-		if (!(cur = readstep(c, &steps[nsteps - 1])))
+	} else if (!(v = pathval(c, &p)) || !(v = augvalue(c, v, augop, rhs, loc))) {
+		return;
+	}
+	for (i = p.n - 1; i >= 0; i--) {
+		if (!container(c, &p, i))
 			return;
-		if (!(v = augvalue(c, cur, augop, rhs, loc)))
+		if (!(v = writestep(c, &p.steps[i], v)))
 			return;
 	}
-	for (i = nsteps - 1; i >= 0; i--)
-		if (!(v = writestep(c, &steps[i], v)))
-			return;
-	if (arr) {
+	if (p.arr) {
 		Val a[MAXDIM + 2];
-		a[0] = arr;
-		memcpy(a + 1, idx, (size_t)nidx * sizeof *a);
-		a[nidx + 1] = v;
-		emitop(c, OP_STORE, a, nidx + 2, 0, tvoid(), loc, "array store");
+		a[0] = p.arr;
+		memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
+		a[p.nidx + 1] = v;
+		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
 		return;
 	}
 	if (local) {

@@ -115,7 +115,7 @@ nameval(Ctx *c, Val v, const char *name)
 		return;
 	x = &c->f->vals[v];
 	if ((x->kind == V_RES || x->kind == V_PARAM) && !x->name)
-		x->name = name;
+		x->name = astrdup(c->m->arena, name);
 }
 
 /* Give a placeholder loop value (a carried variable first bound in the
@@ -452,6 +452,8 @@ addassigned(Ctx *c, Assigned *as, const char *name, Loc loc)
 	APUSH(c->tmp, as->names, as->n, as->cap, name);
 }
 
+/* A call that rebinds the variable passed first: random numbers (the new
+ * state) and Warp's in-place transform setters. */
 static bool
 israndcall(Node *e)
 {
@@ -464,7 +466,8 @@ israndcall(Node *e)
 	if (!fn)
 		return false;
 	op = builtinop(fn);
-	return op >= 0 && (opinfo[op].flags & F_RAND);
+	return op >= 0 && ((opinfo[op].flags & F_RAND) || op == OP_TRANSFORM_SET_TRANSLATION ||
+	                   op == OP_TRANSFORM_SET_ROTATION);
 }
 
 static void
