@@ -148,6 +148,7 @@ typedef struct PState {
 	Diag *d;
 	bool quiet;        /* syntax errors are not reported (host code) */
 	int nerr;          /* syntax errors in this unit */
+	bool lasterr;      /* the last statement line did not parse */
 	NodeList result;   /* statements parsed */
 } PState;
 
@@ -398,6 +399,7 @@ typedef struct Ctx {
 	uint32_t nw;          /* 64-bit words per liveness set */
 	Region scratch;       /* dead code goes here */
 	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
+	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);

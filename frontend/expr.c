@@ -259,7 +259,8 @@ namex(Ctx *c, Node *e)
 				return xg(gv, e->loc);
 			}
 	}
-	serr(c, e->loc, "Referencing undefined symbol: %s", e->s);
+	if (!c->syntaxerr)
+		serr(c, e->loc, "Referencing undefined symbol: %s", e->s);
 	return xnone();
 }
 
@@ -1121,7 +1122,10 @@ expr(Ctx *c, Node *e)
 		serr(c, e->loc, "a slice is only valid as an index");
 		return xnone();
 	case E_UNSUP:
-		serr(c, e->loc, "Construct `%s` not supported in kernels.", e->s);
+		if (strncmp(e->s, "ast.", 4) == 0)
+			serr(c, e->loc, "Construct `%s` not supported in kernels.", e->s);
+		else
+			serr(c, e->loc, "%s are not supported in kernels", e->s);
 		return xnone();
 	case E_KEYWORD:
 		serr(c, e->loc, "keyword argument outside a call");

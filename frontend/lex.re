@@ -32,6 +32,8 @@ typedef struct L {
 	const char *linestart; /* first byte of the current physical line */
 	uint32_t line;
 	int depth;             /* open brackets */
+	const char *open[64];  /* where the outermost open brackets are */
+	Loc openloc[64];
 	int ind[MAXINDENT];    /* indentation stack; ind[0] == 0 */
 	int nind;
 	bool atbol;            /* at the beginning of a logical line */
@@ -146,6 +148,16 @@ scanstr(L *l, const char *q, bool fstr, const char **msg)
 		}
 		p++;
 	}
+}
+
+/* Inside brackets at a newline: does the next line start a definition
+ * at column 0 (def, class, a decorator)?  Then a bracket was left open. */
+static bool
+unclosed(L *l, const char *nl)
+{
+	(void)l;
+	return strncmp(nl, "def ", 4) == 0 || strncmp(nl, "class ", 6) == 0 || (nl[0] == '@' && nl[1] != '=' &&
+	       ((nl[1] >= 'a' && nl[1] <= 'z') || (nl[1] >= 'A' && nl[1] <= 'Z') || nl[1] == '_'));
 }
 
 static int
@@ -265,6 +277,20 @@ scan(L *l)
 	"#" [^\n\x00]* { advance(l, YYCURSOR); return true; }
 	"\\" "\r"? "\n" { advance(l, YYCURSOR); return true; }
 	"\r"? "\n" {
+		if (l->depth > 0 && unclosed(l, YYCURSOR)) {
+			/* a definition at column 0 inside brackets: the bracket was
+			 * never closed; report it and start over at the definition */
+			const char *o = l->open[0];
+			Token t;
+			t.kind = T_BADTOK;
+			t.off = (uint32_t)(o - l->base);
+			t.len = 1;
+			t.loc = l->openloc[0];
+			t.msg = *o == '(' ? "'(' was never closed" : *o == '[' ? "'[' was never closed" : "'{' was never closed";
+			emit(l, T_NEWLINE, start, start, NULL);
+			l->out->v[l->out->n - 1] = t;
+			l->depth = 0;
+		}
 		if (l->depth == 0) {
 			if (l->hastok)
 				emit(l, T_NEWLINE, start, start, NULL);
@@ -304,7 +330,16 @@ scan(L *l)
 
 	idstart idchar* { k = keyword(start, (size_t)(YYCURSOR - start)); goto tok; }
 
-	"(" | "[" | "{" { l->depth++; k = (unsigned char)*start; goto tok; }
+	"(" | "[" | "{" {
+		if (l->depth < 64) {
+			l->open[l->depth] = start;
+			l->openloc[l->depth].line = l->line;
+			l->openloc[l->depth].col = (uint32_t)(start - l->linestart) + 1;
+		}
+		l->depth++;
+		k = (unsigned char)*start;
+		goto tok;
+	}
 	")" | "]" | "}" { if (l->depth > 0) l->depth--; k = (unsigned char)*start; goto tok; }
 	[,:.;=+\-*/%@&|^~<>] { k = (unsigned char)*start; goto tok; }
 	"->" { k = T_ARROW; goto tok; }

@@ -108,11 +108,18 @@ stmts
 
 /* One line: simple statements separated by ';', or one compound statement. */
 stmt_line
-	: small_stmts NEWLINE { $$ = $1; }
-	| small_stmts ';' NEWLINE { $$ = $1; }
-	| compound_stmt { $$ = one(ps, $1); }
-	| error NEWLINE { $$ = one(ps, stmt(ps, S_ERROR, @1)); yyerrok; }
-	| error NEWLINE INDENT stmts DEDENT { $$ = one(ps, stmt(ps, S_ERROR, @1)); yyerrok; }
+	: small_stmts NEWLINE { $$ = $1; ps->lasterr = false; }
+	| small_stmts ';' NEWLINE { $$ = $1; ps->lasterr = false; }
+	| compound_stmt { $$ = one(ps, $1); ps->lasterr = false; }
+	| INDENT { $<i>$ = ps->lasterr; } stmts DEDENT {
+		/* an indented block where no block may start (after a line that did
+		 * not parse, it is that line's block: no second error) */
+		if (!$<i>2)
+			pyerror(&@1, ps, "unexpected indent");
+		$$ = one(ps, stmt(ps, S_ERROR, @1));
+		ps->lasterr = false;
+	}
+	| error NEWLINE { $$ = one(ps, stmt(ps, S_ERROR, @1)); ps->lasterr = true; yyerrok; }
 	;
 
 small_stmts

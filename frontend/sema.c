@@ -1536,7 +1536,9 @@ stmt(Ctx *c, Node *s)
 		returnstmt(c, s);
 		return;
 	case S_PASS:
+		return;
 	case S_ERROR:
+		c->syntaxerr = true;
 		return;
 	case S_ASSERT: {
 		X x = expr(c, s->a);
