@@ -1097,6 +1097,23 @@ pybuiltin(Ctx *c, Node *e, const char *name, int want)
 			return xnone();
 		return castx(c, t, &a, e->loc, name);
 	}
+	if (strcmp(name, "type") == 0) {
+		/* type(x): x's type, to construct or convert with (generic code) */
+		X r = xnone();
+		Val v;
+		if (!evalargs(c, e, &a))
+			return xnone();
+		if (a.n != 1 || a.nk || !(v = xvalue(c, a.pos[0], a.ploc[0]))) {
+			if (a.n != 1 || a.nk)
+				serr(c, e->loc, "type() takes one argument");
+			return xnone();
+		}
+		r.k = X_G;
+		r.g.kind = G_TYPE;
+		r.g.spec.ty = vty(c->f, v);
+		r.loc = e->loc;
+		return r;
+	}
 	if (strcmp(name, "abs") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
 	    strcmp(name, "round") == 0 || strcmp(name, "pow") == 0 || strcmp(name, "print") == 0 ||
 	    strcmp(name, "len") == 0 || strcmp(name, "range") == 0 || strcmp(name, "reversed") == 0)
@@ -1167,8 +1184,10 @@ bindargs(Ctx *c, FuncDecl *fd, Args *a, X *out, bool report, Loc loc)
 		}
 		if (fd->params[j].dflt.kind == G_STR)
 			out[j] = xval(cstr(c->m, c->f, fd->params[j].dflt.s));
-		else
+		else if (fd->params[j].dflt.kind == G_CONST)
 			out[j] = xval(cconst(c->m, c->f, fd->params[j].dflt.spec.ty, fd->params[j].dflt.c));
+		else
+			return false;
 		out[j].wconst = true;
 	}
 	for (j = 0; j < fd->nparams; j++)
@@ -1199,7 +1218,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 	for (pass = 0; pass < 2 && !pick; pass++)
 		for (fd = first; fd && !pick; fd = fd->next) {
 			X *b;
-			if (!fd->def || fd->generic != (pass == 1))
+			if (!fd->def || fd->bad || fd->generic != (pass == 1))
 				continue;
 			b = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *b);
 			if (!bindargs(c, fd, &a, b, false, e->loc))

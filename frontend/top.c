@@ -200,7 +200,7 @@ modmember(Kpyc *k, const char *mod, const char *name)
 
 	if (strcmp(mod, "typing") == 0 && strcmp(name, "Any") == 0)
 		return gkind(G_ANY, NULL);
-	if (strcmp(mod, "math") == 0)
+	if (strcmp(mod, "math") == 0 || strcmp(mod, "numpy") == 0)
 		for (i = 0; i < countof(mathconst); i++)
 			if (strcmp(mathconst[i].name, name) == 0)
 				return gscalar(k, S_F32, litfloat(mathconst[i].v));
@@ -306,6 +306,82 @@ garith(Kpyc *k, int op, GVal a, GVal b)
 	}
 }
 
+/* math.f(x) and Python's round/abs/min/max/pow on module-level numbers. */
+static GVal
+gmath(Kpyc *k, FileCtx *f, Node *e, const char *fn)
+{
+	static const struct { const char *name; double (*f1)(double); } m1[] = {
+		{"sqrt", sqrt}, {"exp", exp}, {"log", log}, {"log2", log2}, {"log10", log10}, {"sin", sin},
+		{"cos", cos}, {"tan", tan}, {"asin", asin}, {"acos", acos}, {"atan", atan}, {"sinh", sinh},
+		{"cosh", cosh}, {"tanh", tanh}, {"fabs", fabs}, {"exp2", exp2}, {"cbrt", cbrt},
+	};
+	GVal a = geval1(k, f, e->l1.v[0], true), b;
+	Lit x, y = {0}, r = {true, false, 0, 0};
+	double dx, dy = 0;
+	size_t i;
+
+	if (!numval(&a, &x))
+		return gnone();
+	dx = x.isint ? (double)x.i : x.f;
+	if (e->l1.n == 2) {
+		b = geval1(k, f, e->l1.v[1], true);
+		if (!numval(&b, &y))
+			return gnone();
+		dy = y.isint ? (double)y.i : y.f;
+	}
+	if (strncmp(fn, "math.", 5) == 0) {
+		const char *n = fn + 5;
+		if (e->l1.n == 1)
+			for (i = 0; i < countof(m1); i++)
+				if (strcmp(m1[i].name, n) == 0) {
+					r.f = m1[i].f1(dx);
+					return gscalar(k, S_F32, r);
+				}
+		if (e->l1.n == 1 && (strcmp(n, "floor") == 0 || strcmp(n, "ceil") == 0 || strcmp(n, "trunc") == 0)) {
+			double v = n[0] == 'f' ? floor(dx) : n[0] == 'c' ? ceil(dx) : trunc(dx);
+			return gscalar(k, S_I32, litint((int64_t)v));
+		}
+		if (e->l1.n == 2 && (strcmp(n, "pow") == 0 || strcmp(n, "atan2") == 0 || strcmp(n, "hypot") == 0 ||
+		                     strcmp(n, "fmod") == 0)) {
+			r.f = n[0] == 'p' ? pow(dx, dy) : n[0] == 'a' ? atan2(dx, dy) : n[0] == 'h' ? hypot(dx, dy) : fmod(dx, dy);
+			return gscalar(k, S_F32, r);
+		}
+		if (e->l1.n == 1 && strcmp(n, "radians") == 0) {
+			r.f = dx * 3.14159265358979323846 / 180.0;
+			return gscalar(k, S_F32, r);
+		}
+		if (e->l1.n == 1 && strcmp(n, "degrees") == 0) {
+			r.f = dx * 180.0 / 3.14159265358979323846;
+			return gscalar(k, S_F32, r);
+		}
+		return gnone();
+	}
+	fn += 9;
+	if (strcmp(fn, "round") == 0 && e->l1.n == 1) {
+		/* Python rounds half to even */
+		double v = nearbyint(dx);
+		return x.isint ? a : gscalar(k, S_I32, litint((int64_t)v));
+	}
+	if (strcmp(fn, "abs") == 0 && e->l1.n == 1) {
+		if (x.isint) {
+			x.i = x.i < 0 ? -x.i : x.i;
+			x.f = (double)x.i;
+			return gscalar(k, a.spec.ty.s, x);
+		}
+		x.f = fabs(x.f);
+		return gscalar(k, a.spec.ty.s, x);
+	}
+	if ((strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0) && e->l1.n == 2) {
+		bool lt = dx < dy;
+		if (x.isint && y.isint)
+			lt = x.i < y.i;
+		return (fn[1] == 'i') == lt ? a : b;
+	}
+	if (strcmp(fn, "pow") == 0 && e->l1.n == 2)
+		return garith(k, B_POW, a, b);
+	return gnone();
+}
+
 /* A keyword argument of a call node, or NULL. */
 static Node *
 kwarg(Node *call, const char *name)
@@ -368,6 +444,11 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		v.c = c;
 		return v;
 	}
+	if (fn.kind == G_PYNAME && (strncmp(fn.s, "math.", 5) == 0 || strcmp(fn.s, "builtins.round") == 0 ||
+	                            strcmp(fn.s, "builtins.abs") == 0 || strcmp(fn.s, "builtins.min") == 0 ||
+	                            strcmp(fn.s, "builtins.max") == 0 || strcmp(fn.s, "builtins.pow") == 0) &&
+	    e->l2.n == 0 && e->l1.n >= 1 && e->l1.n <= 2)
+		return gmath(k, f, e, fn.s);
 	if (fn.kind == G_PYNAME && strncmp(fn.s, "builtins.", 9) == 0) {
 		const char *b = fn.s + 9;
 		if ((strcmp(b, "float") == 0 || strcmp(b, "int") == 0) && e->l1.n == 1 && !e->l2.n) {
@@ -408,10 +489,10 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		if (strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0) {
 			Node *ln = kwarg(e, w[0] == 'v' ? "length" : "shape");
 			GVal g;
-			if (!ln && e->l1.n >= 1 && !dt) {
-				/* wp.types.vector(3, float) */
+			if (!ln && e->l1.n >= 1) {
+				/* wp.types.vector(3, float), wp.types.matrix((2, 2), dtype=bool) */
 				ln = e->l1.v[0];
-				if (e->l1.n >= 2) {
+				if (e->l1.n >= 2 && !dt) {
 					GVal d = geval1(k, f, e->l1.v[1], quiet);
 					if (!gvaltype(&d, &ts) || ts.any)
 						return gnone();
@@ -504,7 +585,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
 		    strcmp(e->s, "range") == 0 || strcmp(e->s, "len") == 0 || strcmp(e->s, "abs") == 0 ||
 		    strcmp(e->s, "min") == 0 || strcmp(e->s, "max") == 0 || strcmp(e->s, "round") == 0 ||
-		    strcmp(e->s, "pow") == 0 || strcmp(e->s, "print") == 0 || strcmp(e->s, "reversed") == 0)
+		    strcmp(e->s, "pow") == 0 || strcmp(e->s, "print") == 0 || strcmp(e->s, "reversed") == 0 ||
+		    strcmp(e->s, "tuple") == 0)
 			return gkind(G_PYNAME, aprintf(k->a, "builtins.%s", e->s));
 		return gnone();
 	case E_ATTR: {
@@ -1024,23 +1106,34 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 			     "omit the return annotation or use `-> None`.", def->s);
 			fd->bad = true;
 		} else {
-			int n = r->kind == E_TUPLE ? (int)r->l1.n : 1;
+			/* T, (T, U), tuple[T, U] or typing.Tuple[T, U] */
+			NodeList one = {0};
+			NodeList *l = &one;
 			int j;
-			GVal g = geval(k, f, r, true);
-			fd->rets = aalloc(k->a, (size_t)(n + 1) * sizeof *fd->rets);
+			if (r->kind == E_TUPLE) {
+				l = &r->l1;
+			} else if (r->kind == E_SUBSCRIPT) {
+				GVal g = geval(k, f, r->a, true);
+				if (g.kind == G_PYNAME && (strcmp(g.s, "builtins.tuple") == 0 || strcmp(g.s, "typing.Tuple") == 0))
+					l = &r->l1;
+				else
+					nlpush(k->a, &one, r);
+			} else {
+				nlpush(k->a, &one, r);
+			}
+			fd->rets = aalloc(k->a, (l->n + 1) * sizeof *fd->rets);
 			fd->hasret = true;
-			if (r->kind != E_TUPLE && g.kind == G_PYNAME && strcmp(g.s, "typing.Tuple") == 0)
-				n = 0;
-			for (j = 0; j < n; j++) {
-				Node *rj = r->kind == E_TUPLE ? r->l1.v[j] : r;
-				if (!evaltype(k, f, rj, &fd->rets[j], false)) {
+			for (j = 0; j < (int)l->n; j++) {
+				if (!evaltype(k, f, l->v[j], &fd->rets[j], false)) {
 					fd->bad = true;
 					break;
 				}
+				if (fd->rets[j].any || fd->rets[j].anydtype) {
+					/* a generic result: known from the body */
+					fd->hasret = false;
+				}
 			}
-			fd->nrets = n;
-			if (r->kind == E_SUBSCRIPT && r->a->kind == E_ATTR && strcmp(r->a->s, "Tuple") == 0)
-				(void)0;
+			fd->nrets = (int)l->n;
 		}
 	}
 	fd->order = (int)f->ndecls;

@@ -87,6 +87,8 @@ wpname(Kpyc *k, const char *name)
 			return gtype(tscalar(s));
 	if (strcmp(name, "half") == 0)
 		return gtype(tscalar(S_F16));
+	if (strcmp(name, "handle") == 0)
+		return gtype(tscalar(S_U64));
 	if (strncmp(name, "vec", 3) == 0 && name[3] >= '2' && name[3] <= '4' && (s = suffixkind(name + 4)) >= 0)
 		return gtype(tvec(name[3] - '0', s));
 	if (strncmp(name, "mat", 3) == 0 && name[3] >= '2' && name[3] <= '4' && name[4] == name[3] &&
