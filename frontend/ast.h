@@ -328,6 +328,8 @@ bool gvaltype(const GVal *g, TySpec *out);
 const char *wptypename(const Module *m, Type t);
 /* A name for t that is a valid identifier part (function instance names). */
 void typemangle(Buf *b, const Module *m, Type t);
+/* s as a kir identifier (non-ASCII bytes spelled _xHH). */
+const char *kirident(Arena *a, const char *s);
 /* The scalar type of a Python literal constant (i32, f32, bool). */
 Scal litscal(Lit l, int s);
 

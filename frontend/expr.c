@@ -1011,7 +1011,7 @@ attribute(Ctx *c, Node *e)
 		return r ? xval(r) : xnone();
 	}
 	if (t.k == T_STRUCT) {
-		int fi = fieldindex(c->m, t.sid, e->s);
+		int fi = fieldindex(c->m, t.sid, kirident(c->tmp, e->s));
 		Op *op;
 		if (fi < 0) {
 			serr(c, e->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, e->s);
@@ -1259,7 +1259,7 @@ mkstep(Ctx *c, Node *n, Type t, Step *s)
 			return true;
 		}
 		if (t.k == T_STRUCT) {
-			int fi = fieldindex(c->m, t.sid, n->s);
+			int fi = fieldindex(c->m, t.sid, kirident(c->tmp, n->s));
 			if (fi < 0) {
 				serr(c, n->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, n->s);
 				return false;

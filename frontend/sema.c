@@ -115,7 +115,7 @@ nameval(Ctx *c, Val v, const char *name)
 		return;
 	x = &c->f->vals[v];
 	if ((x->kind == V_RES || x->kind == V_PARAM) && !x->name)
-		x->name = astrdup(c->m->arena, name);
+		x->name = astrdup(c->m->arena, kirident(c->tmp, name));
 }
 
 /* Give a placeholder loop value (a carried variable first bound in the
@@ -513,7 +513,7 @@ storeroot(Ctx *c, Node *t)
 			return NULL;
 		if (path[i]->kind == E_ATTR) {
 			if (ty.k == T_STRUCT) {
-				int fi = fieldindex(c->m, ty.sid, path[i]->s);
+				int fi = fieldindex(c->m, ty.sid, kirident(c->tmp, path[i]->s));
 				if (fi < 0)
 					return t->s;
 				ty = c->m->structs[ty.sid].fields[fi].ty;
@@ -1607,7 +1607,7 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	int i, n = 2;
 	bool mangle = !fd->kernel && (fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd);
 
-	bufputs(&b, fd->name);
+	bufputs(&b, kirident(k->a, fd->name));
 	if (mangle) {
 		bufputs(&b, "_");
 		for (i = 0; i < fd->nparams; i++) {
@@ -1663,7 +1663,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	for (i = 0; i < fd->nparams; i++) {
 		Bind b = {0};
 		b.name = fd->params[i].name;
-		b.v = addparam(k->m, f, b.name, inst->args[i], fd->params[i].node->loc);
+		b.v = addparam(k->m, f, kirident(c.tmp, b.name), inst->args[i], fd->params[i].node->loc);
 		envset(&c, b);
 	}
 	if (fd->hasret) {

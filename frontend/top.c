@@ -993,7 +993,7 @@ scanfile(Kpyc *k, FileCtx *f)
 static void
 declstruct(Kpyc *k, FileCtx *f, Node *cls)
 {
-	const char *name = cls->s;
+	const char *name = kirident(k->a, cls->s);
 	int sid;
 	uint32_t i;
 	GVal v = gnone();
@@ -1018,11 +1018,11 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 			kerr(k, s->b->loc, "struct fields cannot be generic (typing.Any)");
 			continue;
 		}
-		if (fieldindex(k->m, sid, s->a->s) >= 0) {
+		if (fieldindex(k->m, sid, kirident(k->a, s->a->s)) >= 0) {
 			kerr(k, s->a->loc, "field '%s' declared twice", s->a->s);
 			continue;
 		}
-		addfield(k->m, sid, s->a->s, ts.ty);
+		addfield(k->m, sid, kirident(k->a, s->a->s), ts.ty);
 	}
 	v.kind = G_TYPE;
 	v.spec.ty = tstruct(sid);

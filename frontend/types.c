@@ -264,3 +264,28 @@ typemangle(Buf *b, const Module *m, Type t)
 	}
 	buffree(&tmp);
 }
+
+const char *
+kirident(Arena *a, const char *s)
+{
+	const char *p;
+	Buf b = {0};
+	const char *r;
+
+	for (p = s; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			break;
+	if (!*p)
+		return s;
+	/* kir names are ASCII: other bytes are spelled _xHH */
+	for (p = s; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch >= 0x80)
+			bufprintf(&b, "_x%02x", ch);
+		else
+			bufputc(&b, ch);
+	}
+	r = astrdup(a, b.s);
+	buffree(&b);
+	return r;
+}
