@@ -346,6 +346,7 @@ typedef struct Bind {
 	bool hasrange;   /* index of a loop Warp unrolls: values in [lo, hi] */
 	int64_t lo, hi;
 	Lit lit;         /* exact Python value of a constant binding */
+	GVal *fn;        /* bound to a function (f = wp.sin, g = my_func): no value */
 } Bind;
 
 typedef struct Env {

@@ -529,15 +529,61 @@ transformx(Ctx *c, Type t, Args *a, Loc loc)
 		op = emitop(c, OP_TRANSFORM, v, 2, 0, t, loc, "transform");
 		return opx(op);
 	}
-	if (a->n != 7) {
-		serr(c, loc, "a transform takes (p, q), (p), 7 components or nothing");
+	if (a->n != 7 && a->n != 1) {
+		serr(c, loc, "a transform takes (p, q), (p), 7 components, one value to fill it with, or nothing");
 		return xnone();
 	}
 	for (i = 0; i < 7; i++)
-		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+		if (!(v[i] = ctorscalar(c, &a->pos[a->n == 1 ? 0 : i], a->ploc[a->n == 1 ? 0 : i], t.s, msg)))
 			return xnone();
 	op = emitop(c, OP_TRANSFORM, v, 7, 0, t, loc, "transform");
 	return opx(op);
+}
+
+/* S(...): fields by position or by name; the others are zero. */
+static X
+structx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	const StructDef *sd = &c->m->structs[t.sid];
+	Op *op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "struct");
+	Val v, args[2];
+	int i, j;
+
+	if (!op)
+		return xnone();
+	v = op->res[0];
+	if ((uint32_t)a->n > sd->nfields) {
+		serr(c, loc, "struct %s has %u fields, %d values given", sd->name, sd->nfields, a->n);
+		return xnone();
+	}
+	for (i = 0; i < a->n + a->nk; i++) {
+		X *x = i < a->n ? &a->pos[i] : &a->kx[i - a->n];
+		Loc l = i < a->n ? a->ploc[i] : a->kloc[i - a->n];
+		Type ft;
+		j = i < a->n ? i : fieldindex(c->m, t.sid, kirident(c->tmp, a->kw[i - a->n]));
+		if (j < 0) {
+			serr(c, l, "struct %s has no field '%s'", sd->name, a->kw[i - a->n]);
+			return xnone();
+		}
+		ft = sd->fields[j].ty;
+		if (!(args[1] = xvalue(c, *x, l)))
+			return xnone();
+		if (!typeeq(vty(c->f, args[1]), ft)) {
+			if (x->wconst && x->lit.ok && ft.k == T_SCALAR && vty(c->f, args[1]).k == T_SCALAR) {
+				args[1] = cscalar(c->m, c->f, ft, litscal(x->lit, ft.s));
+			} else {
+				serr(c, l, "struct field `%s` is %s, not %s", sd->fields[j].name, wptypename(c->m, ft),
+				     wptypename(c->m, vty(c->f, args[1])));
+				return xnone();
+			}
+		}
+		args[0] = v;
+		op = emitop(c, OP_SETFIELD, args, 2, j, tvoid(), loc, "struct");
+		if (!op)
+			return xnone();
+		v = op->res[0];
+	}
+	return xval(v);
 }
 
 /* A constructor or cast of type t (a wp.<type>, float, int, bool, S). */
@@ -562,11 +608,7 @@ construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
 	case T_XFORM:
 		return transformx(c, t, a, loc);
 	case T_STRUCT:
-		if (a->n || a->nk) {
-			serr(c, loc, "struct %s() takes no arguments (assign the fields one by one)", c->m->structs[t.sid].name);
-			return xnone();
-		}
-		return opx(emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "struct"));
+		return structx(c, t, a, loc);
 	case T_ARRAY:
 		serr(c, loc, "arrays cannot be created in kernels");
 		return xnone();

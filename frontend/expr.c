@@ -229,6 +229,8 @@ namex(Ctx *c, Node *e)
 	if (b) {
 		if (b->poison)
 			return xnone();
+		if (b->fn)
+			return xg(*b->fn, e->loc);
 		if (b->zinit) {
 			serr(c, e->loc, "Referencing undefined symbol: %s (it is first assigned later in the loop)", e->s);
 			return xnone();

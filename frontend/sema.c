@@ -103,6 +103,9 @@ samebind(const Bind *a, const Bind *b)
 {
 	if (!a || !b)
 		return a == b;
+	if (a->fn || b->fn)
+		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd &&
+		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
 	return a->v == b->v && a->poison == b->poison && a->zinit == b->zinit;
 }
 
@@ -151,6 +154,31 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 
 	memset(&b, 0, sizeof b);
 	b.name = name;
+	if (x.k == X_G && (x.g.kind == G_FUNC || (x.g.kind == G_WPNAME && builtinop(x.g.s) >= 0))) {
+		/* a local bound to a function: calls through it go to the function */
+		if (o && !o->poison && !o->fn) {
+			serr(c, loc, "Error, rebinding the value-holding local '%s' to a function is not supported", name);
+			b.poison = true;
+		} else if (o && o->fn && !samebind(o, &(Bind){.fn = &x.g})) {
+			serr(c, loc, "Error, rebinding function-valued local '%s' to a different function is not supported. "
+			     "Warp does not have function pointers, so a local bound to a function must refer to the same "
+			     "function throughout the kernel.", name);
+			b.poison = true;
+		} else {
+			b.fn = aalloc(c->tmp, sizeof *b.fn);
+			*b.fn = x.g;
+		}
+		envset(c, b);
+		return;
+	}
+	if (o && o->fn) {
+		serr(c, loc, "Error, rebinding function-valued local '%s' to a non-function value is not supported. Warp "
+		     "does not have function pointers, so a local bound to a function must refer to a function "
+		     "throughout the kernel.", name);
+		b.poison = true;
+		envset(c, b);
+		return;
+	}
 	if (x.k != X_VAL) {
 		if (x.k == X_TUPLE && x.n == 0)
 			serr(c, loc, "the call returns no value to assign to '%s'", name);
@@ -774,6 +802,10 @@ ifstmt(Ctx *c, Node *s)
 			}
 			if (!lvhas(c, s->live, x))
 				continue; /* dead after the if: keep the old binding */
+			if ((bt && bt->fn) || (be && be->fn)) {
+				serr(c, s->loc, "'%s' is bound to different functions in the branches of this if", x);
+				continue;
+			}
 			if ((bt && bt->poison) || (be && be->poison)) {
 				Bind pb = {0};
 				pb.name = x;
@@ -865,7 +897,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 		Bind *b = envfind(&c->env, x);
 		bool bound = b && !b->poison && b->v;
 		bool need = lvhas(c, out, x) || (bound && lvhas(c, head, x));
-		if (!need || (b && b->poison))
+		if (!need || (b && (b->poison || b->fn)))
 			continue;
 		(*names)[n] = x;
 		if (bound) {

@@ -89,6 +89,12 @@ wpname(Kpyc *k, const char *name)
 		return gtype(tscalar(S_F16));
 	if (strcmp(name, "handle") == 0)
 		return gtype(tscalar(S_U64));
+	if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0) {
+		/* wp.float and wp.int: Python's float and int */
+		v.kind = G_PYNAME;
+		v.s = name[0] == 'f' ? "builtins.float" : "builtins.int";
+		return v;
+	}
 	if (strncmp(name, "vec", 3) == 0 && name[3] >= '2' && name[3] <= '4' && (s = suffixkind(name + 4)) >= 0)
 		return gtype(tvec(name[3] - '0', s));
 	if (strncmp(name, "mat", 3) == 0 && name[3] >= '2' && name[3] <= '4' && name[4] == name[3] &&
