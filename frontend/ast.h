@@ -299,6 +299,12 @@ typedef struct Kpyc {
 	NameMap fnames;        /* kir function names in use */
 	struct FuncKey *keys;  /* per kir function: where it comes from */
 	uint32_t nkeys, capkeys;
+	NameMap ops;           /* op name -> OP_* (builtins by name) */
+	NameMap wpmap;         /* wp.NAME -> index in wpvals (memo of wpname) */
+	GVal *wpvals;
+	uint32_t nwpvals, capwpvals;
+	Arena *tmps[64];       /* scratch arenas, one per nesting depth of bodies */
+	int depth;             /* bodies being compiled (calls compile callees) */
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */
@@ -451,6 +457,6 @@ const char *opsym(int binop);
  * or none); used: the result is used. */
 X call(Ctx *c, Node *e, int want, bool used);
 /* The op (OP_*) a Warp builtin name maps to, or -1. */
-int builtinop(const char *name);
+int builtinop(Kpyc *k, const char *name);
 
 #endif /* KPY_FRONTEND_AST_H */

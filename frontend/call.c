@@ -83,9 +83,16 @@ internalrow(int op)
 }
 
 int
-builtinop(const char *name)
+builtinop(Kpyc *k, const char *name)
 {
-	int op = oplookup(name, strlen(name));
+	uint32_t v;
+	int op;
+
+	if (!k->ops.n)
+		for (op = 0; op < NOPS; op++)
+			nmput(k->a, &k->ops, opinfo[op].name, (uint32_t)op);
+	v = nmget(&k->ops, name);
+	op = v == UINT32_MAX ? -1 : (int)v;
 
 	if (op < 0 || internalrow(op))
 		return -1;
@@ -1114,7 +1121,7 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
 	if (strcmp(name, "pnoise") == 0)
 		return pnoisecall(c, &a, loc);
-	code = builtinop(name);
+	code = builtinop(c->k, name);
 	if (code < 0) {
 		if (!pyname && iswarpname(name))
 			serr(c, loc, "wp.%s is a Warp builtin that kpyc does not support", name);

@@ -1156,7 +1156,7 @@ static bool
 nonatomic(Type t)
 {
 	int s = t.s;
-	return s == S_I8 || s == S_U8 || s == S_I16 || s == S_U16 || s == S_BOOL || s == S_F16;
+	return s == S_I8 || s == S_U8 || s == S_I16 || s == S_U16; /* Warp's types.non_atomic_types */
 }
 
 /* Read the leaf of a path and apply op with rhs (an augmented assignment). */

@@ -154,7 +154,7 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 
 	memset(&b, 0, sizeof b);
 	b.name = name;
-	if (x.k == X_G && (x.g.kind == G_FUNC || (x.g.kind == G_WPNAME && builtinop(x.g.s) >= 0))) {
+	if (x.k == X_G && (x.g.kind == G_FUNC || (x.g.kind == G_WPNAME && builtinop(c->k, x.g.s) >= 0))) {
 		/* a local bound to a function: calls through it go to the function */
 		if (o && !o->poison && !o->fn) {
 			serr(c, loc, "Error, rebinding the value-holding local '%s' to a function is not supported", name);
@@ -483,7 +483,7 @@ addassigned(Ctx *c, Assigned *as, const char *name, Loc loc)
 /* A call that rebinds the variable passed first: random numbers (the new
  * state) and Warp's in-place transform setters. */
 static bool
-israndcall(Node *e)
+israndcall(Ctx *c, Node *e)
 {
 	const char *fn;
 	int op;
@@ -493,7 +493,7 @@ israndcall(Node *e)
 	fn = e->a->kind == E_ATTR ? e->a->s : e->a->kind == E_NAME ? e->a->s : NULL;
 	if (!fn)
 		return false;
-	op = builtinop(fn);
+	op = builtinop(c->k, fn);
 	return op >= 0 && ((opinfo[op].flags & F_RAND) || op == OP_TRANSFORM_SET_TRANSLATION ||
 	                   op == OP_TRANSFORM_SET_ROTATION);
 }
@@ -505,7 +505,7 @@ scanrand(Ctx *c, Assigned *as, Node *e)
 
 	if (!e)
 		return;
-	if (israndcall(e))
+	if (israndcall(c, e))
 		addassigned(c, as, e->l1.v[0]->s, e->loc);
 	scanrand(c, as, e->a);
 	scanrand(c, as, e->b);
@@ -1678,7 +1678,14 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	c.file = fd->file;
 	c.fd = fd;
 	c.m = k->m;
-	c.tmp = arena_new();
+	if (k->depth >= (int)countof(k->tmps)) {
+		kerr(k, fd->def->loc, "functions nested too deeply in calls");
+		return NULL;
+	}
+	if (!k->tmps[k->depth])
+		k->tmps[k->depth] = arena_new();
+	c.tmp = k->tmps[k->depth++];
+	arena_reset(c.tmp);
 	f = addfunc(k->m, funcname(k, fd, inst->args), fd->kernel, fd->def->loc);
 	key.file = fd->file->index;
 	key.decl = fd->order;
@@ -1717,7 +1724,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 			term(&c, OP_RET, NULL, 0, fd->def->loc);
 		}
 	}
-	arena_free(c.tmp);
+	k->depth--;
 	k->file = savefile;
 	if (k->d->nerr != nerr0 || k->nlenient != nlen0) {
 		k->keys[key.seq].failed = true;

@@ -1209,6 +1209,8 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		semamodule(&k);
 	for (i = 0; i < nsrcs; i++)
 		free(k.files[i].toks.v);
+	for (i = 0; i < (int)countof(k.tmps); i++)
+		arena_free(k.tmps[i]);
 	arena_free(k.a);
 	if (d->nerr != nerr0) {
 		modfree(m);

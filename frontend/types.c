@@ -62,8 +62,27 @@ litscal(Lit l, int s)
 	return c;
 }
 
+static GVal wpname1(Kpyc *k, const char *name);
+
+/* wp.NAME, memoized per compilation (a kernel names many). */
 GVal
 wpname(Kpyc *k, const char *name)
+{
+	uint32_t i = nmget(&k->wpmap, name);
+	GVal v;
+
+	if (i != UINT32_MAX)
+		return k->wpvals[i];
+	v = wpname1(k, name);
+	if (v.kind == G_WPNAME)
+		v.s = astrdup(k->a, name);
+	APUSH(k->a, k->wpvals, k->nwpvals, k->capwpvals, v);
+	nmput(k->a, &k->wpmap, v.kind == G_WPNAME ? v.s : astrdup(k->a, name), k->nwpvals - 1);
+	return v;
+}
+
+static GVal
+wpname1(Kpyc *k, const char *name)
 {
 	static const struct { const char *name; double v; } consts[] = {
 		{"pi", 3.14159265358979323846}, {"PI", 3.14159265358979323846},
