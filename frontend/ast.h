@@ -353,6 +353,9 @@ typedef struct Bind {
 	int64_t lo, hi;
 	Lit lit;         /* exact Python value of a constant binding */
 	GVal *fn;        /* bound to a function (f = wp.sin, g = my_func): no value */
+	bool ghost;      /* Warp still knows the name (with type gty) but it is
+	                  * dead here, so kir has no value for it */
+	Type gty;
 } Bind;
 
 typedef struct Env {

@@ -231,6 +231,10 @@ namex(Ctx *c, Node *e)
 			return xnone();
 		if (b->fn)
 			return xg(*b->fn, e->loc);
+		if (b->ghost) {
+			serr(c, e->loc, "'%s' has no value here (kpyc lost track of it: please report)", e->s);
+			return xnone();
+		}
 		if (b->zinit) {
 			serr(c, e->loc, "Referencing undefined symbol: %s (it is first assigned later in the loop)", e->s);
 			return xnone();

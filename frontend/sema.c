@@ -106,7 +106,33 @@ samebind(const Bind *a, const Bind *b)
 	if (a->fn || b->fn)
 		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd &&
 		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
+	if (a->ghost || b->ghost)
+		return a->ghost && b->ghost && typeeq(a->gty, b->gty);
 	return a->v == b->v && a->poison == b->poison && a->zinit == b->zinit;
+}
+
+/* The type Warp gives the name's current binding. */
+static Type
+bindtype(Ctx *c, const Bind *b)
+{
+	if (!b || b->poison || b->fn)
+		return tvoid();
+	if (b->ghost)
+		return b->gty;
+	return vty(c->f, b->v);
+}
+
+static void
+ghost(Ctx *c, const char *name, Type t)
+{
+	Bind g = {0};
+
+	if (t.k == T_VOID)
+		return;
+	g.name = name;
+	g.ghost = true;
+	g.gty = t;
+	envset(c, g);
 }
 
 void
@@ -192,7 +218,7 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 		return;
 	}
 	if (o && !o->poison) {
-		Type had = vty(c->f, o->v), now = vty(c->f, x.v);
+		Type had = bindtype(c, o), now = vty(c->f, x.v);
 		if (o->zinit && had.k == T_VOID) {
 			settype(c, o->v, now);
 		} else if (!typeeq(had, now)) {
@@ -800,8 +826,19 @@ ifstmt(Ctx *c, Node *s)
 					envset(c, *bt); /* both branches agree on a value from before */
 				continue;
 			}
-			if (!lvhas(c, s->live, x))
-				continue; /* dead after the if: keep the old binding */
+			if (!lvhas(c, s->live, x)) {
+				/* dead after the if, so kir keeps no value; Warp still merges
+				 * the two versions, which must have one type, and keeps the name */
+				Type ta = bindtype(c, bt), tb = bindtype(c, be);
+				if (ta.k != T_VOID && tb.k != T_VOID && !typeeq(ta, tb)) {
+					serr(c, s->loc, "variable '%s' is %s after the if branch but %s after the else branch "
+					     "(Warp: where() true value type must be of the same type as the false type)", x,
+					     wptypename(c->m, ta), wptypename(c->m, tb));
+				} else if (!bp || bp->ghost) {
+					ghost(c, x, ta.k != T_VOID ? ta : tb);
+				}
+				continue;
+			}
 			if ((bt && bt->fn) || (be && be->fn)) {
 				serr(c, s->loc, "'%s' is bound to different functions in the branches of this if", x);
 				continue;
@@ -905,7 +942,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 			(*inits)[n] = b->v;
 			(*zinit)[n] = b->zinit;
 		} else {
-			(*tys)[n] = target && strcmp(x, target) == 0 ? tscalar(S_I32) : tvoid();
+			(*tys)[n] = target && strcmp(x, target) == 0 ? tscalar(S_I32) : b && b->ghost ? b->gty : tvoid();
 			(*inits)[n] = 0;
 			(*zinit)[n] = true;
 		}
@@ -1054,7 +1091,7 @@ tripcount(Ctx *c, X *a, int n)
 		}
 	}
 	for (m = 0; m < (1 << n); m++) {
-		int64_t v[3], start = 0, stop, step = 1, cnt;
+		int64_t v[3] = {0, 0, 0}, start = 0, stop, step = 1, cnt;
 		for (i = 0; i < n; i++)
 			v[i] = (m >> i) & 1 ? hi[i] : lo[i];
 		if (n == 1)
@@ -1075,6 +1112,26 @@ tripcount(Ctx *c, X *a, int n)
 			best = cnt;
 	}
 	return best;
+}
+
+/* After a loop: names the body bound that are not carried stay known to
+ * Warp with their type (a later assignment of another type is an error). */
+static void
+ghostloop(Ctx *c, Assigned *as, const Env *body, const Env *pre, const char **names, int nc)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < as->n; i++) {
+		const char *x = as->names[i];
+		Bind *p = envfind(pre, x), *b = envfind(body, x);
+		for (j = 0; j < nc; j++)
+			if (strcmp(names[j], x) == 0)
+				break;
+		if (j < nc || (p && !p->ghost) || !b)
+			continue;
+		ghost(c, x, bindtype(c, b));
+	}
 }
 
 static void
@@ -1254,13 +1311,17 @@ forstmt(Ctx *c, Node *s)
 	c->b.loc = s->loc;
 	fixinits(c, op, 1, nc, names, zinit, s->loc);
 	regpush(c->m, parent, op);
-	c->env = pre;
-	for (i = 0; i < nc; i++) {
-		Bind b = {0};
-		b.name = names[i];
-		b.v = op->res[i];
-		nameval(c, b.v, names[i]);
-		envset(c, b);
+	{
+		Env body = c->env;
+		c->env = pre;
+		for (i = 0; i < nc; i++) {
+			Bind b = {0};
+			b.name = names[i];
+			b.v = op->res[i];
+			nameval(c, b.v, names[i]);
+			envset(c, b);
+		}
+		ghostloop(c, &as, &body, &pre, names, nc);
 	}
 	loopelse(c, s);
 }
@@ -1323,13 +1384,17 @@ whilestmt(Ctx *c, Node *s)
 	c->b.loc = s->loc;
 	fixinits(c, op, 0, nc, names, zinit, s->loc);
 	regpush(c->m, parent, op);
-	c->env = pre;
-	for (i = 0; i < nc; i++) {
-		Bind b = {0};
-		b.name = names[i];
-		b.v = op->res[i];
-		nameval(c, b.v, names[i]);
-		envset(c, b);
+	{
+		Env body = c->env;
+		c->env = pre;
+		for (i = 0; i < nc; i++) {
+			Bind b = {0};
+			b.name = names[i];
+			b.v = op->res[i];
+			nameval(c, b.v, names[i]);
+			envset(c, b);
+		}
+		ghostloop(c, &as, &body, &pre, names, nc);
 	}
 	loopelse(c, s);
 }

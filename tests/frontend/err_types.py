@@ -27,3 +27,17 @@ def rebinding(a: wp.array(dtype=float), s: float):
     else:
         y = 1
     a[i] = y
+
+
+@wp.kernel
+def retyping_after_blocks(a: wp.array(dtype=float), n: int):
+    # Warp merges the two versions of y even though nothing reads y later
+    if n > 2:
+        y = 1.0
+    else:
+        y = 1
+    # the loop variable and the names a loop binds stay known after it
+    for i in range(n):
+        t = a[i]
+    i = 1.5
+    t = 1
