@@ -768,6 +768,47 @@ keywords(Ctx *c, const char *name, Args *a)
 	return true;
 }
 
+/* Warp builtins that also take output variables after their inputs:
+ * svd3(A, U, sigma, V) assigns U, sigma and V. */
+static int
+outputform(int code)
+{
+	switch (code) {
+	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: case OP_QUAT_TO_AXIS_ANGLE:
+		return 1; /* inputs */
+	}
+	return -1;
+}
+
+static X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
+
+static X
+outputcall(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e, int nin)
+{
+	Args in = *a;
+	X r;
+	int i;
+
+	in.n = nin;
+	r = generic(c, code, name, &in, loc, e);
+	if (r.k == X_NONE)
+		return r;
+	if (r.k != X_TUPLE || r.n != a->n - nin) {
+		serr(c, loc, "%s() takes %d output variables", name, r.k == X_TUPLE ? r.n : 1);
+		return xnone();
+	}
+	for (i = 0; i < r.n; i++) {
+		Node *t = e->l1.v[nin + i];
+		Bind *b;
+		if (t->kind != E_NAME || !(b = envfind(&c->env, t->s)) || b->poison || b->fn || b->ghost || b->zinit) {
+			serr(c, t->loc, "%s(): output argument %d must be a variable assigned before the call", name, i + 1);
+			return xnone();
+		}
+		assignname(c, t->s, r.elts[i], t->loc, false);
+	}
+	return void_x();
+}
+
 static X
 generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 {
@@ -779,6 +820,8 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 
 	if (!keywords(c, name, a))
 		return xnone();
+	if (outputform(code) >= 0 && a->n > outputform(code) && !a->starred && a->n == (int)e->l1.n)
+		return outputcall(c, code, name, a, loc, e, outputform(code));
 	if (!(v = argvals(c, a)))
 		return xnone();
 	for (i = 0; i < a->n && i < 256; i++)
