@@ -586,18 +586,47 @@ ifexp(Ctx *c, Node *e)
 		}
 		nna = sidechanges(c, &ea, &na);
 		nnb = sidechanges(c, &eb, &nb);
-		if (nna || nnb) {
-			serr(c, e->loc, "a random state updated inside a conditional expression is not supported; use an if statement");
-			return xnone();
+		{
+			/* variables a branch rebinds (random states): results of the if */
+			const char **nm = aalloc(c->tmp, (size_t)(nna + nnb + 1) * sizeof *nm);
+			Type *tys = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *tys);
+			Val *ya = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *ya);
+			Val *yb = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *yb);
+			int n = 0, j, q;
+			for (j = 0; j < nna; j++)
+				nm[n++] = na[j];
+			for (j = 0; j < nnb; j++) {
+				for (q = 0; q < nna; q++)
+					if (strcmp(na[q], nb[j]) == 0)
+						break;
+				if (q == nna)
+					nm[n++] = nb[j];
+			}
+			tys[0] = t;
+			ya[0] = av;
+			yb[0] = bv;
+			for (j = 0; j < n; j++) {
+				Bind *pa = envfind(&ea, nm[j]), *pb = envfind(&eb, nm[j]), *pp = envfind(&c->env, nm[j]);
+				ya[j + 1] = pa && !pa->poison ? pa->v : pp->v;
+				yb[j + 1] = pb && !pb->poison ? pb->v : pp->v;
+				tys[j + 1] = vty(c->f, pp->v);
+			}
+			regpush(c->m, &ra, mkop(c->m, c->f, OP_YIELD, ya, n + 1, NULL, 0, e->loc));
+			regpush(c->m, &rb, mkop(c->m, c->f, OP_YIELD, yb, n + 1, NULL, 0, e->loc));
+			op = mkop(c->m, c->f, OP_IF, &cb, 1, tys, n + 1, e->loc);
+			opsetregions(c->m, op, 2);
+			op->regs[0] = ra;
+			op->regs[1] = rb;
+			regpush(c->m, c->b.r, op);
+			for (j = 0; j < n; j++) {
+				Bind b = *envfind(&c->env, nm[j]);
+				b.v = op->res[j + 1];
+				b.wconst = false;
+				nameval(c, b.v, b.name);
+				envset(c, b);
+			}
+			return xval(op->res[0]);
 		}
-		regpush(c->m, &ra, mkop(c->m, c->f, OP_YIELD, &av, 1, NULL, 0, e->loc));
-		regpush(c->m, &rb, mkop(c->m, c->f, OP_YIELD, &bv, 1, NULL, 0, e->loc));
-		op = mkop(c->m, c->f, OP_IF, &cb, 1, &t, 1, e->loc);
-		opsetregions(c->m, op, 2);
-		op->regs[0] = ra;
-		op->regs[1] = rb;
-		regpush(c->m, c->b.r, op);
-		return xval(op->res[0]);
 	}
 }
 

@@ -1340,6 +1340,7 @@ whilestmt(Ctx *c, Node *s)
 	Region *parent = c->b.r;
 	LoopCtx lc;
 	X cx;
+	bool selfcond = false;
 
 	scanassigned(c, &as, &s->l1);
 	scanrand(c, &as, s->a);
@@ -1350,9 +1351,12 @@ whilestmt(Ctx *c, Node *s)
 	opsetregions(c->m, op, 2);
 	pre = envcopy(c, &c->env);
 	bindcarried(c, op, 0, nc, names, zinit);
-	/* the condition */
+	/* the condition; one that updates a random state is evaluated at the
+	 * top of the body instead (the condition region yields true and the
+	 * body breaks out when it is false), so the new state flows on */
 	{
 		Env body = envcopy(c, &c->env);
+		int nerr = c->k->d->nerr;
 		c->b.r = &op->regs[0];
 		c->dead = false;
 		cx = expr(c, s->a);
@@ -1362,7 +1366,13 @@ whilestmt(Ctx *c, Node *s)
 		for (i = 0; i < (int)c->env.n; i++) {
 			Bind *o = envfind(&body, c->env.v[i].name);
 			if (!samebind(o, &c->env.v[i]))
-				serr(c, s->a->loc, "a while condition cannot update '%s' (a random state)", c->env.v[i].name);
+				selfcond = true;
+		}
+		if (selfcond && nerr == c->k->d->nerr) {
+			op->regs[0].n = 0;
+			cv = cbool(c->m, c->f, true);
+		} else {
+			selfcond = false;
 		}
 		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, &cv, 1, NULL, 0, s->loc));
 		c->env = body;
@@ -1375,6 +1385,23 @@ whilestmt(Ctx *c, Node *s)
 	c->loop = &lc;
 	c->b.r = &op->regs[1];
 	c->dead = false;
+	if (selfcond) {
+		Op *ifop;
+		Val nc1;
+		cx = expr(c, s->a);
+		if (cx.k != X_NONE && (cv = condval(c, cx, s->a->loc)) && (nc1 = emit1(c, OP_UNOT, &cv, 1, s->a->loc, "while"))) {
+			Region rt = {0}, *keep = c->b.r;
+			c->b.r = &rt;
+			term(c, OP_BREAK, loopvals(c, &lc, s->loc), nc, s->loc);
+			c->b.r = keep;
+			c->dead = false;
+			ifop = mkop(c->m, c->f, OP_IF, &nc1, 1, NULL, 0, s->loc);
+			opsetregions(c->m, ifop, 2);
+			ifop->regs[0] = rt;
+			regpush(c->m, &ifop->regs[1], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, s->loc));
+			regpush(c->m, c->b.r, ifop);
+		}
+	}
 	stmts(c, &s->l1);
 	if (!c->dead)
 		term(c, OP_YIELD, loopvals(c, &lc, s->loc), nc, s->loc);
