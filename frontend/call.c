@@ -993,8 +993,14 @@ lencall(Ctx *c, Args *a, Loc loc)
 		op = emitop(c, OP_SHAPE, &v, 1, 0, tvoid(), loc, "len");
 		return opx(op);
 	}
-	if (iscomposite(t))
-		return xval(cint(c->m, c->f, S_I32, t.k == T_MAT ? t.n : ncomp(t)));
+	if (iscomposite(t)) {
+		/* a compile-time constant for Warp (range(len(v)) unrolls) */
+		int64_t n = t.k == T_MAT ? t.n : ncomp(t);
+		X r = xval(cint(c->m, c->f, S_I32, n));
+		r.wconst = true;
+		r.lit = (Lit){true, true, n, (double)n};
+		return r;
+	}
 	serr(c, loc, "Couldn't find function overload for 'len' that matched inputs with types: [%s]",
 	     wptypename(c->m, t));
 	return xnone();
@@ -1431,6 +1437,15 @@ call(Ctx *c, Node *e, int want, bool used)
 		if (strncmp(fn.g.s, "builtins.", 9) == 0) {
 			r = pybuiltin(c, e, fn.g.s + 9, want);
 			break;
+		}
+		{
+			/* math.sqrt, np.sin, from math import floor: Warp calls its
+			 * builtin of that name */
+			const char *attr = strrchr(fn.g.s, '.');
+			if (attr && builtinop(c->k, attr + 1) >= 0 && strncmp(fn.g.s, "typing.", 7) != 0) {
+				r = builtin(c, e, attr + 1, want, true);
+				break;
+			}
 		}
 		serr(c, e->loc, "Could not find function %s as a built-in or user-defined function. Note that user functions "
 		     "must be annotated with a @wp.func decorator to be called from a kernel.", fn.g.s);

@@ -61,3 +61,15 @@ def constants(a: wp.array(dtype=float), d: wp.array(dtype=wp.float64), o: wp.arr
     z = -HALF
     for k in reversed(range(HALF, TILE)):
         a[k] = float(z)
+
+
+@wp.kernel
+def python_math(a: wp.array(dtype=float), v: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    # math.f and np.f calls are Warp's builtins of that name
+    a[i] = math.sqrt(a[i]) + np.sin(a[i]) + math.floor(a[i])
+    # len() of a vector is a constant: this loop is unrolled by Warp
+    s = 0.0
+    for k in range(len(v[i])):
+        s += v[i][k]
+    a[i] += s
