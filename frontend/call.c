@@ -195,8 +195,6 @@ evalargs(Ctx *c, Node *e, Args *a)
 		a->pos[a->n] = expr(c, n);
 		if (a->pos[a->n].k == X_NONE)
 			ok = false;
-		if (n->kind == E_NAME && a->pos[a->n].k == X_VAL)
-			a->pos[a->n].wconst = a->pos[a->n].wconst; /* names keep their constness as arguments */
 		a->ploc[a->n++] = n->loc;
 	}
 	a->kw = aalloc(c->tmp, (e->l2.n + 1) * sizeof *a->kw);
@@ -1403,6 +1401,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 X
 call(Ctx *c, Node *e, int want, bool used)
 {
+	(void)used; /* every call is compiled the same: an unused result is dropped */
 	X fn;
 	X r;
 
@@ -1461,6 +1460,5 @@ call(Ctx *c, Node *e, int want, bool used)
 		serr(c, e->loc, "this is not a function");
 		return xnone();
 	}
-	(void)used;
 	return r;
 }

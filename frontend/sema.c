@@ -954,7 +954,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 /* After the body: give placeholders their zero initial values (emitted
  * before the loop) and check they got a type. */
 static bool
-fixinits(Ctx *c, Op *op, int first, int nc, const char **names, bool *zinit, Loc loc)
+fixinits(Ctx *c, Op *op, int first, int nc, const char **names, Loc loc)
 {
 	int i, off = first ? 3 : 0;
 	bool ok = true;
@@ -976,7 +976,6 @@ fixinits(Ctx *c, Op *op, int first, int nc, const char **names, bool *zinit, Loc
 			continue;
 		}
 		op->args[off + i] = zeroval(c, t, loc);
-		(void)zinit;
 	}
 	return ok;
 }
@@ -1309,7 +1308,7 @@ forstmt(Ctx *c, Node *s)
 	c->b.r = parent;
 	c->dead = false;
 	c->b.loc = s->loc;
-	fixinits(c, op, 1, nc, names, zinit, s->loc);
+	fixinits(c, op, 1, nc, names, s->loc);
 	regpush(c->m, parent, op);
 	{
 		Env body = c->env;
@@ -1409,7 +1408,7 @@ whilestmt(Ctx *c, Node *s)
 	c->b.r = parent;
 	c->dead = false;
 	c->b.loc = s->loc;
-	fixinits(c, op, 0, nc, names, zinit, s->loc);
+	fixinits(c, op, 0, nc, names, s->loc);
 	regpush(c->m, parent, op);
 	{
 		Env body = c->env;

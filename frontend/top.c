@@ -280,7 +280,7 @@ garith(Kpyc *k, int op, GVal a, GVal b)
 		}
 		if (r.isint)
 			r.f = (double)r.i;
-		return gscalar(k, a.spec.ty.s == S_BOOL && b.spec.ty.s == S_BOOL ? S_I32 : S_I32, r);
+		return gscalar(k, S_I32, r);
 	}
 	{
 		double p = x.isint ? (double)x.i : x.f, q = y.isint ? (double)y.i : y.f;
