@@ -21,7 +21,7 @@
 #include "ast.h"
 #include "py.tab.h"
 
-enum { MAXINDENT = 128 };
+enum { MAXINDENT = 100 }; /* Python's limit */
 
 typedef struct L {
 	Arena *a;
@@ -38,6 +38,7 @@ typedef struct L {
 	int nind;
 	bool atbol;            /* at the beginning of a logical line */
 	bool hastok;           /* the current logical line has a token */
+	bool toodeep;          /* the indentation limit was reported */
 } L;
 
 static void
@@ -231,7 +232,9 @@ indentation(L *l)
 		l->atbol = false;
 		if (col > l->ind[l->nind - 1]) {
 			if (l->nind == MAXINDENT) {
-				emit(l, T_BADTOK, p, p + 1, "too many levels of indentation");
+				if (!l->toodeep)
+					emit(l, T_BADTOK, p, p + 1, "too many levels of indentation");
+				l->toodeep = true;
 				return true;
 			}
 			l->ind[l->nind++] = col;
