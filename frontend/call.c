@@ -382,18 +382,11 @@ vectorx(Ctx *c, Type t, Args *a, Loc loc)
 		op = emitop(c, OP_CAST, &a->pos[0].v, 1, 0, t, loc, "vector conversion");
 		return opx(op);
 	}
-	if (t.n == 6 && a->n == 2 && a->pos[0].k == X_VAL && a->pos[1].k == X_VAL &&
+	if (t.n == 6 && t.s == S_F32 && a->n == 2 && a->pos[0].k == X_VAL && a->pos[1].k == X_VAL &&
 	    typeeq(vty(c->f, a->pos[0].v), tvec(3, t.s)) && typeeq(vty(c->f, a->pos[1].v), tvec(3, t.s))) {
-		/* spatial_vector(w, v) */
-		Val comps[6], e[2];
-		int k;
-		for (k = 0; k < 6; k++) {
-			e[0] = a->pos[k / 3].v;
-			e[1] = cint(c->m, c->f, S_I32, k % 3);
-			if (!(comps[k] = emit1(c, OP_EXTRACT, e, 2, loc, "spatial vector")))
-				return xnone();
-		}
-		op = emitop(c, OP_VEC, comps, 6, 0, t, loc, "spatial vector");
+		/* spatial_vector(w, v): Warp has it for float32 only */
+		Val wv[2] = {a->pos[0].v, a->pos[1].v};
+		op = emitop(c, OP_VEC, wv, 2, 0, t, loc, "spatial vector");
 		return opx(op);
 	}
 	if (a->n != 1 && a->n != t.n) {
@@ -1089,45 +1082,6 @@ staticcall(Ctx *c, Node *e, const char *name)
 	return x;
 }
 
-/* pnoise(state, x, px[, py[, pz[, pt]]]): Warp passes one period per
- * dimension; the kir row takes them as one int32 vector. */
-static X
-pnoisecall(Ctx *c, Args *a, Loc loc)
-{
-	Val *v, ops[3];
-	Type pt;
-	int dims, i;
-	Op *op;
-
-	if (!keywords(c, "pnoise", a) || !(v = argvals(c, a)))
-		return xnone();
-	pt = a->n >= 2 ? vty(c->f, v[1]) : tvoid();
-	dims = pt.k == T_VEC ? pt.n : 1;
-	for (i = 2; i < a->n; i++)
-		if (!typeeq(vty(c->f, v[i]), tscalar(S_I32)))
-			break;
-	if (a->n != 2 + dims || i != a->n || !(pt.k == T_SCALAR || (pt.k == T_VEC && pt.n <= 4))) {
-		Buf tl = {0};
-		typelist(c, &tl, v, a->n);
-		serr(c, loc, "Couldn't find function overload for 'pnoise' that matched inputs with types: [%s]",
-		     tl.s ? tl.s : "");
-		buffree(&tl);
-		candidates(c, "pnoise");
-		return xnone();
-	}
-	ops[0] = v[0];
-	ops[1] = v[1];
-	if (dims == 1) {
-		ops[2] = v[2];
-	} else {
-		op = emitop(c, OP_VEC, v + 2, dims, 0, tvec(dims, S_I32), loc, "pnoise");
-		if (!op)
-			return xnone();
-		ops[2] = op->res[0];
-	}
-	return opx(emitop(c, OP_PNOISE, ops, 3, 0, tvoid(), loc, "pnoise"));
-}
-
 static X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -1166,8 +1120,6 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return fromvecs(c, OP_MATRIX_FROM_ROWS, name, &a, loc);
 	if (strcmp(name, "matrix_from_cols") == 0)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
-	if (strcmp(name, "pnoise") == 0)
-		return pnoisecall(c, &a, loc);
 	code = builtinop(c->k, name);
 	if (code < 0) {
 		if (!pyname && iswarpname(name))
