@@ -1081,6 +1081,10 @@ expr(Ctx *c, Node *e)
 	c->b.loc = e->loc;
 	switch (e->kind) {
 	case E_INT:
+		if (e->big || e->u > (uint64_t)INT64_MAX) {
+			serr(c, e->loc, "integer literal too large");
+			return xnone();
+		}
 		x = xval(cint(c->m, c->f, S_I32, (int64_t)e->u));
 		x.wconst = true;
 		x.lit = (Lit){true, true, (int64_t)e->u, (double)(int64_t)e->u};
