@@ -260,6 +260,7 @@ typedef struct FuncDecl {
 	TySpec *rets;           /* annotated return types */
 	int nrets;
 	int order;              /* position among the file's definitions */
+	bool nobackward;        /* enable_backward=False (decorator or module options) */
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
@@ -283,6 +284,7 @@ typedef struct FileCtx {
 	FuncDecl **decls;      /* kernels and functions, in source order */
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
+	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
 } FileCtx;
 
 /* The whole compilation. */

@@ -1523,30 +1523,65 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
 		return;
 	}
-	/* a[i].x += v on vectors and matrices of Warp's atomic types: one
-	 * atomic operation on a composite holding v at that component and
-	 * zeros elsewhere, as Warp's atomic slot update */
-	if (p.arr && !p.base && p.n == 1 && p.steps[0].kind == 'i' && (augop == B_ADD || augop == B_SUB)) {
+	/* a[i].x op= v (a component of an array element, Warp's "slot"):
+	 * + and - (and & | ^ on 32/64-bit integers) are one atomic operation
+	 * on a composite holding v at that component and, elsewhere, the
+	 * operation's identity (0, or all ones for &) */
+	if (p.arr && !p.base && augop >= 0) {
 		Type et = telem(vty(c->f, p.arr));
-		if ((et.k == T_VEC || et.k == T_MAT) && !nonatomic(et)) {
+		int leaf = tcomp(t).s, k;
+		bool bits = augop == B_BITAND || augop == B_BITOR || augop == B_BITXOR;
+		bool composite = true, supported;
+		for (k = 0; k < p.n; k++)
+			if (p.steps[k].kind == 'f')
+				composite = false;
+		supported = (augop == B_ADD || augop == B_SUB)
+		          ? (scalarisfloat(leaf) || leaf == S_I32 || leaf == S_U32 || leaf == S_I64 || leaf == S_U64)
+		          : bits && (leaf == S_I32 || leaf == S_U32 || leaf == S_I64 || leaf == S_U64);
+		if (composite && supported) {
 			X r = expr(c, rhs);
-			Type want = steptype(c, et, &p.steps[0]);
 			Val a[MAXDIM + 2];
+			Type lt = et;
+			int code = augop == B_ADD ? OP_ATOMIC_ADD : augop == B_SUB ? OP_ATOMIC_SUB
+			         : augop == B_BITAND ? OP_ATOMIC_AND : augop == B_BITOR ? OP_ATOMIC_OR : OP_ATOMIC_XOR;
+			Type *lv = aalloc(c->tmp, (size_t)(p.n + 1) * sizeof *lv);
 			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
 				return;
-			if (!typeeq(vty(c->f, v), want)) {
-				serr(c, loc, "invalid operand types for '%s': %s and %s", opsym(augop), wptypename(c->m, want),
+			if (!typeeq(vty(c->f, v), t)) {
+				serr(c, loc, "invalid operand types for '%s': %s and %s", opsym(augop), wptypename(c->m, t),
 				     wptypename(c->m, vty(c->f, v)));
 				return;
 			}
-			p.steps[0].container = czero(c->m, c->f, et);
-			if (!(v = writestep(c, &p.steps[0], v)))
-				return;
+			for (k = 0; k < p.n; k++) {
+				lv[k] = lt;
+				lt = steptype(c, lt, &p.steps[k]);
+			}
+			for (k = p.n - 1; k >= 0; k--) {
+				Scal fill[MAXVEC * MAXVEC];
+				int q;
+				memset(fill, 0, sizeof fill);
+				if (augop == B_BITAND)
+					for (q = 0; q < ncomp(lv[k]); q++)
+						fill[q].i = -1;
+				p.steps[k].container = cconst(c->m, c->f, lv[k], fill);
+				if (!(v = writestep(c, &p.steps[k], v)))
+					return;
+			}
 			a[0] = p.arr;
 			memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
 			a[p.nidx + 1] = v;
-			emitop(c, augop == B_ADD ? OP_ATOMIC_ADD : OP_ATOMIC_SUB, a, p.nidx + 2, 0, tvoid(), loc,
-			       "augmented assignment");
+			emitop(c, code, a, p.nidx + 2, 0, tvoid(), loc, "augmented assignment");
+			return;
+		}
+		/* otherwise load, compute, store; Warp's backward pass cannot
+		 * differentiate that for float values */
+		/* (through struct fields kir has no atomic: Warp's atomic slot
+		 * update becomes load, compute, store) */
+		if (!supported && (isfloatcomp(t) || t.k == T_STRUCT) && !c->fd->nobackward && !c->file->nobackward) {
+			serr(c, target->oploc.line ? loc : loc,
+			     "Differentiable composite slot augmented assignments with this operator are not supported with "
+			     "backward code generation enabled. Write the result to a separate array, or use "
+			     "enable_backward=False for forward-only code.");
 			return;
 		}
 	}

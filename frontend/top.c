@@ -903,6 +903,35 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	gbind(k, f, t->s, v, t->loc);
 }
 
+/* WARP.set_module_options({"enable_backward": BOOL}) at the top level:
+ * recognized by its tokens (a dict display is host syntax kpyc does not
+ * evaluate). */
+static void
+moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	const char *text = f->src->text;
+	uint32_t j;
+
+	if (e - i < 10 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
+	    t->v[i + 2].len != 18 || memcmp(text + t->v[i + 2].off, "set_module_options", 18) != 0)
+		return;
+	{
+		char *name = toktext(k, f, &t->v[i]);
+		const Global *g = gfind(f, name);
+		if (!g || g->v.kind != G_WARP)
+			return;
+	}
+	for (j = i + 3; j + 2 < e; j++)
+		if (t->v[j].kind == T_STRING && t->v[j].len >= 17 &&
+		    memcmp(text + t->v[j].off + 1, "enable_backward", 15) == 0 && t->v[j + 1].kind == ':') {
+			if (t->v[j + 2].kind == T_FALSE)
+				f->nobackward = true;
+			else if (t->v[j + 2].kind == T_TRUE)
+				f->nobackward = false;
+		}
+}
+
 /* Read the top level of file f: bind names, declare definitions. */
 static void
 scanfile(Kpyc *k, FileCtx *f)
@@ -984,6 +1013,8 @@ scanfile(Kpyc *k, FileCtx *f)
 		default:
 			break; /* host code: skipped */
 		}
+		if (tk->kind == T_NAME)
+			moduleoptions(k, f, i, e);
 		i = e;
 	}
 }
@@ -1135,6 +1166,19 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 			}
 			fd->nrets = (int)l->n;
 		}
+	}
+	/* @wp.kernel(enable_backward=False) */
+	for (i = 0; i < def->l3.n; i++) {
+		Node *d = def->l3.v[i];
+		uint32_t j;
+		if (d->kind != E_CALL)
+			continue;
+		for (j = 0; j < d->l2.n; j++)
+			if (d->l2.v[j]->s && strcmp(d->l2.v[j]->s, "enable_backward") == 0) {
+				GVal g = geval(k, f, d->l2.v[j]->a, true);
+				if (g.kind == G_CONST && g.lit.ok)
+					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
+			}
 	}
 	fd->order = (int)f->ndecls;
 	APUSH(k->a, f->decls, f->ndecls, f->capdecls, fd);

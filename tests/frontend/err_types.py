@@ -41,3 +41,11 @@ def retyping_after_blocks(a: wp.array(dtype=float), n: int):
         t = a[i]
     i = 1.5
     t = 1
+
+
+@wp.kernel
+def slot_update(v: wp.array(dtype=wp.vec3), n: wp.array(dtype=wp.vec3i)):
+    i = wp.tid()
+    v[i].z *= 2.0
+    n[i].x *= 2
+    v[i].x += 1.0
