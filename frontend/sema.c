@@ -1018,8 +1018,32 @@ reverserange(Ctx *c, X *lo, X *hi, X *st, Loc loc)
 	Val one, t;
 
 	if (!st->wconst || !isconst(c->f, st->v) || st->hasrange) {
-		serr(c, loc, "reversed(range()) needs a constant step");
-		return false;
+		/* a step known at run time: sg = sign(st) */
+		Val a = lo->v, b = hi->v, sv = st->v, sg, args[2];
+		if (!(sg = emit1(c, OP_SIGN, &sv, 1, loc, "reversed range")))
+			return false;
+		args[0] = b;
+		args[1] = a;
+		t = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sg;
+		t = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sv;
+		t = emit1(c, OP_FLOORDIV, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sv;
+		t = emit1(c, OP_MUL, args, 2, loc, "reversed range");
+		args[0] = a;
+		args[1] = t;
+		if (!(t = emit1(c, OP_ADD, args, 2, loc, "reversed range")))
+			return false;
+		args[0] = a;
+		args[1] = sg;
+		hi->v = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		lo->v = t;
+		st->v = emit1(c, OP_NEG, &sv, 1, loc, "reversed range");
+		return hi->v && st->v;
 	}
 	s = val(c->f, st->v)->c[0].i;
 	sg = s > 0 ? 1 : -1;

@@ -73,3 +73,19 @@ def python_math(a: wp.array(dtype=float), v: wp.array(dtype=wp.vec3)):
     for k in range(len(v[i])):
         s += v[i][k]
     a[i] += s
+
+
+@wp.kernel
+def reversed_ranges(a: wp.array(dtype=int), lo: int, hi: int, st: int):
+    n = int(0)
+    for i in reversed(range(hi)):
+        a[n] = i
+    for i in reversed(range(lo, hi)):
+        a[n] = i
+    for i in reversed(range(lo, hi, 3)):
+        a[n] = i
+    for i in reversed(range(lo, hi, st)):
+        a[n] = i
+        n += 1
+    for i in reversed(range(10, 0, -4)):
+        a[i] = n
