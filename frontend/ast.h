@@ -147,6 +147,9 @@ typedef struct PState {
 	uint32_t end;      /* one past the last token of this unit */
 	Diag *d;
 	bool quiet;        /* syntax errors are not reported (host code) */
+	/* where syntax errors go (kpyc collects them to sort them by place) */
+	void (*report)(void *ctx, Loc loc, const char *msg);
+	void *ctx;
 	int nerr;          /* syntax errors in this unit */
 	bool lasterr;      /* the last statement line did not parse */
 	NodeList result;   /* statements parsed */
@@ -287,6 +290,16 @@ typedef struct FileCtx {
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
 } FileCtx;
 
+/* One diagnostic, formatted, kept until every file is done so that they
+ * print in source order. */
+typedef struct Diagnostic {
+	int file;
+	Loc loc;
+	uint32_t seq;
+	bool error;
+	Buf text;          /* the message, source line, caret and notes */
+} Diagnostic;
+
 /* The whole compilation. */
 typedef struct Kpyc {
 	Module *m;
@@ -301,6 +314,8 @@ typedef struct Kpyc {
 	NameMap fnames;        /* kir function names in use */
 	struct FuncKey *keys;  /* per kir function: where it comes from */
 	uint32_t nkeys, capkeys;
+	Diagnostic *diags;     /* collected diagnostics (printed sorted at the end) */
+	uint32_t ndiags, capdiags;
 	NameMap ops;           /* op name -> OP_* (builtins by name) */
 	NameMap wpmap;         /* wp.NAME -> index in wpvals (memo of wpname) */
 	GVal *wpvals;

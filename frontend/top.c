@@ -26,6 +26,43 @@
 
 /* ---- diagnostics ---------------------------------------------------- */
 
+/* Format a diagnostic as diag.c does and keep it. */
+static void
+collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+	Diagnostic dg;
+	Diag tmp;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *ms;
+
+	memset(&dg, 0, sizeof dg);
+	if (!(ms = open_memstream(&text, &len)))
+		fatal("open_memstream:");
+	diaginit(&tmp);
+	tmp.out = ms;
+	tmp.maxerr = 0;
+	diagv(&tmp, k->file ? k->file->src : NULL, loc, kind, fmt, ap);
+	fclose(ms);
+	bufwrite(&dg.text, text, len);
+	free(text);
+	dg.file = k->file ? k->file->index : 0;
+	dg.loc = loc;
+	dg.seq = k->ndiags;
+	dg.error = strcmp(kind, "error") == 0;
+	if (strcmp(kind, "note") == 0 && k->ndiags) {
+		/* a note follows its diagnostic */
+		bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
+		buffree(&dg.text);
+		return;
+	}
+	if (dg.error)
+		k->d->nerr++;
+	else
+		k->d->nwarn++;
+	APUSH(k->a, k->diags, k->ndiags, k->capdiags, dg);
+}
+
 void
 kerr(Kpyc *k, Loc loc, const char *fmt, ...)
 {
@@ -33,10 +70,10 @@ kerr(Kpyc *k, Loc loc, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (k->lenient) {
-		diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+		collect(k, loc, "warning", fmt, ap);
 		k->nlenient++;
 	} else {
-		diagv(k->d, k->file ? k->file->src : NULL, loc, "error", fmt, ap);
+		collect(k, loc, "error", fmt, ap);
 	}
 	va_end(ap);
 }
@@ -47,7 +84,7 @@ kwarn(Kpyc *k, Loc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+	collect(k, loc, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -56,11 +93,49 @@ knote(Kpyc *k, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (k->d->maxerr && k->d->nerr > k->d->maxerr)
-		return;
 	va_start(ap, fmt);
-	diagv(k->d, k->file ? k->file->src : NULL, (Loc){0, 0}, "note", fmt, ap);
+	collect(k, (Loc){0, 0}, "note", fmt, ap);
 	va_end(ap);
+}
+
+static void
+syntaxerr(void *ctx, Loc loc, const char *msg)
+{
+	kerr(ctx, loc, "%s", msg);
+}
+
+static int
+cmpdiag(const void *a, const void *b)
+{
+	const Diagnostic *p = a, *q = b;
+
+	if (p->file != q->file)
+		return p->file - q->file;
+	if (p->loc.line != q->loc.line)
+		return p->loc.line < q->loc.line ? -1 : 1;
+	if (p->loc.col != q->loc.col)
+		return p->loc.col < q->loc.col ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* Print the collected diagnostics in source order (Diag.maxerr errors at most). */
+static void
+flushdiags(Kpyc *k)
+{
+	uint32_t i;
+	int nerr = 0;
+
+	qsort(k->diags, k->ndiags, sizeof *k->diags, cmpdiag);
+	for (i = 0; i < k->ndiags; i++) {
+		Diagnostic *dg = &k->diags[i];
+		if (dg->error && k->d->maxerr && ++nerr > k->d->maxerr) {
+			fprintf(k->d->out, "%s: too many errors; stopping the list\n", k->files[dg->file].src->name);
+			break;
+		}
+		fwrite(dg->text.s, 1, dg->text.n, k->d->out);
+	}
+	for (i = 0; i < k->ndiags; i++)
+		buffree(&k->diags[i].text);
 }
 
 /* ---- name maps ------------------------------------------------------ */
@@ -859,6 +934,8 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	ps.toks = &f->toks;
 	ps.d = k->d;
 	ps.quiet = quiet;
+	ps.report = syntaxerr;
+	ps.ctx = k;
 	if (pyparse_unit(&ps, from, to) != 0 && quiet)
 		return NULL;
 	l = aalloc(k->a, sizeof *l);
@@ -1251,6 +1328,7 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	}
 	if (!o->parse_only)
 		semamodule(&k);
+	flushdiags(&k);
 	for (i = 0; i < nsrcs; i++)
 		free(k.files[i].toks.v);
 	for (i = 0; i < (int)countof(k.tmps); i++)
