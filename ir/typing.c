@@ -538,6 +538,21 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		if (!f32vec(a) || (n == 2 && !typeeq(b, tcomp(a))))
 			return fail(&c, "operands must be a float32 vector and a float32 (Warp defines it for float32 only)");
 		return one(out, a);
+	case TY_DECOMP: {
+		int nn = code == OP_SVD2 ? 2 : 3;
+		if (!(a.k == T_MAT && a.n == nn && a.m == nn && scalarisfloat(a.s)))
+			return fail(&c, code == OP_SVD2 ? "operand must be a 2x2 float matrix" : "operand must be a 3x3 float matrix");
+		out[0] = a;
+		if (code == OP_QR3) {
+			out[1] = a;
+			return 2;
+		}
+		out[1] = tvec(nn, a.s);
+		if (code == OP_EIG3)
+			return 2;
+		out[2] = a;
+		return 3;
+	}
 	case TY_QAXIS:
 		if (fvecn(a, 3) && typeeq(b, tcomp(a)))
 			return one(out, tquat(a.s));
