@@ -21,7 +21,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages the build and the tests need.
 PKGS=(build-essential autoconf automake re2c bison pkg-config llvm-19-dev libcjson-dev
-      python3 python3-venv clang)
+      python3 python3-venv clang mandoc)
 
 log() { printf '%s\n' "build.sh: $*" >&2; }
 

@@ -19,7 +19,8 @@ usage(FILE *f)
 	        "usage: kopt [options] [FILE]\n"
 	        "Read kir (FILE or standard input), verify it, run passes, write kir.\n"
 	        "\n"
-	        "  -p, --passes=LIST     run the comma-separated passes in order\n"
+	        "  -p, --passes=LIST     run the comma-separated passes in order ('O' in the\n"
+	        "                        list stands for the default pipeline)\n"
 	        "  -O                    run the default pipeline (" KOPT_DEFAULT_PIPELINE ")\n"
 	        "      --verify-each     verify the module after every pass\n"
 	        "      --print-after=P   print the module to stderr after pass P ('all': every pass)\n"
@@ -46,7 +47,11 @@ addpasses(const char *list, const PassInfo **pipe, int *npipe, int max)
 		e = strchr(s, ',');
 		if (!e)
 			e = s + strlen(s);
-		if (e > s) {
+		if (e - s == 1 && *s == 'O') {
+			/* "O" in a list stands for the default pipeline: -p ad,O */
+			if (!addpasses(KOPT_DEFAULT_PIPELINE, pipe, npipe, max))
+				return false;
+		} else if (e > s) {
 			if (!(p = findpass(s, (size_t)(e - s)))) {
 				fprintf(stderr, "kopt: unknown pass '%.*s' (see kopt --list-passes)\n", (int)(e - s), s);
 				return false;
