@@ -1390,7 +1390,7 @@ pickcpp(const Op *op, char *buf, size_t n)
 		snprintf(buf, n, "kpy::%s(%%*)", opinfo[op->code].name);
 		return buf;
 	}
-	if (!strchr(t, '|') && !(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
+	if (!(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
 		return t;
 	for (alt = t; alt && *alt;) {
 		const char *end = strchr(alt, '|');
@@ -1475,7 +1475,7 @@ opexpr(FState *s, Buf *b, const Op *op)
 		break;
 	}
 	tmpl = pickcpp(op, tb, sizeof tb);
-	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(') {
+	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(' && op->code != OP_WHERE) {
 		/* C++ computes 8- and 16-bit arithmetic in int: wrap like Warp */
 		Buf t = {0};
 		expand(s, &t, op, tmpl);
@@ -1576,8 +1576,9 @@ declinit(FState *s, Buf *b, Val v, Val init, int d)
 	bufputs(b, ";\n");
 }
 
-/* Assign srcs[k] to the variables of dsts[k] as one parallel assignment:
- * a source that reads another destination goes through a temporary. */
+/* Assign srcs[k] to the variables of dsts[k] as one parallel assignment,
+ * in order: a source that reads a destination assigned before it is
+ * computed into a temporary first. */
 static void
 passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 {
@@ -1591,8 +1592,9 @@ passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 		if (root(s, srcs[i]) == root(s, dsts[i]))
 			continue;
 		reads(s, srcs[i], rd, &nr, 256);
-		for (j = 0; j < n && !clash; j++) {
-			if (j == i || root(s, srcs[j]) == root(s, dsts[j]))
+		/* destinations assigned before this one, in order */
+		for (j = 0; j < i && !clash; j++) {
+			if (root(s, srcs[j]) == root(s, dsts[j]))
 				continue;
 			for (k = 0; k < nr; k++)
 				if (rd[k] == root(s, dsts[j]))
