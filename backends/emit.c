@@ -1354,7 +1354,15 @@ expand(FState *s, Buf *b, const Op *op, const char *tmpl)
 			char prev = b->n ? b->s[b->n - 1] : 0;
 			if (i >= op->nargs)
 				die("template %s: operand %d of %d", tmpl, i, op->nargs);
+			char next = p[1];
 			expr(s, &t, op->args[i], argmode(s, op, tmpl, i));
+			/* an argument or an index needs no parentheses of its own */
+			if (t.s && (prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
+			    (prev != ' ' || (b->n > 1 && b->s[b->n - 2] == ',')) && wrapped(t.s, t.n)) {
+				memmove(t.s, t.s + 1, t.n - 2);
+				t.n -= 2;
+				t.s[t.n] = 0;
+			}
 			if (t.s && (t.s[0] == '-' || t.s[0] == '+') && (prev == '-' || prev == '+' || prev == '~' || prev == '!'))
 				bufprintf(b, "(%s)", t.s);
 			else if (t.s)

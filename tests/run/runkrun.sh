@@ -7,7 +7,7 @@
 #   # OUT: NAME DTYPE SHAPE V...     an expected output array
 #   # TOL: RTOL ATOL                 tolerance of the following OUT lines
 #   # STDOUT: TEXT                   a line krun must print (print tests)
-#   # FAIL: TEXT                     krun must exit 1 and say TEXT
+#   # FAIL: CODE TEXT                krun must exit CODE and say TEXT
 # IN/OUT/STDOUT/FAIL lines belong to the RUN above them.  Checks, each a
 # TAP line: kcpu translates it (twice, byte-identical), g++ and clang++
 # compile the C++ with -Wall -Wextra -Werror, every case's outputs match.
@@ -77,8 +77,10 @@ runcase() {
 	rc=$?
 	expectfail=$(grep '^# FAIL:' "$dir/dirs" | sed 's/^# FAIL: *//' | head -1)
 	if [ -n "$expectfail" ]; then
-		if [ $rc -ne 1 ] || ! grep -qF -- "$expectfail" "$dir/stderr" "$dir/stdout"; then
-			echo "expected exit 1 and '$expectfail', got exit $rc" >>"$dir/why"; okc=0
+		code=${expectfail%% *} expectfail=${expectfail#* }
+		if [ $rc -ne "$code" ] || ! grep -qF -- "$expectfail" "$dir/stderr" "$dir/stdout"; then
+			echo "expected exit $code and '$expectfail', got exit $rc:" >>"$dir/why"
+			cat "$dir/stderr" >>"$dir/why"; okc=0
 		fi
 	elif [ $rc -ne 0 ]; then
 		echo "krun exited $rc" >>"$dir/why"; cat "$dir/stderr" >>"$dir/why"; okc=0
