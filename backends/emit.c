@@ -215,7 +215,8 @@ typedef struct FState FState;
 struct Emit {
 	const Module *m;
 	EmitOpts o;
-	NameSet global;   /* module-level names and reserved words */
+	NameSet global;   /* module-level names, reserved words and op names */
+	NameSet locals;   /* what a local variable may not be called */
 	char **fname;     /* per function: C++ name */
 	char **sname;     /* per struct: C++ name */
 	char ***field;    /* per struct, per field: C++ name */
@@ -490,8 +491,10 @@ emitnew(const Module *m, const EmitOpts *o)
 
 	e->m = m;
 	e->o = *o;
-	for (i = 0; i < countof(reserved); i++)
+	for (i = 0; i < countof(reserved); i++) {
 		nsadd(&e->global, reserved[i]);
+		nsadd(&e->locals, reserved[i]);
+	}
 	/* every op name is a kpy:: function; a user function of that name
 	 * would be found by argument-dependent lookup next to it */
 	for (i = 0; i < NOPS; i++)
@@ -511,6 +514,7 @@ emitnew(const Module *m, const EmitOpts *o)
 		char *b = sanitize(sd->name, false);
 		e->sname[i] = uniqname(&e->global, b, NULL, 0);
 		nsadd(&e->global, e->sname[i]);
+		nsadd(&e->locals, e->sname[i]);
 		free(b);
 		e->field[i] = xcalloc(sd->nfields + 1, sizeof(char *));
 		for (j = 0; j < countof(reserved); j++)
@@ -537,12 +541,15 @@ emitnew(const Module *m, const EmitOpts *o)
 		}
 		e->fname[i] = uniqname(&e->global, b, kalso, f->kernel ? 2 : 0);
 		nsadd(&e->global, e->fname[i]);
+		nsadd(&e->locals, e->fname[i]);
 		if (f->kernel) {
 			char t[600];
 			snprintf(t, sizeof t, "%s_kernel", e->fname[i]);
 			nsadd(&e->global, t);
+			nsadd(&e->locals, t);
 			snprintf(t, sizeof t, "kpy_launch_%s", e->fname[i]);
 			nsadd(&e->global, t);
+			nsadd(&e->locals, t);
 		}
 		free(b);
 	}
@@ -615,6 +622,7 @@ emitfree(Emit *e)
 	free(e->writes);
 	free(e->tiddims);
 	nsfree(&e->global);
+	nsfree(&e->locals);
 	free(e);
 }
 
@@ -1035,7 +1043,7 @@ fstate(Emit *e, int fi)
 	aliasregion(s, &f->body);
 	inlineregion(s, &f->body);
 	/* names: module names, then parameters in order */
-	nscopy(&s->names, &e->global);
+	nscopy(&s->names, &e->locals);
 	for (i = 0; i < f->nparams; i++) {
 		Val v = f->params[i];
 		const char *nm = f->vals[v].name;
