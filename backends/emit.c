@@ -1315,6 +1315,7 @@ exprtop(FState *s, Buf *b, Val v, int mode)
 	buffree(&t);
 }
 
+
 static bool
 smallint(Type t)
 {
@@ -1333,8 +1334,12 @@ argmode(FState *s, const Op *op, const char *tmpl, int i)
 		return LIT_BARE;
 	if (tmpl[0] == '(' && op->nargs == 2 && op->code != OP_LSHIFT && op->code != OP_RSHIFT)
 		other = 1 - i;
-	if (op->code == OP_WHERE && (i == 1 || i == 2))
+	if (op->code == OP_WHERE && (i == 1 || i == 2)) {
+		/* c ? 1 : x is an int when x is an 8- or 16-bit integer */
+		if (smallint(f->vals[op->args[i]].ty))
+			return LIT_TYPED;
 		other = 3 - i;
+	}
 	if (other >= 0) {
 		Type t = f->vals[op->args[i]].ty, u = f->vals[op->args[other]].ty;
 		if (t.k == T_SCALAR && typeeq(t, u) && !isconst(f, op->args[other]))
