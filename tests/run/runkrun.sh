@@ -93,7 +93,7 @@ runcase() {
 			"$top_builddir/npytool" check "$dir/out/$nm.npy" "$dt" "$sh" "$rtol" "$atol" $vals 2>>"$dir/why" || okc=0 ;;
 		STDOUT:)
 			want=$(echo "$nm $dt $sh $vals" | sed 's/ *$//')
-			grep -qxF -- "$want" "$dir/stdout" || { echo "no stdout line '$want'" >>"$dir/why"; okc=0; } ;;
+			sed "s/ *$//" "$dir/stdout" | grep -qxF -- "$want" || { echo "no stdout line '$want'" >>"$dir/why"; okc=0; } ;;
 		esac
 	done <"$dir/dirs"
 	if [ $okc = 1 ]; then
