@@ -533,17 +533,19 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 	return 0;
 }
 
-/* Check the options name parameters of k (or of its forward kernel). */
+/* Check that the options name parameters of k (or of its backward kernel kb). */
 static int
-checknames(const kpy_kernel_info *k, const Opt *v, int n, const char *what)
+checknames(const kpy_kernel_info *k, const kpy_kernel_info *kb, const Opt *v, int n, const char *what)
 {
 	int i, j;
 
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < k->nparams; j++)
-			if (strcmp(k->params[j].name, v[i].name) == 0)
-				break;
-		if (j == k->nparams) {
+		bool found = false;
+		for (j = 0; j < k->nparams && !found; j++)
+			found = strcmp(k->params[j].name, v[i].name) == 0;
+		for (j = 0; kb && j < kb->nparams && !found; j++)
+			found = strcmp(kb->params[j].name, v[i].name) == 0;
+		if (!found) {
 			fprintf(stderr, "krun: --%s %s: kernel %s has no parameter '%s'\n", what, v[i].name, k->name, v[i].name);
 			return -1;
 		}
@@ -905,8 +907,9 @@ main(int argc, char **argv)
 			        k->name, k->tid_dims, k->tid_dims, b.ndim);
 			return 2;
 		}
-		if (checknames(k, o.in, o.nin, "in") < 0 || checknames(k, o.set, o.nset, "set") < 0 ||
-		    checknames(k, o.shape, o.nshape, "shape") < 0 || checknames(k, o.adj, o.nadj, "adj") < 0)
+		if (checknames(k, o.backward && k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.in, o.nin, "in") < 0 ||
+		    checknames(k, NULL, o.set, o.nset, "set") < 0 || checknames(k, NULL, o.shape, o.nshape, "shape") < 0 ||
+		    checknames(k, k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.adj, o.nadj, "adj") < 0)
 			return 2;
 		if ((o.backward || o.gradcheck) && k->forward >= 0) {
 			fprintf(stderr, "krun: %s is a backward kernel: name its forward kernel %s\n", k->name,

@@ -7,7 +7,9 @@
 #   # OUT: NAME DTYPE SHAPE V...     an expected output array
 #   # TOL: RTOL ATOL                 tolerance of the following OUT lines
 #   # STDOUT: TEXT                   a line krun must print (print tests)
-#   # FAIL: CODE TEXT                krun must exit CODE and say TEXT
+#   # EXIT: CODE TEXT                krun must exit CODE and say TEXT
+# A case with --gradcheck runs krun on the C++ (krun compiles the double
+# precision variant into a cache under the test's directory).
 # IN/OUT/STDOUT/FAIL lines belong to the RUN above them.  Checks, each a
 # TAP line: kcpu translates it (twice, byte-identical), g++ and clang++
 # compile the C++ with -Wall -Wextra -Werror, every case's outputs match.
@@ -64,7 +66,7 @@ runcase() {
 	okc=1
 	: >"$dir/why"
 	# the directives up to the next RUN
-	sed -n "$((line + 1)),\$p" "$f" | sed '/^# RUN:/,$d' | grep '^# \(IN\|OUT\|TOL\|STDOUT\|FAIL\):' >"$dir/dirs" || true
+	sed -n "$((line + 1)),\$p" "$f" | sed '/^# RUN:/,$d' | grep '^# \(IN\|OUT\|TOL\|STDOUT\|EXIT\):' >"$dir/dirs" || true
 	while read -r hash kind nm dt sh vals; do
 		if [ "$kind" = "IN:" ]; then
 			# shellcheck disable=SC2086
@@ -72,10 +74,13 @@ runcase() {
 			ins="$ins --in $nm=$dir/in/$nm.npy"
 		fi
 	done <"$dir/dirs"
+	module=$tmp/m.so
+	case " $args " in *" --gradcheck "*) module=$tmp/m.cpp ;; esac
 	# shellcheck disable=SC2086
-	"$top_builddir/krun" "$tmp/m.so" $args $ins --out "$dir/out" >"$dir/stdout" 2>"$dir/stderr"
+	KPY_CACHE=$tmp/cache KPY_INCLUDE=$inc "$top_builddir/krun" "$module" $args $ins --out "$dir/out" \
+		>"$dir/stdout" 2>"$dir/stderr"
 	rc=$?
-	expectfail=$(grep '^# FAIL:' "$dir/dirs" | sed 's/^# FAIL: *//' | head -1)
+	expectfail=$(grep '^# EXIT:' "$dir/dirs" | sed 's/^# EXIT: *//' | head -1)
 	if [ -n "$expectfail" ]; then
 		code=${expectfail%% *} expectfail=${expectfail#* }
 		if [ $rc -ne "$code" ] || ! grep -qF -- "$expectfail" "$dir/stderr" "$dir/stdout"; then
