@@ -1557,13 +1557,34 @@ indent(Buf *b, int d)
 		bufputs(b, "    ");
 }
 
+/* The Python line of a statement: its op's, else the first line among
+ * the expressions written into it. */
+static uint32_t
+stmtline(const FState *s, const Op *op, int depth)
+{
+	uint32_t best = op->loc.line, l;
+	int j;
+
+	if (best || depth > 32)
+		return best;
+	for (j = 0; j < op->nargs; j++) {
+		Val v = op->args[j];
+		const Value *x = &s->f->vals[v];
+		if (s->inl[v] && x->kind == V_RES && x->def && (l = stmtline(s, x->def, depth + 1)) && (!best || l < best))
+			best = l;
+	}
+	return best;
+}
+
 static void
 linedir(FState *s, Buf *b, const Op *op)
 {
-	if (!s->linedir || !op->loc.line || op->loc.line == s->lastline)
+	uint32_t line;
+
+	if (!s->linedir || !(line = stmtline(s, op, 0)) || line == s->lastline)
 		return;
-	s->lastline = op->loc.line;
-	bufprintf(b, "#line %u ", op->loc.line);
+	s->lastline = line;
+	bufprintf(b, "#line %u ", line);
 	emitcstring(b, s->m->nsrcs ? s->m->srcs[0] : "<python>");
 	bufputc(b, '\n');
 }
