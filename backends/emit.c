@@ -221,6 +221,7 @@ struct Emit {
 	char **sname;     /* per struct: C++ name */
 	char ***field;    /* per struct, per field: C++ name */
 	bool *writes;     /* per function: writes memory or prints (itself or through calls) */
+	bool *reached;    /* per function: called (maybe indirectly) by a kernel */
 	unsigned **acc;   /* per function, per parameter: ACC_* */
 	int *tiddims;     /* per function: widest tid */
 	unsigned fam;     /* FAM_* used */
@@ -476,6 +477,23 @@ tidregion(const Region *r)
 	return n;
 }
 
+static void
+reach(Emit *e, const Region *r)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		if (op->code == OP_CALL && op->attr >= 0 && !e->reached[op->attr]) {
+			e->reached[op->attr] = true;
+			reach(e, &e->m->funcs[op->attr]->body);
+		}
+		for (j = 0; j < op->nregs; j++)
+			reach(e, &op->regs[j]);
+	}
+}
+
 static bool
 isoperatorname(const char *s)
 {
@@ -572,6 +590,10 @@ emitnew(const Module *m, const EmitOpts *o)
 		for (i = 0; i < m->nfuncs; i++)
 			changed |= accregion(e, (int)i, &m->funcs[i]->body);
 	} while (changed);
+	e->reached = xcalloc(m->nfuncs + 1, sizeof(bool));
+	for (i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i]->kernel)
+			reach(e, &m->funcs[i]->body);
 	e->tiddims = xcalloc(m->nfuncs + 1, sizeof(int));
 	e->fam = FAM_CORE;
 	for (i = 0; i < m->nfuncs; i++) {
@@ -620,6 +642,7 @@ emitfree(Emit *e)
 	free(e->fname);
 	free(e->acc);
 	free(e->writes);
+	free(e->reached);
 	free(e->tiddims);
 	nsfree(&e->global);
 	nsfree(&e->locals);
@@ -949,6 +972,8 @@ exprposition(const FState *s, Val v)
 		if (u->args[1] == v || u->args[2] == v)
 			return false;
 	}
+	if (u->code == OP_PNOISE && u->args[2] == v)
+		return false; /* read once per component */
 	if ((opinfo[u->code].flags & F_RAND) && u->args[0] == v)
 		return s->alias[u->res[u->nres - 1]] != v;
 	for (j = 0; j < u->nres; j++)
@@ -1482,6 +1507,32 @@ opexpr(FState *s, Buf *b, const Op *op)
 			return;
 		}
 		break;
+	case OP_PNOISE: {
+		/* pnoise(state, x, period): Warp takes the period's components */
+		Type pt = f->vals[op->args[2]].ty;
+		int k;
+		bufputs(b, "kpy::pnoise(");
+		exprtop(s, b, op->args[0], LIT_TYPED);
+		bufputs(b, ", ");
+		exprtop(s, b, op->args[1], LIT_TYPED);
+		if (pt.k == T_VEC && isconst(f, op->args[2])) {
+			for (k = 0; k < pt.n; k++) {
+				bufputs(b, ", ");
+				lit1(b, pt.s, f->vals[op->args[2]].c[k], LIT_TYPED);
+			}
+		} else if (pt.k == T_VEC) {
+			for (k = 0; k < pt.n; k++) {
+				bufputs(b, ", ");
+				expr(s, b, op->args[2], LIT_TYPED);
+				bufprintf(b, "[%d]", k);
+			}
+		} else {
+			bufputs(b, ", ");
+			exprtop(s, b, op->args[2], LIT_TYPED);
+		}
+		bufputc(b, ')');
+		return;
+	}
 	case OP_WHERE:
 		if (f->vals[op->args[0]].ty.k == T_ARRAY) {
 			bufputs(b, "(bool(");
@@ -2264,7 +2315,8 @@ emitfunc(Emit *e, Buf *b, int fi, bool proto)
 	const Func *f = s->f;
 	uint32_t i;
 
-	bufprintf(b, "%s ", qual(e));
+	/* nvcc warns about a static function nothing calls */
+	bufprintf(b, "%s%s ", e->o.cuda && !e->reached[fi] ? "[[maybe_unused]] " : "", qual(e));
 	if (f->nrets == 1)
 		ctype1(e, b, f->rets[0]);
 	else
