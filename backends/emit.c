@@ -2315,8 +2315,8 @@ emitfunc(Emit *e, Buf *b, int fi, bool proto)
 	const Func *f = s->f;
 	uint32_t i;
 
-	/* nvcc warns about a static function nothing calls */
-	bufprintf(b, "%s%s ", e->o.cuda && !e->reached[fi] ? "[[maybe_unused]] " : "", qual(e));
+	/* clang and nvcc warn about a static function nothing calls */
+	bufprintf(b, "%s%s ", !e->reached[fi] ? "[[maybe_unused]] " : "", qual(e));
 	if (f->nrets == 1)
 		ctype1(e, b, f->rets[0]);
 	else
