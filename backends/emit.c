@@ -1376,6 +1376,22 @@ argmode(FState *s, const Op *op, const char *tmpl, int i)
 	return LIT_TYPED;
 }
 
+/* Is v written as T() (a zero composite or struct)? */
+static bool
+iszeroctor(const FState *s, Val v)
+{
+	const Value *x = &s->f->vals[v];
+	int i;
+
+	if (x->kind == V_CONST && x->ty.k != T_SCALAR && x->ty.k != T_STR) {
+		for (i = 0; i < ncomp(x->ty); i++)
+			if (x->c[i].u)
+				return false;
+		return true;
+	}
+	return s->inl[v] && x->kind == V_RES && x->def && x->def->code == OP_ZERO && x->ty.k != T_SCALAR;
+}
+
 /* Expand an ops.def C++ template for op. */
 static void
 expand(FState *s, Buf *b, const Op *op, const char *tmpl)
@@ -1399,7 +1415,7 @@ expand(FState *s, Buf *b, const Op *op, const char *tmpl)
 			expr(s, &t, op->args[i], argmode(s, op, tmpl, i));
 			/* T()[i] can read as a declarator: T{}[i] */
 			if (t.s && (next == '[' || next == '.') && t.n >= 2 && t.s[t.n - 2] == '(' && t.s[t.n - 1] == ')' &&
-			    !wrapped(t.s, t.n)) {
+			    iszeroctor(s, op->args[i])) {
 				t.s[t.n - 2] = '{';
 				t.s[t.n - 1] = '}';
 			}
