@@ -38,6 +38,11 @@ Op *clop(Cloner *c, const Op *op);
 /* Append copies of src->ops[from, to) to dst. */
 void clops(Cloner *c, const Region *src, uint32_t from, uint32_t to, Region *dst);
 
+/* Append a loop-carried value of type t, initially init, to loop l (a for
+ * or while of f); returns its region value and stores its result in *res.
+ * The loop's terminators must then carry one more value. */
+Val loopcarry(Module *m, Func *f, Op *l, Type t, Val init, Val *res);
+
 /* A function object that is not part of m->funcs: a deep copy of f, to be
  * transformed without touching f. */
 Func *scratchcopy(Module *m, const Func *f);
@@ -105,6 +110,8 @@ Val adzero(Builder *b, Type t);
 /* a + c for adjoints of type t (either may be 0 for zero); structs add
  * field by field. */
 Val adadd(Builder *b, Val a, Val c);
+/* Is v known to be zero (a zero constant or a `zero` op)? */
+bool adiszero(Builder *b, Val v);
 /* Does type t carry an adjoint (float scalars, float composites, structs
  * with such fields)? */
 bool addiff(const Module *m, Type t);

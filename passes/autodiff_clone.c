@@ -349,12 +349,9 @@ tailkinds(const Region *r, bool *brk, bool *ret)
 			tailkinds(&last->regs[j], brk, ret);
 }
 
-/* Append a loop-carried value of type t with initial value init to loop l;
- * returns its region value; *res gets its result. */
-static Val
-addcarried(SZ *s, Op *l, Type t, Val init, Val *res)
+Val
+loopcarry(Module *m, Func *f, Op *l, Type t, Val init, Val *res)
 {
-	Module *m = s->m;
 	Val *na = aalloc(m->arena, ((size_t)l->nargs + 1) * sizeof(Val));
 	Val *np = aalloc(m->arena, ((size_t)l->nparams + 1) * sizeof(Val));
 	Val *nr = aalloc(m->arena, ((size_t)l->nres + 1) * sizeof(Val));
@@ -364,13 +361,13 @@ addcarried(SZ *s, Op *l, Type t, Val init, Val *res)
 	memcpy(np, l->params, l->nparams * sizeof(Val));
 	memcpy(nr, l->res, l->nres * sizeof(Val));
 	na[l->nargs++] = init;
-	p = newval(m, s->f, t, V_PARAM, NULL);
-	s->f->vals[p].def = l;
-	s->f->vals[p].idx = l->nparams;
+	p = newval(m, f, t, V_PARAM, NULL);
+	f->vals[p].def = l;
+	f->vals[p].idx = l->nparams;
 	np[l->nparams++] = p;
-	r = newval(m, s->f, t, V_RES, NULL);
-	s->f->vals[r].def = l;
-	s->f->vals[r].idx = l->nres;
+	r = newval(m, f, t, V_RES, NULL);
+	f->vals[r].def = l;
+	f->vals[r].idx = l->nres;
 	nr[l->nres++] = r;
 	l->args = na;
 	l->params = np;
@@ -501,7 +498,7 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 		return;
 	}
 	/* exit code and return values, carried */
-	codep = addcarried(s, l, tscalar(S_I32), cint(m, f, S_I32, 0), &coder);
+	codep = loopcarry(m, f, l, tscalar(S_I32), cint(m, f, S_I32, 0), &coder);
 	if (ret && f->nrets) {
 		pay = xmalloc(f->nrets * sizeof *pay);
 		payr = xmalloc(f->nrets * sizeof *payr);
@@ -523,7 +520,7 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 				APUSH(m->arena, out->ops, out->n, out->cap, l);
 				return;
 			}
-			pay[j] = addcarried(s, l, t, init, &payr[j]);
+			pay[j] = loopcarry(m, f, l, t, init, &payr[j]);
 		}
 		e.pay = pay;
 		e.npay = (int)f->nrets;
