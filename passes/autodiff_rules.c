@@ -412,6 +412,8 @@ mk(IC *c, int code, Val *args, int n, const Type *decl, int attr)
 	int i, nz = 0, nf = 0;
 	Type t;
 
+	if (code == OP_ZERO && decl && (decl->k == T_SCALAR || iscomposite(*decl)))
+		return czero(b->m, b->f, *decl);
 	for (i = 0; i < n; i++) {
 		if (!args[i])
 			return 0;
