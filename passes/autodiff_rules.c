@@ -171,6 +171,8 @@ expr(RP *p)
 		for (i = 0; i < NHELP; i++)
 			if (sameword(s, n, helpname[i]))
 				h = i;
+		if (h == H_ZERO && *p->s == '<')
+			h = -1; /* zero<T>(): the op */
 		if (h < 0 && (code = oplookup(s, n)) < 0) {
 			perr(p, "unknown op in rule");
 			return newnode(p, N_FNUM);
