@@ -520,6 +520,35 @@ done:
 	free(y);
 }
 
+/* Integer arithmetic that skips identities (x+0, x-0, x*1, x/1) and folds
+ * constants, so that loop bookkeeping stays readable before fold runs. */
+static bool
+isint64(AD *c, Val v, int64_t k)
+{
+	return isconst(c->g, v) && c->g->vals[v].c[0].i == k;
+}
+
+static Val
+iop(AD *c, int code, Val a, Val b)
+{
+	Builder *bd = &c->b;
+	Type t = vty(c->g, a);
+
+	if (isconst(c->g, a) && isconst(c->g, b) && (code == OP_ADD || code == OP_SUB || code == OP_MUL)) {
+		int64_t x = c->g->vals[a].c[0].i, y = c->g->vals[b].c[0].i;
+		return cint(c->m, c->g, t.s, code == OP_ADD ? x + y : code == OP_SUB ? x - y : x * y);
+	}
+	if ((code == OP_ADD || code == OP_SUB) && isint64(c, b, 0))
+		return a;
+	if (code == OP_ADD && isint64(c, a, 0))
+		return b;
+	if ((code == OP_MUL || code == OP_DIV) && isint64(c, b, 1))
+		return a;
+	if (code == OP_MUL && isint64(c, a, 1))
+		return b;
+	return b2(bd, code, a, b);
+}
+
 /* Number of iterations of `for k = s to e step st` (Python's range). */
 static Val
 tripcount(AD *c, Val s, Val e, Val st)
@@ -532,17 +561,25 @@ tripcount(AD *c, Val s, Val e, Val st)
 	bool cst = isconst(c->g, st);
 	int64_t sv = cst ? c->g->vals[st].c[0].i : 0;
 
+	if (cst && isconst(c->g, s) && isconst(c->g, e)) {
+		int64_t sv0 = c->g->vals[s].c[0].i, ev = c->g->vals[e].c[0].i, nv = 0;
+		if (sv > 0 && ev > sv0)
+			nv = (ev - sv0 + sv - 1) / sv;
+		else if (sv < 0 && ev < sv0)
+			nv = (sv0 - ev - sv - 1) / -sv;
+		return cint(c->m, c->g, k, nv);
+	}
 	if (!cst || sv > 0) {
 		/* e > s ? (e - s + st - 1) / st : 0 */
-		Val d = b2(b, OP_ADD, b2(b, OP_SUB, e, s), b2(b, OP_SUB, st, one));
-		Val a[3] = {b2(b, OP_GT, e, s), b2(b, OP_DIV, d, st), zero};
+		Val d = iop(c, OP_ADD, iop(c, OP_SUB, e, s), iop(c, OP_SUB, st, one));
+		Val a[3] = {b2(b, OP_GT, e, s), iop(c, OP_DIV, d, st), zero};
 		up = b1(b, OP_WHERE, a, 3, NULL);
 	}
 	if (!cst || sv < 0) {
 		/* e < s ? (s - e - st - 1) / -st : 0 */
-		Val ns = b2(b, OP_SUB, zero, st);
-		Val d = b2(b, OP_SUB, b2(b, OP_SUB, s, e), b2(b, OP_ADD, st, one));
-		Val a[3] = {b2(b, OP_LT, e, s), b2(b, OP_DIV, d, ns), zero};
+		Val ns = iop(c, OP_SUB, zero, st);
+		Val d = iop(c, OP_SUB, iop(c, OP_SUB, s, e), iop(c, OP_ADD, st, one));
+		Val a[3] = {b2(b, OP_LT, e, s), iop(c, OP_DIV, d, ns), zero};
 		down = b1(b, OP_WHERE, a, 3, NULL);
 	}
 	if (up && down) {
@@ -609,7 +646,7 @@ revloop(AD *c, const Op *op)
 	int *dslot = xmalloc(((size_t)nc + 1) * sizeof *dslot);
 	Val *a, *res;
 	Type *t;
-	Val s, e, st, n, j, jr, kk;
+	Val s, e, st, n, j, jr, kk, last;
 	Region *save = b->r;
 	Op *rl, *rc = NULL;
 	bool any = hassource(c, body);
@@ -650,6 +687,7 @@ revloop(AD *c, const Op *op)
 		a[3 + nd + i] = adjor0(c, fv[i]);
 		t[1 + nd + i] = fty(c, fv[i]);
 	}
+	last = iop(c, OP_SUB, n, a[2]);
 	rl = emitop(c, OP_FOR, a, 3 + ncarry, t + 1, ncarry, op);
 	rl->attr = 0;
 	opsetparams(m, c->g, rl, t, 1 + ncarry);
@@ -657,12 +695,12 @@ revloop(AD *c, const Op *op)
 	b->r = &rl->regs[0];
 	/* forward iteration number jr = n - 1 - j, index kk = s + jr * st */
 	j = rl->params[0];
-	jr = b2(b, OP_SUB, b2(b, OP_SUB, n, a[2]), j);
+	jr = iop(c, OP_SUB, last, j);
 	if (!typeeq(vty(c->g, jr), vty(c->g, s))) {
 		Type it = vty(c->g, s);
 		jr = bop(b, OP_CAST, &jr, 1, &it, 1)->res[0];
 	}
-	kk = b2(b, OP_ADD, s, b2(b, OP_MUL, jr, st));
+	kk = iop(c, OP_ADD, s, iop(c, OP_MUL, jr, st));
 	/* the carried state at the start of iteration jr */
 	if (nc > 0)
 		rc = recompute(c, op, body, s, kk, st);
@@ -687,10 +725,10 @@ revloop(AD *c, const Op *op)
 	emitop(c, OP_YIELD, a, ncarry, NULL, 0, term)->attr = 0;
 	b->r = save;
 	pruneloop(c, rl, res);
-	for (i = 0; i < nd; i++)
-		acc(c, op->args[ninit0 + dslot[i]], adiszero(b, res[i]) ? 0 : res[i]);
 	for (i = 0; i < nfv; i++)
 		c->am[fv[i]] = adiszero(b, res[nd + i]) ? 0 : res[nd + i];
+	for (i = 0; i < nd; i++)
+		acc(c, op->args[ninit0 + dslot[i]], adiszero(b, res[i]) ? 0 : res[i]);
 	free(a);
 	free(t);
 	free(res);

@@ -1334,8 +1334,10 @@ runop(Ex *x, Func *f, Box **env, const Op *op, bool *term)
 			e = a[1]->c[0].i;
 			st = a[2]->c[0].i;
 		}
-		for (;;) {
+		for (long it = 0;; it++) {
 			Flow b;
+			if (it > 1000000)
+				fail("a loop ran more than a million iterations", NULL);
 			if (isfor) {
 				if (!(st > 0 ? k < e : k > e))
 					break;
