@@ -1014,7 +1014,7 @@ scanaccess(Acc *s, const Region *r, int depth)
 			s->warned[root] = 1;
 			passdiag(c->m, c->o, c->kf, op, "warning",
 			         "array %%%s is written after being read in this kernel; the backward kernel replays the "
-			         "reads from the overwritten array, so its gradients would be wrong",
+			         "reads from the overwritten array, so its gradients may be wrong",
 			         f->vals[root].name ? f->vals[root].name : "?");
 		}
 		if (iswrite(op->code) && op->nres && s->uses[op->res[0]])

@@ -451,6 +451,45 @@ guard(SZ *s, Region *r, Val code, const Val *whenset, int nset, Loc loc)
 	g->regs[1] = old;
 }
 
+/* Internal mode: inside a loop body in SZ_RET mode (no sinking). */
+enum { SZ_KEEP = 2 };
+
+/* In SZ_RET mode, a loop with a return inside: every terminator that
+ * leaves or restarts the loop carries the exit code and the return values;
+ * `ret V` becomes `break params, 2, V`. */
+static void
+retbreak(SZ *s, Region *r, const Ext *e, bool isbody)
+{
+	Op *last = r->ops[r->n - 1];
+	Val *a;
+	uint32_t i;
+	int j, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->ops[i]->code == OP_IF)
+			for (j = 0; j < r->ops[i]->nregs; j++)
+				retbreak(s, &r->ops[i]->regs[j], e, false);
+	if (last->code == OP_YIELD && !isbody)
+		return;
+	a = xmalloc(((size_t)e->nc + 2 + e->npay + last->nargs) * sizeof *a);
+	if (last->code == OP_RET) {
+		for (j = 0; j < e->nc; j++)
+			a[n++] = e->carried[j];
+		a[n++] = e->two;
+		for (j = 0; j < last->nargs && j < e->npay; j++)
+			a[n++] = last->args[j];
+	} else {
+		for (j = 0; j < last->nargs; j++)
+			a[n++] = last->args[j];
+		a[n++] = e->code;
+		for (j = 0; j < e->npay; j++)
+			a[n++] = e->pay[j];
+	}
+	r->ops[r->n - 1] = mkop(s->m, s->f, last->code == OP_RET ? OP_BREAK : last->code, a, n, NULL, 0, last->loc);
+	r->ops[r->n - 1]->kloc = last->kloc;
+	free(a);
+}
+
 typedef struct OpList {
 	Op **ops;
 	uint32_t n, cap;
@@ -467,7 +506,8 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 	Func *f = s->f;
 	bool isfor = l->code == OP_FOR, brk = false, ret = false;
 	Region *body = &l->regs[isfor ? 0 : 1];
-	int lmode = mode == SZ_ALL || hasretdeep(body) ? SZ_ALL : SZ_RET;
+	bool hasret = hasretdeep(body);
+	int lmode = mode == SZ_ALL ? SZ_ALL : hasret ? SZ_KEEP : SZ_RET;
 	int first = isfor, nc = l->nparams - first, j, nall;
 	Type *tys;
 	Val codep, coder, *pay = NULL, *payr = NULL, *all;
@@ -483,11 +523,14 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 		process(s, cond, SZ_RET);
 	}
 	process(s, body, lmode);
-	if (lmode != SZ_ALL) {
+	if (lmode == SZ_RET) {
 		APUSH(m->arena, out->ops, out->n, out->cap, l);
 		return;
 	}
-	tailkinds(body, &brk, &ret);
+	if (lmode == SZ_ALL)
+		tailkinds(body, &brk, &ret);
+	else
+		ret = true;
 	tys = xmalloc(((size_t)l->nparams + 2 + f->nrets) * sizeof *tys);
 	if (!brk && !ret) {
 		for (j = 0; j < nc; j++)
@@ -533,6 +576,11 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 	e.code = codep;
 	e.one = cint(m, f, S_I32, 1);
 	e.two = cint(m, f, S_I32, 2);
+	if (lmode == SZ_KEEP) {
+		/* returns become breaks out of the loop; nothing is guarded */
+		retbreak(s, body, &e, true);
+		goto reraise;
+	}
 	exttails(s, body, &e);
 	nall = l->nparams - first;
 	for (j = 0; j < nall; j++) {
@@ -548,6 +596,7 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 		guard(s, cond, codep, &no, 1, l->loc);
 		fix(s, cond, FX_YIELD, &bt, 1, false);
 	}
+reraise:
 	APUSH(m->arena, out->ops, out->n, out->cap, l);
 	if (ret) {
 		/* re-raise the return after the loop */
@@ -567,7 +616,8 @@ loop(SZ *s, Op *l, int mode, OpList *out)
 	free(payr);
 }
 
-/* Remove the escapes inside r's ops (loops innermost first), then sink r. */
+/* Remove the escapes inside r's ops (loops innermost first), then sink r
+ * (SZ_KEEP: do not sink; returns inside a loop become breaks instead). */
 static void
 process(SZ *s, Region *r, int mode)
 {
@@ -589,7 +639,8 @@ process(SZ *s, Region *r, int mode)
 	r->ops = out.ops;
 	r->n = out.n;
 	r->cap = out.cap;
-	sink(s, r, mode);
+	if (mode != SZ_KEEP)
+		sink(s, r, mode);
 }
 
 int
