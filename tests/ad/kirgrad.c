@@ -990,6 +990,66 @@ ev(Ex *x, Func *f, Box **env, const Op *op, Box **out2)
 		qmul(q[2], vb, vr);
 		return fbox(x, rt, vr);
 	}
+	case OP_QUAT_TO_EULER: {
+		/* Warp's quat_to_euler (warp/_src/math.py), 1-based axes */
+		int ii = (int)a[1]->c[0].i + 1, jj = (int)a[2]->c[0].i + 1, kk = (int)a[3]->c[0].i + 1;
+		bool np = true;
+		double q[4], e, aa, bb, cc, dd, t1 = 0, t2, t3 = 0, tp, tm, ex, ey, ez;
+		todbl(a[0], va);
+		q[0] = va[3], q[1] = va[0], q[2] = va[1], q[3] = va[2];
+		if (ii == kk) {
+			np = false;
+			kk = 6 - ii - jj;
+		}
+		e = (double)((ii - jj) * (jj - kk) * (kk - ii)) / 2.0;
+		aa = q[0];
+		bb = q[ii];
+		cc = q[jj];
+		dd = q[kk] * e;
+		if (np) {
+			aa -= q[jj];
+			bb += q[kk] * e;
+			cc += q[0];
+			dd -= q[ii];
+		}
+		t2 = acos(2.0 * (aa * aa + bb * bb) / (aa * aa + bb * bb + cc * cc + dd * dd) - 1.0);
+		tp = atan2(bb, aa);
+		tm = atan2(dd, cc);
+		if (fabs(t2) < 1e-6)
+			t3 = 2.0 * tp - t1;
+		else if (fabs(t2 - 3.141592653589793) < 1e-6)
+			t3 = 2.0 * tm + t1;
+		else {
+			t1 = tp - tm;
+			t3 = tp + tm;
+		}
+		if (np) {
+			t2 -= 1.5707963267948966;
+			t3 *= e;
+		}
+		ex = t1, ey = t2, ez = t3;
+		if (ii == 2) {
+			ex = t2;
+			ey = t1;
+		} else if (ii == 3) {
+			ex = t3;
+			ez = t1;
+		}
+		if (jj == 1)
+			ex = t2;
+		else if (jj == 2)
+			ey = t2;
+		else
+			ez = t2;
+		if (kk == 1)
+			ex = t3;
+		else if (kk == 2)
+			ey = t3;
+		else
+			ez = t3;
+		vr[0] = ex, vr[1] = ey, vr[2] = ez;
+		return fbox(x, rt, vr);
+	}
 	case OP_QUAT_TWIST: {
 		double p;
 		todbl(a[0], va);
