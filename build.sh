@@ -2,7 +2,9 @@
 # build.sh — install what kpy needs, build it, and run a job.
 #
 #   ./build.sh dataset   install, build, build a verified dataset (the main job)
-#   ./build.sh test      install, build, run the whole test suite
+#   ./build.sh test      install, build, run the whole test suite; then build
+#                        with ASan+UBSan (build-san/) and run the suite again
+#                        (KPY_NO_SANITIZE=1 skips that second run)
 #   ./build.sh build     install and build only
 #   ./build.sh sanitize  build in build-san/ with ASan+UBSan and run the test suite there
 #   ./build.sh deps      install the system packages only
@@ -68,28 +70,23 @@ build() {
 }
 
 # The last line of the test command is the plain summary CI reads.
-summary() {
-	local log=$1 pass fail skip err xfail xpass
-	pass=$(sed -n 's/^# PASS: *//p' "$log" | tail -1); fail=$(sed -n 's/^# FAIL: *//p' "$log" | tail -1)
-	skip=$(sed -n 's/^# SKIP: *//p' "$log" | tail -1); err=$(sed -n 's/^# ERROR: *//p' "$log" | tail -1)
-	xfail=$(sed -n 's/^# XFAIL: *//p' "$log" | tail -1); xpass=$(sed -n 's/^# XPASS: *//p' "$log" | tail -1)
-	pass=$(( ${pass:-0} + ${xfail:-0} )); fail=$(( ${fail:-0} + ${err:-0} + ${xpass:-0} ))
-	echo "${pass} passed, ${fail} failed, ${skip:-0} skipped"
-}
-
+# run_tests DIR LOG: make check in DIR, its output appended to LOG.
 run_tests() {
-	local dir=$1 out rc=0
-	out=$(mktemp)
-	make -C "$dir" -j"$JOBS" check 2>&1 | tee "$out" || rc=$?
+	local dir=$1 out=$2 rc=0
+	make -C "$dir" -j"$JOBS" check 2>&1 | tee -a "$out" || rc=$?
 	if ! grep -q '^# TOTAL:' "$out"; then
-		log "the test suite did not run (make check exited $rc)"
-		rm -f "$out"
-		echo "0 passed, 1 failed, 0 skipped"
+		log "the test suite did not run in $dir (make check exited $rc)"
+		echo "# FAIL: 1" >>"$out"
 		return 1
 	fi
-	summary "$out"
-	rm -f "$out"
 	return $rc
+}
+
+# The totals of one or more "make check" summaries.
+summary_all() {
+	local log=$1
+	awk '/^# PASS:/{p+=$3} /^# XFAIL:/{p+=$3} /^# FAIL:/{f+=$3} /^# ERROR:/{f+=$3} /^# XPASS:/{f+=$3}
+	     /^# SKIP:/{s+=$3} END{printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$log"
 }
 
 cmd=${1:-build}
@@ -99,13 +96,32 @@ case $cmd in
 	build) build ;;
 	test)
 		if ! build; then echo "0 passed, 1 failed, 0 skipped"; exit 1; fi
-		run_tests build
+		tlog=$(mktemp); rc=0
+		run_tests build "$tlog" || rc=1
+		if [ "${KPY_NO_SANITIZE:-0}" != 1 ]; then
+			log "the suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build-san/)"
+			# share the Warp environment the first run installed
+			if [ -x build/.venv-warp/bin/python ] && [ -z "${KPY_WARP_PYTHON:-}" ]; then
+				export KPY_WARP_PYTHON="$here/build/.venv-warp/bin/python"
+			fi
+			configure_in build-san --enable-sanitizers
+			if make -C build-san -s -j"$JOBS" >&2; then
+				run_tests build-san "$tlog" || rc=1
+			else
+				echo "# FAIL: 1" >>"$tlog"; rc=1
+			fi
+		fi
+		summary_all "$tlog"
+		rm -f "$tlog"
+		exit $rc
 		;;
 	sanitize)
 		deps
 		configure_in build-san --enable-sanitizers
 		if ! make -C build-san -s -j"$JOBS" >&2; then echo "0 passed, 1 failed, 0 skipped"; exit 1; fi
-		run_tests build-san
+		tlog=$(mktemp); rc=0
+		run_tests build-san "$tlog" || rc=1
+		summary_all "$tlog"; rm -f "$tlog"; exit $rc
 		;;
 	dataset)
 		build

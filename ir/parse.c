@@ -69,6 +69,10 @@ tokdesc(const Tok *t)
 
 	if (t->kind == TEOF)
 		return "end of file";
+	if (t->kind == TBAD && t->len >= 1 && ((unsigned char)t->start[0] < 0x20 || (unsigned char)t->start[0] >= 0x7f)) {
+		snprintf(buf, sizeof buf, "invalid byte 0x%02x", (unsigned char)t->start[0]);
+		return buf;
+	}
 	snprintf(buf, sizeof buf, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->start);
 	return buf;
 }
@@ -273,25 +277,26 @@ parsetypes(P *p, Type *out, int max)
 
 /* ---- constants ----------------------------------------------------- */
 
+/* The contents of a string token, escapes decoded, in the arena (never
+ * longer than the token, so no growable buffer: errors may longjmp). */
 static char *
 unescape(P *p, const Tok *t)
 {
-	Buf b = {0};
 	const char *s = t->start + 1, *e = t->start + t->len - 1;
-	char *r;
+	char *r = aalloc(p->m->arena, t->len), *o = r;
 
 	while (s < e) {
 		if (*s != '\\') {
-			bufputc(&b, *s++);
+			*o++ = *s++;
 			continue;
 		}
 		s++;
 		switch (*s) {
-		case 'n': bufputc(&b, '\n'); s++; break;
-		case 't': bufputc(&b, '\t'); s++; break;
-		case 'r': bufputc(&b, '\r'); s++; break;
-		case '\\': bufputc(&b, '\\'); s++; break;
-		case '"': bufputc(&b, '"'); s++; break;
+		case 'n': *o++ = '\n'; s++; break;
+		case 't': *o++ = '\t'; s++; break;
+		case 'r': *o++ = '\r'; s++; break;
+		case '\\': *o++ = '\\'; s++; break;
+		case '"': *o++ = '"'; s++; break;
 		case 'x': {
 			int v = 0, k;
 			s++;
@@ -305,15 +310,14 @@ unescape(P *p, const Tok *t)
 			}
 			if (k == 0 || v == 0)
 				err(p, t->loc, "bad \\x escape in string");
-			bufputc(&b, v);
+			*o++ = (char)v;
 			break;
 		}
 		default:
 			err(p, t->loc, "unknown escape '\\%c' in string", *s);
 		}
 	}
-	r = astrdup(p->m->arena, b.s ? b.s : "");
-	buffree(&b);
+	*o = 0;
 	return r;
 }
 
@@ -660,7 +664,7 @@ parseop(P *p)
 			expect(p, ']', "']'");
 			if (accept(p, ','))
 				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
-		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' : startsvalue(&p->tok)) {
+		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' && p->tok.kind != TLOC : startsvalue(&p->tok)) {
 			nargs = parsevals(p, args, MAXARGS);
 		}
 		if (accept(p, ':'))
