@@ -203,14 +203,11 @@ def run(cmd, **kw):
 
 def written_arrays(kir, kname):
     """Array parameters a kernel stores to or updates atomically (from kir)."""
-    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
-    if not m:
-        return set()
-    return set(re.findall(r"\b(?:store|atomic_\w+) %([A-Za-z_]\w*)\[", m.group(2)))
+    return set(re.findall(r"\b(?:store|atomic_\w+) %([A-Za-z_]\w*)\[", kernel_body(kir, kname)))
 
 
 def kernel_body(kir, kname):
-    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
+    m = re.search(r"^kernel @%s\((.*?)\) \{[^\n]*\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
     return m.group(2) if m else ""
 
 
@@ -237,10 +234,7 @@ def warp_grad_exact(kir, kname, max_unroll=16):
 
 
 def launch_ndim(kir, kname):
-    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
-    if not m:
-        return 1
-    t = re.search(r"^\s*(%[^=]+)= tid\b", m.group(2), re.M)
+    t = re.search(r"^\s*(%[^=]+)= tid\b", kernel_body(kir, kname), re.M)
     return len(t.group(1).split(",")) if t else 1
 
 
