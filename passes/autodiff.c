@@ -215,7 +215,8 @@ tabsave(AD *c, Op *op)
 	sn = &c->snap[op->attr - 1];
 	free(sn->tab);
 	sn->tab = xmalloc(((size_t)c->ntab + 1) * sizeof *sn->tab);
-	memcpy(sn->tab, c->tab, (size_t)c->ntab * sizeof *sn->tab);
+	if (c->ntab)
+		memcpy(sn->tab, c->tab, (size_t)c->ntab * sizeof *sn->tab);
 	sn->n = c->ntab;
 }
 
@@ -1108,7 +1109,8 @@ count(Module *m, Func *f, Region *r)
 			body->n--;
 			inc = bop(&b, OP_ADD, (Val[]){p, cint(m, f, S_I32, 1)}, 2, (Type[]){tscalar(S_I32)}, 1);
 			(void)inc;
-			memcpy(a, t->args, t->nargs * sizeof *a);
+			if (t->nargs)
+				memcpy(a, t->args, t->nargs * sizeof *a);
 			a[t->nargs] = body->ops[body->n - 1]->res[0];
 			t->args = a;
 			t->nargs++;

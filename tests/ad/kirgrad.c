@@ -1837,6 +1837,9 @@ main(int argc, char **argv)
 		for (p = 0; p < g.k->nparams; p++)
 			if (in[p]->a && g.k->vals[g.k->params[p]].name)
 				writenpy(npydir, g.k->vals[g.k->params[p]].name, in[p]->a);
+		arena_free(ar);
+		modfree(g.m);
+		free(text);
 		return 0;
 	}
 	out = cloneargs(ar, g.k, in);
@@ -1856,6 +1859,9 @@ main(int argc, char **argv)
 			}
 			printf("\n");
 		}
+		arena_free(ar);
+		modfree(g.m);
+		free(text);
 		return 0;
 	}
 	/* weights of the projection, then the backward kernel */
@@ -1923,6 +1929,7 @@ main(int argc, char **argv)
 			bad = 1;
 	}
 	arena_free(ar);
+	modfree(g.m);
 	free(text);
 	return bad;
 }
