@@ -1204,7 +1204,7 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	Func *k = m->funcs[ki], *f, *g;
 	AD c = {0};
 	Acc s = {0};
-	uint32_t i, n;
+	uint32_t i;
 	int nerr = o->d->nerr;
 
 	if (!(f = inlinedcopy(m, o, im, ki)))
@@ -1253,7 +1253,6 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	c.b.f = g;
 	c.b.r = &g->body;
 	c.b.loc = k->loc;
-	n = f->body.n;
 	replayops(&c, &f->body, false);
 	reverseops(&c, &f->body);
 	c.b.loc = k->loc;
@@ -1266,7 +1265,6 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 		free(c.snap[i].tab);
 	free(c.snap);
 	free(c.tab);
-	(void)n;
 	return c.nerr + (o->d->nerr - nerr > c.nerr ? 1 : 0);
 }
 
