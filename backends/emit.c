@@ -225,6 +225,7 @@ struct Emit {
 	unsigned **acc;   /* per function, per parameter: ACC_* */
 	int *tiddims;     /* per function: widest tid */
 	unsigned fam;     /* FAM_* used */
+	bool asserts;     /* the module has assert ops */
 	FState **fs;      /* per function: analysis (emitted lazily) */
 };
 
@@ -380,6 +381,8 @@ famregion(Emit *e, const Func *f, const Region *r)
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
 		e->fam |= opfam(op->code);
+		if (op->code == OP_ASSERT)
+			e->asserts = true;
 		for (j = 0; j < op->nres; j++)
 			e->fam |= typefam(f->vals[op->res[j]].ty);
 		for (j = 0; j < op->nregs; j++)
@@ -1373,6 +1376,22 @@ argmode(FState *s, const Op *op, const char *tmpl, int i)
 	return LIT_TYPED;
 }
 
+/* Is v written as T() (a zero composite or struct)? */
+static bool
+iszeroctor(const FState *s, Val v)
+{
+	const Value *x = &s->f->vals[v];
+	int i;
+
+	if (x->kind == V_CONST && x->ty.k != T_SCALAR && x->ty.k != T_STR) {
+		for (i = 0; i < ncomp(x->ty); i++)
+			if (x->c[i].u)
+				return false;
+		return true;
+	}
+	return s->inl[v] && x->kind == V_RES && x->def && x->def->code == OP_ZERO && x->ty.k != T_SCALAR;
+}
+
 /* Expand an ops.def C++ template for op. */
 static void
 expand(FState *s, Buf *b, const Op *op, const char *tmpl)
@@ -1394,6 +1413,12 @@ expand(FState *s, Buf *b, const Op *op, const char *tmpl)
 				die("template %s: operand %d of %d", tmpl, i, op->nargs);
 			char next = p[1];
 			expr(s, &t, op->args[i], argmode(s, op, tmpl, i));
+			/* T()[i] can read as a declarator: T{}[i] */
+			if (t.s && (next == '[' || next == '.') && t.n >= 2 && t.s[t.n - 2] == '(' && t.s[t.n - 1] == ')' &&
+			    iszeroctor(s, op->args[i])) {
+				t.s[t.n - 2] = '{';
+				t.s[t.n - 1] = '}';
+			}
 			/* an argument or an index needs no parentheses of its own */
 			if (t.s && (prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
 			    (prev != ' ' || (b->n > 1 && b->s[b->n - 2] == ',')) && wrapped(t.s, t.n)) {
@@ -2428,6 +2453,10 @@ emitprologue(Emit *e, Buf *b, const char *extra)
 		}
 	if (extra)
 		bufputs(b, extra);
+	if (e->asserts)
+		bufputs(b, "\n// Shim: kpy/core.h's release KPY_ASSERT drops its condition, and with it\n"
+		           "// the only use of a variable; keep the variables used (-Wunused).\n"
+		           "#if !defined(KPY_DEBUG)\n#undef KPY_ASSERT\n#define KPY_ASSERT(cond) ((void)sizeof(cond))\n#endif\n");
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *sd = &m->structs[i];
 		bufprintf(b, "\nstruct %s {\n", e->sname[i]);

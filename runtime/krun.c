@@ -504,15 +504,12 @@ bind(Run *r)
 
 	for (i = 0; i < r->k->nparams; i++) {
 		KpyArg *a = &r->args[i];
+		for (j = 0; j < a->nsubs; j++)
+			kpy_arg_bindsub(a, &a->subs[j], a->subs[j].a.data);
 		if (a->isarray) {
 			kpy_arg_abi(&a->a, a->ndim, a->esize, a->a.data, &r->abi[i]);
 			r->argp[i] = &r->abi[i];
 		} else {
-			for (j = 0; j < a->nsubs; j++) {
-				kpy_array sa;
-				kpy_arg_abi(&a->subs[j].a, a->subs[j].ndim, a->subs[j].esize, a->subs[j].a.data, &sa);
-				kpy_put_array_t(a->bytes, a->subs[j].offset, &sa);
-			}
 			r->argp[i] = a->bytes;
 		}
 	}
@@ -621,11 +618,11 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 		const KpyArg *a = &r->args[i];
 		if (adjonly && a->p->adjoint_of < 0)
 			continue;
-		for (j = 0; j < (a->isarray ? 1 : a->nsubs); j++) {
-			const char *name = a->isarray ? a->p->name : a->subs[j].name;
+		for (j = a->isarray ? -1 : 0; j < a->nsubs; j++) {
+			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
 			const NpyArray *w;
-			if (a->isarray) {
+			if (j < 0) {
 				w = kpy_arg_output(a, md->f32size, &tmp);
 			} else {
 				KpyArg t2;

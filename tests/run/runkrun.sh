@@ -1,7 +1,9 @@
 #!/bin/sh
-# runkrun.sh FILE.krun — a TAP test of one kir module run by krun.
+# runkrun.sh FILE... — a TAP test of kir (.krun) or Warp-Python (.py)
+# modules run by krun.  A .py goes through kpyc and kopt -O first.
 #
-# FILE.krun is kir with directives in comments:
+# A .krun file is kir with directives in comments (a .py has the same
+# directives in Python comments):
 #   # RUN: KRUN-ARGS...              a case: krun MODULE KRUN-ARGS --out DIR
 #   # IN: NAME DTYPE SHAPE V...      an input array (passed as --in NAME=...)
 #   # OUT: NAME DTYPE SHAPE V...     an expected output array
@@ -14,27 +16,47 @@
 # TAP line: kcpu translates it (twice, byte-identical), g++ and clang++
 # compile the C++ with -Wall -Wextra -Werror, every case's outputs match.
 set -u
-f=$1
-name=$(basename "$f" .krun)
 : "${top_builddir:=.}" "${top_srcdir:=.}" "${CXX:=g++}" "${CLANGXX:=}"
 inc=${KPY_INCLUDE:-$top_srcdir/runtime/include}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/krun-$name.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+top=$(mktemp -d "${TMPDIR:-/tmp}/krun-test.XXXXXX") || exit 99
+trap 'rm -rf "$top"' EXIT
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $name: $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $name: $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $name: $* # SKIP"; }
 diagfile() { sed 's/^/# /' "$1" | head -40; }
 
-ncases=$(grep -c '^# RUN:' "$f")
-echo "1..$((4 + ncases))"
+total=0
+for f in "$@"; do
+	total=$((total + 4 + $(grep -c '^# RUN:' "$f")))
+done
+echo "1..$total"
 
-if "$top_builddir/kcpu" "$f" -o "$tmp/m.cpp" 2>"$tmp/err" && "$top_builddir/kcpu" "$f" -o "$tmp/m2.cpp" &&
+# one module
+runmodule() {
+f=$1
+name=$(basename "$f")
+tmp=$top/$(echo "$name" | tr '.' '_')
+mkdir -p "$tmp"
+ncases=$(grep -c '^# RUN:' "$f")
+src=$f
+case $f in
+*.py)
+	if ! "$top_builddir/kpyc" "$f" -o "$tmp/m0.kir" 2>"$tmp/err" ||
+	   ! "$top_builddir/kopt" -O "$tmp/m0.kir" -o "$tmp/m.kir" 2>>"$tmp/err"; then
+		diagfile "$tmp/err"; notok "kpyc | kopt -O"
+		i=0; while [ $i -lt $((3 + ncases)) ]; do notok "(not run)"; i=$((i + 1)); done
+		return
+	fi
+	src=$tmp/m.kir ;;
+esac
+if "$top_builddir/kcpu" "$src" -o "$tmp/m.cpp" 2>"$tmp/err" && "$top_builddir/kcpu" "$src" -o "$tmp/m2.cpp" &&
    cmp -s "$tmp/m.cpp" "$tmp/m2.cpp"; then
 	ok "kcpu (deterministic)"
 else
 	diagfile "$tmp/err"; notok "kcpu"
-	exit 0
+	i=0; while [ $i -lt $((3 + ncases)) ]; do notok "(not run)"; i=$((i + 1)); done
+	return
 fi
 if $CXX -std=c++17 -O2 -Wall -Wextra -Werror -ffp-contract=off -shared -fPIC -I"$inc" \
 	-o "$tmp/m.so" "$tmp/m.cpp" 2>"$tmp/err"; then
@@ -109,4 +131,9 @@ runcase() {
 }
 for line in $(grep -n '^# RUN:' "$f" | cut -d: -f1); do
 	runcase "$line"
+done
+}
+
+for f in "$@"; do
+	runmodule "$f"
 done
