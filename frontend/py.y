@@ -945,6 +945,9 @@ strleaf(PState *ps, const Token *t, Loc loc)
 		switch (c) {
 		case '\n': break;
 		case '\r': if (p < e && *p == '\n') p++; break;
+		case '\\': bufputc(&b, '\\'); break;
+		case '\'': bufputc(&b, '\''); break;
+		case '"': bufputc(&b, '"'); break;
 		case 'n': bufputc(&b, '\n'); break;
 		case 't': bufputc(&b, '\t'); break;
 		case 'r': bufputc(&b, '\r'); break;
