@@ -778,7 +778,7 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 			}
 			for (s = 0; s < nchk; s++) {
 				int64_t e = idx[s];
-				double x0 = kpy_get(x->a.data, x->a.dtype, e), h = o->eps * fmax(fabs(x0), 1e-3);
+				double x0 = kpy_get(x->a.data, x->a.dtype, e), h = o->eps * fmax(fabs(x0), 1.0);
 				double dp, dm, num, ana, rel, den;
 				/* L(x+h) - L(x-h), and the one-sided halves to spot kinks */
 				copydata(&work, &base);
