@@ -221,6 +221,11 @@ def warp_grad_exact(kir, kname, max_unroll=16):
     body = kernel_body(kir, kname)
     if re.search(r"\bwhile\b", body) or re.search(r"\b(break|continue)\b", body):
         return False
+    # ops whose adjoints Warp gets wrong (checked against finite differences):
+    # frac (Warp: 0), float mod's divisor (Warp: 0), overwriting a vector
+    # component (Warp keeps the overwritten component's adjoint)
+    if re.search(r"= (frac|insert) ", body) or re.search(r"= mod .*: f(16|32|64)\b", body):
+        return False
     for line in body.splitlines():
         if re.search(r"\bfor %", line):
             m = FOR.search(line)
@@ -282,8 +287,9 @@ def main():
             dim = meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
             try:
                 arrays, scalars = make_inputs(k, dim, args.seed)
-                exact_grad = (args.grad and any(a.dtype.kind == "f" for a in arrays.values())
-                              and warp_grad_exact(kir, kname))
+                has_float = any(a.dtype.kind == "f" for a in arrays.values())
+                exact_grad = args.grad and has_float and warp_grad_exact(kir, kname)
+                fd_grad = args.grad and has_float and not exact_grad
                 written = written_arrays(kir, kname)
                 adj0 = make_adjoints(arrays, args.seed, written) if exact_grad else None
                 want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
@@ -307,6 +313,16 @@ def main():
                     cmd += ["--backward"]
                 run(cmd)
                 errs = []
+                if fd_grad:
+                    # Warp's backward is not exact here: the truth is finite
+                    # differences in double precision (krun --gradcheck)
+                    gc = [c for c in cmd if c not in ("--backward",)]
+                    gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:] + ["--gradcheck"]
+                    p = subprocess.run(gc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    if p.returncode != 0:
+                        errs.append("gradient check against finite differences failed: " +
+                                    " | ".join(l for l in (p.stdout + p.stderr).decode(errors="replace").splitlines()
+                                               if "FAIL" in l or "error" in l)[:600])
                 for name, w in want.items():
                     p = os.path.join(kd, "out", name + ".npy")
                     e = compare(name, w, np.load(p) if os.path.exists(p) else None)
@@ -328,7 +344,7 @@ def main():
                     if report:
                         report.write("%s seed=%d: %s\n" % (label, args.seed, "; ".join(errs)))
                 else:
-                    print("ok %d - %s" % (n, label))
+                    print("ok %d - %s%s" % (n, label, " (gradients against finite differences: Warp's are not exact here)" if fd_grad else ""))
             except Skip as s:
                 skipped += 1
                 print("ok %d - %s # SKIP %s" % (n, label, s))
