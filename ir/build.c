@@ -2,6 +2,7 @@
  * build.c — creating modules, functions, values, constants and ops.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -122,6 +123,46 @@ funcindex(const Module *m, const Func *f)
 		if (m->funcs[i] == f)
 			return (int)i;
 	return -1;
+}
+
+static void
+renumbercalls(Region *r, const int *newidx)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < r->n; i++) {
+		Op *op = r->ops[i];
+		if (op->code == OP_CALL && op->attr >= 0) {
+			if (newidx[op->attr] < 0)
+				die("delfuncs: a call of a deleted function remains");
+			op->attr = newidx[op->attr];
+		}
+		for (j = 0; j < op->nregs; j++)
+			renumbercalls(&op->regs[j], newidx);
+	}
+}
+
+void
+delfuncs(Module *m, const bool *keep)
+{
+	int *newidx = xmalloc((m->nfuncs + 1) * sizeof *newidx);
+	Func **nf = aalloc(m->arena, (m->nfuncs + 1) * sizeof *nf);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		newidx[i] = keep[i] ? (int)n : -1;
+		if (keep[i])
+			nf[n++] = m->funcs[i];
+	}
+	for (i = 0; i < n; i++) {
+		renumbercalls(&nf[i]->body, newidx);
+		if (nf[i]->adjof >= 0)
+			nf[i]->adjof = newidx[nf[i]->adjof];
+	}
+	m->funcs = nf;
+	m->nfuncs = m->capfuncs = n;
+	free(newidx);
 }
 
 void

@@ -371,6 +371,10 @@ int fieldindex(const Module *m, int sid, const char *name);     /* or -1 */
 Func *addfunc(Module *m, const char *name, bool kernel, Loc loc);
 int findfunc(const Module *m, const char *name);                /* index or -1 */
 int funcindex(const Module *m, const Func *f);
+/* Delete the functions i with !keep[i]: compacts Module.funcs and renumbers
+ * call immediates and Func.adjof (an adjof of a deleted kernel becomes -1).
+ * No remaining op may call a deleted function. */
+void delfuncs(Module *m, const bool *keep);
 void addret(Module *m, Func *f, Type t);
 Val addparam(Module *m, Func *f, const char *name, Type t, Loc loc);
 int addstr(Module *m, const char *s);                           /* string number */

@@ -180,9 +180,8 @@ int
 inlinefuncs(Module *m, PassOpts *o)
 {
 	InlineMemo im;
-	uint32_t i, n = 0;
-	int *newidx, nerr;
-	Func **keep;
+	uint32_t i;
+	int nerr;
 
 	inlineinit(&im, m);
 	for (i = 0; i < m->nfuncs; i++)
@@ -196,20 +195,12 @@ inlinefuncs(Module *m, PassOpts *o)
 	if (nerr)
 		return nerr;
 	/* delete the functions: nothing calls them any more */
-	newidx = xmalloc((m->nfuncs + 1) * sizeof *newidx);
-	keep = aalloc(m->arena, (m->nfuncs + 1) * sizeof *keep);
-	for (i = 0; i < m->nfuncs; i++) {
-		newidx[i] = -1;
-		if (m->funcs[i]->kernel) {
-			newidx[i] = (int)n;
-			keep[n++] = m->funcs[i];
-		}
+	{
+		bool *keep = xcalloc(m->nfuncs + 1, sizeof *keep);
+		for (i = 0; i < m->nfuncs; i++)
+			keep[i] = m->funcs[i]->kernel;
+		delfuncs(m, keep);
+		free(keep);
 	}
-	for (i = 0; i < n; i++)
-		if (keep[i]->adjof >= 0)
-			keep[i]->adjof = newidx[keep[i]->adjof];
-	m->funcs = keep;
-	m->nfuncs = m->capfuncs = n;
-	free(newidx);
 	return 0;
 }
