@@ -131,7 +131,9 @@ ex_var(Arena *A, Var *v)
 
 	e->var = v;
 	e->bound = v->bound;
-	if (v->nonneg)
+	/* a variable that may still change could turn negative later (in a loop, before
+	 * this read executes again): only read-only ones carry their sign */
+	if (v->nonneg && !v->mutable_)
 		e->flags |= EF_NONNEG;
 	return e;
 }
@@ -152,7 +154,7 @@ ex_lit_float(Arena *A, int prec, double v)
 		strcat(t, ".0");
 	e->s = prec == PREC_F64 ? arena_printf(A, "wp.float64(%s)", t) : arena_strdup(A, t);
 	e->bound = v < 0 ? -v : v;
-	e->flags = EF_LIT | (v >= 0 ? EF_NONNEG : 0);
+	e->flags = EF_LIT | EF_CONST | (v >= 0 ? EF_NONNEG : 0);
 	return e;
 }
 
@@ -163,7 +165,7 @@ ex_lit_int(Arena *A, int v)
 
 	e->s = arena_printf(A, "%d", v);
 	e->bound = v < 0 ? -(double)v : (double)v;
-	e->flags = EF_LIT | (v >= 0 ? EF_NONNEG : 0);
+	e->flags = EF_LIT | EF_CONST | (v >= 0 ? EF_NONNEG : 0);
 	return e;
 }
 
@@ -173,7 +175,7 @@ ex_lit_bool(Arena *A, bool v)
 	Expr *e = ex_new(A, E_LIT, ty_bool(), 0);
 
 	e->s = v ? "True" : "False";
-	e->flags = EF_LIT;
+	e->flags = EF_LIT | EF_CONST;
 	return e;
 }
 
@@ -186,16 +188,52 @@ ex_raw(Arena *A, const char *text)
 	return e;
 }
 
+/* EF_RAND if any operand draws random numbers; EF_CONST if all operands are constant */
 static unsigned char
 rand_of(Expr *a, Expr *b)
 {
-	return (unsigned char)(((a ? a->flags : 0) | (b ? b->flags : 0)) & EF_RAND);
+	unsigned char f = (unsigned char)(((a ? a->flags : 0) | (b ? b->flags : 0)) & EF_RAND);
+
+	if ((!a || (a->flags & EF_CONST)) && (!b || (b->flags & EF_CONST)))
+		f |= EF_CONST;
+	return f;
+}
+
+/* The literal -x of a negative float/int literal x (same type). */
+static Expr *
+lit_negated(Arena *A, const Expr *x)
+{
+	const char *t = x->s;
+	double v = 0;
+
+	if (x->ty.kind == TY_INT)
+		return ex_lit_int(A, -(int)x->bound * (t[0] == '-' ? -1 : 1));
+	if (!strncmp(t, "wp.float64(", 11))
+		t += 11;
+	sscanf(t, "%lf", &v);
+	return ex_lit_float(A, x->ty.prec, -v);
+}
+
+static bool
+neg_lit(const Expr *x)
+{
+	return x->kind == E_LIT && (x->s[0] == '-' || !strncmp(x->s, "wp.float64(-", 12));
 }
 
 Expr *
 ex_bin(Arena *A, int op, Expr *a, Expr *b, Type ty, double bound)
 {
-	Expr *e = ex_new(A, E_BIN, ty, 2);
+	Expr *e;
+
+	/* a - -c * x reads as a + c * x; a + -c as a - c (exactly the same values) */
+	if ((op == OP_ADD || op == OP_SUB) && neg_lit(b)) {
+		b = lit_negated(A, b);
+		op = op == OP_ADD ? OP_SUB : OP_ADD;
+	} else if ((op == OP_ADD || op == OP_SUB) && b->kind == E_BIN && b->op == OP_MUL && neg_lit(b->a[0])) {
+		b = ex_bin(A, OP_MUL, lit_negated(A, b->a[0]), b->a[1], b->ty, b->bound);
+		op = op == OP_ADD ? OP_SUB : OP_ADD;
+	}
+	e = ex_new(A, E_BIN, ty, 2);
 
 	e->op = (unsigned char)op;
 	e->a[0] = a;
@@ -249,9 +287,12 @@ ex_calln(Arena *A, const char *fn, Type ty, double bound, int n, Expr **args)
 
 	e->s = fn;
 	e->bound = bound;
+	e->flags = EF_CONST;
 	for (i = 0; i < n; i++) {
 		e->a[i] = args[i];
 		e->flags |= args[i]->flags & EF_RAND;
+		if (!(args[i]->flags & EF_CONST))
+			e->flags &= (unsigned char)~EF_CONST;
 	}
 	return e;
 }
@@ -310,7 +351,8 @@ ex_ifexp(Arena *A, Expr *c, Expr *a, Expr *b)
 	e->a[1] = a;
 	e->a[2] = b;
 	e->bound = a->bound > b->bound ? a->bound : b->bound;
-	e->flags = rand_of(a, b) | rand_of(c, NULL);
+	e->flags = rand_of(a, b) & rand_of(c, NULL);
+	e->flags |= (a->flags | b->flags | c->flags) & EF_RAND;
 	return e;
 }
 

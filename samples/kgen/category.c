@@ -207,6 +207,7 @@ quat_lit(Gen *g, const char *text)
 
 	e->s = text;
 	e->bound = 2.0;
+	e->flags = EF_CONST;
 	return e;
 }
 
@@ -292,7 +293,7 @@ store_outputs(Gen *g, Block *b)
 		s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
 		for (d = 0; d < a->ndim; d++)
 			s->idx[d] = use_var(g, g->tid[d]);
-		s->e = gx(g, a->elem, g->depth + 1, a->elem.kind == TY_INT ? 1024.0 : 64.0);
+		s->e = gx_sized(g, a->elem, g->depth, a->elem.kind == TY_INT ? 1024.0 : 64.0, true);
 		block_push(g->A, b, s);
 	}
 }
@@ -310,10 +311,18 @@ nstmts(Gen *g)
 }
 
 /* The common shape: tid, loads, n random statements, output stores. */
+static Var *add_output(Gen *g, Type elem);
+
 static void
 standard_body(Gen *g, int loadpct)
 {
 	Block *b = &g->k->body;
+	int i, nout = 0;
+
+	for (i = 0; i < g->k->nparams; i++)
+		nout += g->k->params[i]->role == V_ARRAY && g->k->params[i]->io != IO_IN;
+	if (!nout)
+		add_output(g, ty_float(PREC_F32));
 
 	emit_tid(g, b);
 	prologue_loads(g, b, loadpct);
@@ -547,7 +556,7 @@ make_struct(Gen *g, bool param, bool ints)
 			t = tint();
 			nm = fi[rng_below(&g->rng, 4)];
 		}
-		for (j = 0; j < sd->nfields; j++)
+		for (j = 0; j < sd->nfields && nm; j++)
 			if (!strcmp(sd->fname[j], nm))
 				nm = NULL;
 		if (!nm)
@@ -1187,15 +1196,15 @@ static void
 cat_stencil(Gen *g)
 {
 	Block *b = &g->k->body;
-	int r = rng_below(&g->rng, 100), i, nf;
+	int r = rng_below(&g->rng, 100), i, nf, nsrc;
 	Var *src[3];
 
 	set_launch(g, r < 55 ? 2 : (r < 80 ? 3 : 1));
 	g->feat = F_GATHER | (rng_pct(&g->rng, 40) ? F_LOOP : 0) | (rng_pct(&g->rng, 35) ? F_MATH : 0) |
 		  (rng_pct(&g->rng, 30) ? F_IF | F_CMP : 0);
 	pal_add(g, tf32(), 6);
-	nf = rng_range(&g->rng, 1, 2);
-	for (i = 0; i < nf; i++)
+	nsrc = rng_range(&g->rng, 1, 2);
+	for (i = 0; i < nsrc; i++)
 		src[i] = add_input(g, tf32());
 	if (rng_pct(&g->rng, 15)) {
 		add_input(g, tvec(3, PREC_F32));
@@ -1207,7 +1216,7 @@ cat_stencil(Gen *g)
 	prologue_loads(g, b, 70);
 	nf = rng_range(&g->rng, 1, 2);
 	for (i = 0; i < nf; i++)
-		stencil_form(g, b, src[rng_below(&g->rng, g->k->nparams > 2 ? 2 : 1)]);
+		stencil_form(g, b, src[rng_below(&g->rng, nsrc)]);
 	gen_stmts(g, b, nstmts(g) / 2 + 1);
 	store_outputs(g, b);
 }

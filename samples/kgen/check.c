@@ -140,7 +140,7 @@ nonneg_int(const Expr *e)
 	if (is_call(e, "wp.min"))
 		return nonneg_int(e->a[0]) && nonneg_int(e->a[1]);
 	if (e->kind == E_VAR && (e->var->role == V_LOOP || e->var->role == V_LOCAL))
-		return e->var->nonneg;
+		return e->var->nonneg && !e->var->mutable_;
 	return false;
 }
 
@@ -335,6 +335,12 @@ check_bin(Ck *c, const Expr *e)
 	(void)comp_b;
 }
 
+static bool
+same_leaf(const Expr *a, const Expr *b)
+{
+	return a->kind == E_VAR && b->kind == E_VAR && a->var == b->var;
+}
+
 static void
 check_call(Ck *c, const Expr *e)
 {
@@ -365,21 +371,26 @@ check_call(Ck *c, const Expr *e)
 		if (!ok)
 			bad(c, "%s argument may reach +-1", s);
 	} else if (!strcmp(s, "wp.exp")) {
-		if (e->a[0]->bound > 12)
-			bad(c, "wp.exp argument not bounded (%g)", e->a[0]->bound);
+		const Expr *a = e->a[0];
+		bool negsq = a->kind == E_BIN && a->op == OP_MUL && a->a[0]->kind == E_UN && a->a[0]->op == OP_NEG &&
+			     same_leaf(a->a[0]->a[0], a->a[1]);
+
+		if (a->bound > 12 && !negsq)
+			bad(c, "wp.exp argument not bounded (%g)", a->bound);
 	} else if (!strcmp(s, "wp.atan2")) {
 		if (!positive_float(e->a[0]) && !positive_float(e->a[1]))
 			bad(c, "wp.atan2 with both arguments possibly zero");
 	} else if (!strcmp(s, "wp.inverse")) {
 		const Expr *w = e->a[0];
 
-		if (!(w->kind == E_BIN && w->op == OP_ADD))
+		if (!(w->kind == E_BIN && (w->op == OP_ADD || w->op == OP_SUB)))
 			bad(c, "wp.inverse of a matrix not built as c*I + E");
 	} else if (!strcmp(s, "float") || !strcmp(s, "int") || !strcmp(s, "wp.float64") || !strcmp(s, "wp.float32")) {
 		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT))
 			bad(c, "%s conversion of a non-scalar", s);
-		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR && (e->a[0]->var->role == V_LOOP || e->a[0]->var->literal_init))
-			bad(c, "wp.float64 of a constant int would retype it");
+		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR &&
+		    (e->a[0]->var->role == V_LOOP || (e->a[0]->var->literal_init && (e->a[0]->ty.kind == TY_INT || !e->a[0]->var->mutated))))
+			bad(c, "wp.float64 of a constant would retype it");
 	} else {
 		for (i = 0; i < c->k->nfuncs; i++) {
 			const Func *f = c->k->funcs[i];

@@ -71,6 +71,8 @@ lit_nice(Gen *g, Type t, double maxabs, bool positive)
 		if (hi < 1)
 			hi = 1;
 		v = rng_range(&g->rng, positive ? 1 : -hi, hi);
+		if (v == 0)
+			v = hi;
 		return ex_lit_int(g->A, v);
 	}
 	if (t.kind == TY_BOOL)
@@ -179,6 +181,8 @@ pick_var(Gen *g, Type t, bool mutable_only)
 			continue;
 		if (mutable_only && (!v->mutable_ || v->counter || v->role != V_LOCAL))
 			continue;
+		if (!mutable_only && v->literal_init && !v->mutated)
+			continue; /* a named constant until something changes it */
 		if (v->role == V_TID && t.kind == TY_INT)
 			w[i] = 2;
 		else
@@ -229,6 +233,19 @@ load_at_tid(Gen *g, Var *arr)
 
 /* ----------------------------------------------------------------- taming */
 
+/* value of a float literal */
+static double
+lit_of(const Expr *e)
+{
+	const char *t = e->s;
+	double v = 0;
+
+	if (!strncmp(t, "wp.float64(", 11))
+		t += 11;
+	sscanf(t, "%lf", &v);
+	return v;
+}
+
 static Expr *
 scale_by(Gen *g, Expr *e, double cap)
 {
@@ -238,6 +255,22 @@ scale_by(Gen *g, Expr *e, double cap)
 
 	if (e->ty.kind == TY_QUAT || e->ty.kind == TY_XFORM)
 		die("expr.c: cannot scale %d", e->ty.kind);
+	/* x * c * k reads as x * (c * k): fold into one literal */
+	if (e->kind == E_BIN && e->op == OP_MUL && e->a[1]->kind == E_LIT && e->a[1]->ty.kind == TY_FLOAT &&
+	    e->a[0]->bound > 0) {
+		double c = lit_of(e->a[1]) * k;
+		double m = fabs(c);
+
+		if (m > 0) {
+			double p = pow(10.0, floor(log10(m)) - 1); /* two significant digits, rounded down */
+
+			m = floor(m / p + 1e-9) * p;
+			if (m > 0) {
+				c = c < 0 ? -m : m;
+				return ex_bin(g->A, OP_MUL, e->a[0], flit(g, st.prec, c), e->ty, e->a[0]->bound * m);
+			}
+		}
+	}
 	r = ex_bin(g->A, OP_MUL, e, flit(g, st.prec, k), e->ty, e->bound * k);
 	return r;
 }
@@ -251,7 +284,8 @@ tame(Gen *g, Expr *e, double cap)
 		return e;
 	switch (e->ty.kind) {
 	case TY_FLOAT: {
-		int w[4] = { 4, (g->feat & F_MATH) && cap >= 1.0 ? 3 : 0, 2,
+		bool clampy = e->kind == E_CALL && !strcmp(e->s, "wp.clamp");
+		int w[4] = { 5, (g->feat & F_MATH) && cap >= 1.0 ? 3 : 0, cap >= 0.3 * e->bound && !clampy ? 2 : 0,
 			     e->kind == E_VAR && cap >= 1.0 ? 1 : 0 };
 		int prec = e->ty.prec;
 
@@ -280,7 +314,7 @@ tame(Gen *g, Expr *e, double cap)
 
 		if (c < 1)
 			c = 1;
-		switch (rng_below(&g->rng, 3)) {
+		switch (e->kind == E_CALL && !strcmp(e->s, "wp.clamp") ? 2 * rng_below(&g->rng, 2) : rng_below(&g->rng, 3)) {
 		case 0:
 			m = rng_range(&g->rng, 2, c + 1 > 2 ? c + 1 : 2);
 			{
@@ -353,6 +387,7 @@ static Type vec3f(void) { return ty_make(TY_VEC, PREC_F32, 3); }
 static Type quatf(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
 
 static Expr *gx_int(Gen *g, int depth, double cap);
+static Expr *input_leaf(Gen *g, Type t);
 static Expr *gx_float(Gen *g, int prec, int depth, double cap);
 static Expr *gx_vec(Gen *g, Type t, int depth, double cap);
 
@@ -510,6 +545,93 @@ leaf_float(Gen *g, int prec, double cap)
 	return e;
 }
 
+/* ----------------------------------------------------------------- constants */
+
+/* A composite of literals only (wp.cos(0.05), 0.5 * 0.25) reads like no real kernel;
+ * plain literals, literal vectors and argument-less constructors are fine. */
+static bool
+const_composite(const Expr *e)
+{
+	int i;
+
+	if (!(e->flags & EF_CONST) || e->kind == E_LIT || (e->kind == E_CALL && e->n == 0))
+		return false;
+	if (e->kind == E_CALL && (e->ty.kind == TY_VEC || e->ty.kind == TY_MAT) && !strncmp(e->s, "wp.", 3) &&
+	    (!strncmp(e->s, "wp.vec", 6) || !strncmp(e->s, "wp.mat", 6))) {
+		for (i = 0; i < e->n; i++)
+			if (e->a[i]->kind != E_LIT)
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/* A leaf of type t that depends on the inputs (a variable, a component, a field, a
+ * load), or NULL when none is at hand. */
+static Expr *
+input_leaf(Gen *g, Type t)
+{
+	Var *v = pick_var(g, t, false);
+	Var *arr = pick_input(g, t);
+	Expr *e = NULL;
+
+	if (v && (v->role != V_TID || rng_pct(&g->rng, 30)))
+		return use_var(g, v);
+	if (arr)
+		return load_at_tid(g, arr);
+	if (t.kind == TY_FLOAT) {
+		e = field_leaf(g, t);
+		if (!e)
+			e = comp_leaf(g, t.prec);
+	} else if (t.kind == TY_VEC) {
+		e = field_leaf(g, t);
+	}
+	if (!e && v)
+		e = use_var(g, v);
+	return e;
+}
+
+static Expr *
+deconst(Gen *g, Expr *e)
+{
+	Expr *l;
+
+	if (!const_composite(e))
+		return e;
+	l = input_leaf(g, e->ty);
+	return l ? l : e;
+}
+
+/* Structurally equal expressions (x - x, min(e, e) are degenerate). */
+static bool
+same_var(const Expr *a, const Expr *b)
+{
+	int j;
+
+	if (a->kind != b->kind || a->op != b->op || a->n != b->n || a->var != b->var || !ty_eq(a->ty, b->ty))
+		return false;
+	if ((a->s || b->s) && (!a->s || !b->s || strcmp(a->s, b->s)))
+		return false;
+	if (a->kind == E_SHAPE)
+		return true;
+	for (j = 0; j < a->n; j++)
+		if (!same_var(a->a[j], b->a[j]))
+			return false;
+	return true;
+}
+
+
+/* Nodes in e: a statement's expression is kept to a readable size. */
+static int
+expr_size(const Expr *e)
+{
+	int n = 1, i;
+
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		n += expr_size(e->a[i]);
+	return n;
+}
+
 /* ----------------------------------------------------------------- conditions */
 
 static Expr *
@@ -527,6 +649,8 @@ cmp_float(Gen *g, int depth)
 	switch (rng_below(&g->rng, 3)) {
 	case 0:
 		b = gx_float(g, prec, depth - 1, 8.0);
+		if (same_var(a, b))
+			b = lit_nice(g, ty_float(prec), a->bound > 0.05 ? fmin(a->bound * 0.8, 2.0) : 0.05, false);
 		break;
 	case 1:
 		/* threshold well inside the typical range, never an exact tie with 0 */
@@ -546,22 +670,66 @@ cmp_int(Gen *g, int depth)
 	Arena *A = g->A;
 	static const int ops[] = { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
 	Expr *a = gx_int(g, depth - 1, 64.0), *b;
+	bool nn;
+
+	if (a->flags & EF_CONST) {
+		Expr *l = input_leaf(g, ty_int());
+
+		if (l)
+			a = tame(g, l, 64.0);
+	}
+	nn = (a->flags & EF_NONNEG) != 0;
+	int op = ops[rng_below(&g->rng, 6)];
 
 	if (rng_pct(&g->rng, 40)) {
+		/* residue test: a % m == r with r a possible residue */
 		int m = rng_range(&g->rng, 2, 4);
 
 		a = ex_bin(A, OP_MOD, a, ilit(g, m), ty_int(), m - 1);
+		a->flags |= nn ? EF_NONNEG : 0;
 		b = ilit(g, rng_below(&g->rng, m));
+		b->flags |= EF_CONST;
+		op = rng_pct(&g->rng, 60) ? OP_EQ : OP_NE;
 	} else if (rng_pct(&g->rng, 60)) {
-		b = ilit(g, rng_range(&g->rng, -4, 6));
+		/* threshold inside the range of a */
+		int hi = (int)fmin(a->bound, 8.0), lo = nn ? 0 : -hi;
+
+		if (hi < 1)
+			hi = 1;
+		b = ex_lit_int(A, rng_range(&g->rng, lo, hi - 1 > lo ? hi - 1 : lo));
 	} else {
 		b = gx_int(g, depth - 1, 64.0);
+		if (same_var(a, b))
+			b = ex_lit_int(A, nn ? 1 : 0);
 	}
-	return ex_cmp(A, ops[rng_below(&g->rng, 6)], a, b);
+	return ex_cmp(A, op, a, b);
 }
 
+static Expr *gx_cond1(Gen *g, int depth);
+
+/* A condition that depends on the inputs: constant ones are retried. */
 Expr *
 gx_cond(Gen *g, int depth)
+{
+	Expr *c = NULL;
+	int tries;
+
+	for (tries = 0; tries < 4; tries++) {
+		c = gx_cond1(g, depth);
+		if (!(c->flags & EF_CONST))
+			return c;
+	}
+	{
+		Expr *l = input_leaf(g, ty_float(PREC_F32));
+
+		if (l)
+			return ex_cmp(g->A, OP_GT, l, lit_nice(g, l->ty, l->bound > 0.05 ? fmin(l->bound * 0.5, 1.0) : 0.05, false));
+	}
+	return c;
+}
+
+static Expr *
+gx_cond1(Gen *g, int depth)
 {
 	enum { C_FLOAT, C_INT, C_AND, C_OR, C_NOT, C_VAR, C_N };
 	int w[C_N] = { 8, (g->feat & F_INT) ? 4 : 1, depth > 0 ? 2 : 0, depth > 0 ? 2 : 0, depth > 0 ? 1 : 0, 0 };
@@ -758,12 +926,16 @@ denominator(Gen *g, int prec, int depth, double *lo, double *hi)
 	switch (rng_below(&g->rng, (g->feat & F_MATH) ? 5 : 4)) {
 	case 0: /* b * b + c */
 		b = gx_float(g, prec, depth, 4.0);
+		if (b->flags & EF_CONST)
+			goto literal;
 		*lo = c;
 		*hi = b->bound * b->bound + c;
 		return ex_bin(A, OP_ADD, ex_bin(A, OP_MUL, b, b->kind == E_VAR ? use_var(g, b->var) : b, t, b->bound * b->bound),
 			      flit(g, prec, c), t, *hi);
 	case 1: /* wp.abs(b) + c */
 		b = gx_float(g, prec, depth, 8.0);
+		if (b->flags & EF_CONST)
+			goto literal;
 		*lo = c;
 		*hi = b->bound + c;
 		return ex_bin(A, OP_ADD, ex_call(A, "wp.abs", t, b->bound, 1, b), flit(g, prec, c), t, *hi);
@@ -778,7 +950,8 @@ denominator(Gen *g, int prec, int depth, double *lo, double *hi)
 		*hi = c + b->bound * b->bound;
 		return ex_bin(A, OP_ADD, flit(g, prec, c), ex_bin(A, OP_MUL, b, use_var(g, b->var), t, b->bound * b->bound), t,
 			      *hi);
-	case 3: { /* literal */
+	case 3:
+	literal: {
 		static const double d[] = { 2.0, 3.0, 4.0, 1.5, 5.0, 10.0, 0.5 };
 		double v = d[rng_below(&g->rng, 7)];
 
@@ -788,6 +961,8 @@ denominator(Gen *g, int prec, int depth, double *lo, double *hi)
 	default: /* wp.sqrt(b * b + c) */
 		b = leaf_float(g, prec, 4.0);
 		b = tame(g, b, 4.0);
+		if (b->flags & EF_CONST)
+			goto literal;
 		*lo = sqrt(c);
 		*hi = sqrt(b->bound * b->bound + c);
 		if (b->kind != E_VAR)
@@ -857,8 +1032,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 		w[P_FROMINT] = 1;
 	if (g->feat & F_F64)
 		w[P_CONV] = 2;
-	if ((f = pick_func(g, t)) && func_callable(g, f))
-		w[P_FUNC] = 6;
+	if (depth >= g->depth - 1 && (f = pick_func(g, t)) && func_callable(g, f))
+		w[P_FUNC] = 5;
 	if ((g->feat & F_GATHER) && pick_input(g, t))
 		w[P_GATHER] = 5;
 	if (prec == PREC_F32 && (g->feat & F_QUAT) && have_kind(g, TY_QUAT))
@@ -871,6 +1046,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_ADD:
 		a = gx_float(g, prec, depth - 1, cap / 2);
 		b = gx_float(g, prec, depth - 1, cap / 2);
+		if (same_var(a, b))
+			b = gx_float(g, prec, depth, cap / 2);
 		e = ex_bin(A, rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
 		break;
 	case P_MUL:
@@ -903,6 +1080,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_MINMAX:
 		a = gx_float(g, prec, depth - 1, cap);
 		b = gx_float(g, prec, depth - 1, cap);
+		if (same_var(a, b) || (a->flags & b->flags & EF_CONST))
+			b = gx_float(g, prec, depth, cap);
 		e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
 		break;
 	case P_ABS:
@@ -1041,6 +1220,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 
 		a = gx_float(g, prec, depth - 1, cap / 3);
 		b = gx_float(g, prec, depth - 1, cap / 3);
+		if (same_var(a, b))
+			b = gx_float(g, prec, depth, cap / 3);
 		s = rng_pct(&g->rng, 60) ? lit_nice(g, t, 1.0, true) : gx_float(g, prec, depth - 1, 1.0);
 		e = ex_call(A, "wp.lerp", t, a->bound + s->bound * (a->bound + b->bound), 3, a, b, s);
 		break;
@@ -1058,6 +1239,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 
 		a = gx_float(g, prec, depth - 1, cap);
 		b = gx_float(g, prec, depth - 1, cap);
+		if (same_var(a, b))
+			b = gx_float(g, prec, depth, cap);
 		if (w[P_WHERE] && rng_pct(&g->rng, 50))
 			e = ex_call(A, "wp.where", t, fmax(a->bound, b->bound), 3, c, a, b);
 		else
@@ -1134,7 +1317,7 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	}
 	if (!e)
 		e = leaf_float(g, prec, cap);
-	return tame(g, e, cap);
+	return tame(g, deconst(g, e), cap);
 }
 
 /* ----------------------------------------------------------------- integers */
@@ -1204,6 +1387,8 @@ gx_int(Gen *g, int depth, double cap)
 	case I_ADD:
 		a = gx_int(g, depth - 1, cap / 2);
 		b = gx_int(g, depth - 1, cap / 2);
+		if (same_var(a, b))
+			b = gx_int(g, depth, cap / 2);
 		e = ex_bin(A, rng_pct(&g->rng, 60) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
 		if (e->op == OP_ADD && (a->flags & b->flags & EF_NONNEG))
 			e->flags |= EF_NONNEG;
@@ -1225,7 +1410,10 @@ gx_int(Gen *g, int depth, double cap)
 		} else {
 			/* divisor wp.abs(b) + 1 >= 1 */
 			b = gx_int(g, depth - 1, 16);
-			b = ex_bin(A, OP_ADD, nonneg(g, b), ilit(g, 1), t, b->bound + 1);
+			if (b->flags & EF_CONST)
+				b = ilit(g, rng_range(&g->rng, 2, 5));
+			else
+				b = ex_bin(A, OP_ADD, nonneg(g, b), ilit(g, 1), t, b->bound + 1);
 			b->flags |= EF_NONNEG;
 			e = ex_bin(A, OP_FLOORDIV, a, b, t, a->bound);
 		}
@@ -1240,7 +1428,10 @@ gx_int(Gen *g, int depth, double cap)
 			e = ex_bin(A, OP_MOD, a, ilit(g, k), t, fmin(a->bound, k - 1));
 		} else {
 			b = gx_int(g, depth - 1, fmin(cap, 16));
-			b = ex_bin(A, OP_ADD, nonneg(g, b), ilit(g, 1), t, b->bound + 1);
+			if (b->flags & EF_CONST)
+				b = ilit(g, rng_range(&g->rng, 2, 5));
+			else
+				b = ex_bin(A, OP_ADD, nonneg(g, b), ilit(g, 1), t, b->bound + 1);
 			b->flags |= EF_NONNEG;
 			e = ex_bin(A, OP_MOD, a, b, t, fmin(a->bound, b->bound - 1));
 		}
@@ -1250,6 +1441,8 @@ gx_int(Gen *g, int depth, double cap)
 	case I_MINMAX:
 		a = gx_int(g, depth - 1, cap);
 		b = gx_int(g, depth - 1, cap);
+		if (same_var(a, b))
+			b = gx_int(g, depth, cap);
 		e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
 		break;
 	case I_ABS:
@@ -1308,6 +1501,8 @@ gx_int(Gen *g, int depth, double cap)
 
 		a = gx_int(g, depth - 1, cap);
 		b = gx_int(g, depth - 1, cap);
+		if (same_var(a, b))
+			b = gx_int(g, depth, cap);
 		e = rng_pct(&g->rng, 50) ? ex_call(A, "wp.where", t, fmax(a->bound, b->bound), 3, c, a, b) : ex_ifexp(A, c, a, b);
 		break;
 	}
@@ -1324,7 +1519,7 @@ gx_int(Gen *g, int depth, double cap)
 		break;
 	}
 	}
-	return tame(g, e, cap);
+	return tame(g, deconst(g, e), cap);
 }
 
 /* ----------------------------------------------------------------- vectors */
@@ -1341,6 +1536,8 @@ vec_from_scalars(Gen *g, Type t, int depth, double cap)
 	double b = 0;
 	int i;
 
+	if (depth > 1)
+		depth = 1;
 	if (rng_pct(&g->rng, 12)) {
 		args[0] = gx_float(g, t.prec, depth, cap);
 		return ex_calln(g->A, vec_ctor(t), t, args[0]->bound, 1, args);
@@ -1438,8 +1635,8 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	w[W_XPT] = f32 && t.n == 3 && (g->feat & F_XFORM) ? 5 : 0;
 	w[W_WHERE] = (g->feat & F_CMP) ? 2 : 0;
 	w[W_LERP] = 1;
-	f = pick_func(g, t);
-	w[W_FUNC] = f && func_callable(g, f) ? 6 : 0;
+	f = depth >= g->depth - 1 ? pick_func(g, t) : NULL;
+	w[W_FUNC] = f && func_callable(g, f) ? 5 : 0;
 	w[W_GATHER] = (g->feat & F_GATHER) && pick_input(g, t) ? 4 : 0;
 	switch (rng_weighted(&g->rng, w, W_N)) {
 	case W_LEAF:
@@ -1451,6 +1648,8 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	case W_ADD:
 		a = gx_vec(g, t, depth - 1, cap / 2);
 		b = gx_vec(g, t, depth - 1, cap / 2);
+		if (same_var(a, b))
+			b = gx_vec(g, t, depth, cap / 2);
 		e = ex_bin(A, rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
 		break;
 	case W_SCALE:
@@ -1531,6 +1730,8 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 
 		a = gx_vec(g, t, depth - 1, cap);
 		b = gx_vec(g, t, depth - 1, cap);
+		if (same_var(a, b))
+			b = gx_vec(g, t, depth, cap);
 		e = rng_pct(&g->rng, 50) ? ex_call(A, "wp.where", t, fmax(a->bound, b->bound), 3, c, a, b) : ex_ifexp(A, c, a, b);
 		break;
 	}
@@ -1551,7 +1752,7 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	}
 	if (!e)
 		e = leaf_vec(g, t, depth, cap);
-	return tame(g, e, cap);
+	return tame(g, deconst(g, e), cap);
 }
 
 /* ----------------------------------------------------------------- matrices */
@@ -1569,6 +1770,7 @@ ident(Gen *g, int n)
 
 	e->s = ident_call(g, n);
 	e->bound = 1.0;
+	e->flags = EF_CONST;
 	return e;
 }
 
@@ -1580,7 +1782,7 @@ leaf_mat(Gen *g, Type t, int depth, double cap)
 	Var *v = pick_var(g, t, false);
 	Var *arr = pick_input(g, t);
 	enum { M_VAR, M_LOAD, M_IDENT, M_DIAG, M_OUTER, M_ROWS, M_CTOR, M_QMAT, M_N };
-	int w[M_N] = { v ? (v->uses_gen == 0 ? 14 : 6) : 0, arr ? 2 : 0, 2, 2, 2, 2, t.n == 2 ? 3 : (t.n == 3 ? 1 : 0),
+	int w[M_N] = { v ? (v->uses_gen == 0 ? 14 : 6) : 0, arr ? 2 : 0, 2, 2, 2, 2, t.n == 2 ? 3 : (t.n == 3 && depth <= 1 ? 1 : 0),
 		       t.n == 3 && (g->feat & F_QUAT) ? 2 : 0 };
 	Expr *a, *b;
 	int d = depth > 0 ? depth - 1 : 0;
@@ -1616,7 +1818,7 @@ leaf_mat(Gen *g, Type t, int depth, double cap)
 		int i;
 
 		for (i = 0; i < t.n * t.n; i++) {
-			args[i] = gx_float(g, PREC_F32, d > 1 ? 1 : d, cap);
+			args[i] = gx_float(g, PREC_F32, t.n == 2 && d > 0 ? 1 : 0, cap);
 			bd = fmax(bd, args[i]->bound);
 		}
 		return ex_calln(A, ty_py(t, NULL), t, bd, t.n * t.n, args);
@@ -1686,7 +1888,7 @@ gx_mat(Gen *g, Type t, int depth, double cap)
 		break;
 	}
 	}
-	return tame(g, e, cap);
+	return tame(g, deconst(g, e), cap);
 }
 
 /* ----------------------------------------------------------------- quaternions */
@@ -1703,6 +1905,7 @@ unit_axis(Gen *g, int depth)
 
 		e->s = ax[rng_below(&g->rng, 3)];
 		e->bound = 1.0;
+		e->flags = EF_CONST;
 		return e;
 	}
 	return ex_call(A, "wp.normalize", v3, 1.0, 1, gx_vec(g, v3, depth, 4.0));
@@ -1730,6 +1933,7 @@ gx_quat(Gen *g, int depth)
 		e = ex_new(A, E_CALL, t, 0);
 		e->s = "wp.quat_identity()";
 		e->bound = 1.0;
+		e->flags = EF_CONST;
 		return e;
 	case Q_AXIS:
 		return ex_call(A, "wp.quat_from_axis_angle", t, 1.0, 2, unit_axis(g, d), gx_float(g, PREC_F32, d, 4.0));
@@ -1782,6 +1986,7 @@ gx_xform(Gen *g, int depth, double cap)
 		e = ex_new(A, E_CALL, t, 0);
 		e->s = "wp.transform_identity()";
 		e->bound = 0.0;
+		e->flags = EF_CONST;
 		return e;
 	case X_MUL:
 		/* p = pa + rotate(qa, pb): |p| <= |pa| + 7 |pb| componentwise */
@@ -1819,4 +2024,43 @@ gx(Gen *g, Type t, int depth, double cap)
 	default:
 		die("expr.c: cannot generate type kind %d", t.kind);
 	}
+}
+
+/* gx, retried while the result is a constant (a definition of a named constant, or a
+ * loop bound that is not data dependent, reads poorly). */
+Expr *
+gx_value(Gen *g, Type t, int depth, double cap)
+{
+	return gx_sized(g, t, depth, cap, false);
+}
+
+/* gx, retried while the result is constant, too large to read (> 24 nodes), or (unless
+ * leaf_ok) a bare variable or literal. */
+Expr *
+gx_sized(Gen *g, Type t, int depth, double cap, bool leaf_ok)
+{
+	Expr *e = NULL, *l;
+	int i;
+
+	Expr *best = NULL;
+	int bsize = 1 << 30;
+
+	for (i = 0; i < 4; i++) {
+		int n;
+
+		e = gx(g, t, depth, cap);
+		n = expr_size(e);
+		if (e->flags & EF_CONST)
+			continue;
+		if (!leaf_ok && (e->kind == E_VAR || e->kind == E_LIT) && i < 3)
+			continue; /* a plain copy */
+		if (n <= 24)
+			return e;
+		if (n < bsize)
+			best = e, bsize = n;
+	}
+	if (best)
+		return best;
+	l = input_leaf(g, t);
+	return l ? tame(g, l, cap) : e;
 }

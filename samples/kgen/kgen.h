@@ -137,6 +137,7 @@ enum {
 	EF_NONNEG = 1, /* integer known >= 0 */
 	EF_LIT = 2,    /* a bare literal (constant for Warp) */
 	EF_RAND = 4,   /* draws from the random state */
+	EF_CONST = 8,  /* built from literals only */
 };
 
 struct Expr {
@@ -179,6 +180,7 @@ struct Var {
 	bool nonneg;          /* integer known >= 0 */
 	bool counter;         /* while-loop counter: mutated only by its loop */
 	bool hidden;          /* temporarily invisible to leaf selection */
+	bool mutated;         /* some mutation statement changes it */
 	double bound;         /* |value| <= bound, now and for the rest of the function */
 	double base;          /* bound of the initial value and of every overwrite */
 	double used;          /* budget consumed by accumulations: |value| <= base + used */
@@ -376,6 +378,8 @@ typedef struct Gen {
 /* expr.c */
 Expr *gx(Gen *g, Type t, int depth, double cap);           /* any expression of type t */
 Expr *gx_cond(Gen *g, int depth);                          /* a boolean condition */
+Expr *gx_value(Gen *g, Type t, int depth, double cap);     /* gx, not a constant or copy */
+Expr *gx_sized(Gen *g, Type t, int depth, double cap, bool leaf_ok);
 Expr *tame(Gen *g, Expr *e, double cap);                   /* bound e by cap */
 Expr *lit_nice(Gen *g, Type t, double maxabs, bool positive);
 Expr *use_var(Gen *g, Var *v);                             /* E_VAR, counts the read */

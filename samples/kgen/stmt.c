@@ -160,6 +160,14 @@ def_local(Gen *g, Block *b, const char *base, Expr *e)
 	v->literal_init = (e->flags & EF_LIT) != 0;
 	v->nonneg = (e->flags & EF_NONNEG) != 0;
 	v->mutable_ = e->ty.kind != TY_STRUCT;
+	/* headroom: later mutations may add up to this much even after v has been read */
+	if (e->ty.kind == TY_FLOAT || e->ty.kind == TY_VEC || e->ty.kind == TY_MAT) {
+		if (rng_pct(&g->rng, 60))
+			v->bound = v->base + fmax(v->base, 1.0) * (1 << rng_below(&g->rng, 3));
+	} else if (e->ty.kind == TY_INT && v->base < 1024 && rng_pct(&g->rng, 50)) {
+		v->bound = v->base + 8 * (1 << rng_below(&g->rng, 3));
+		v->nonneg = false;
+	}
 	s->is_def = true;
 	s->var = v;
 	s->e = e;
@@ -217,6 +225,16 @@ aug(Gen *g, Block *b, Var *v, int op, Expr *e)
 {
 	Stmt *s = st_new(g->A, S_AUG);
 
+	if ((op == OP_ADD || op == OP_SUB) && e->kind == E_LIT && (e->s[0] == '-' || !strncmp(e->s, "wp.float64(-", 12))) {
+		Expr *z = ex_lit_int(g->A, 0);
+
+		/* v -= -c reads as v += c: rebuild through ex_bin's flip */
+		z->ty = e->ty;
+		e = ex_bin(g->A, op, z, e, e->ty, e->bound);
+		op = e->op;
+		e = e->a[1];
+	}
+
 	s->var = v;
 	s->op = (unsigned char)op;
 	s->e = e;
@@ -235,6 +253,7 @@ self(Gen *g, Var *v)
 static void
 commit(Var *v, double inc)
 {
+	v->mutated = true;
 	v->used += inc;
 	if (!v->frozen)
 		v->bound = v->base + v->used;
@@ -263,13 +282,13 @@ gen_mutation(Gen *g, Block *b, Var *v)
 	case TY_MAT: {
 		enum { U_ADD, U_RELAX, U_MAX, U_SCALE, U_OVER, U_AVG, U_SIN, U_N };
 		int w[U_N] = { inc_cap >= MIN_INC ? 10 : 0, inc_cap >= MIN_INC ? 4 : 0,
-			       t.kind != TY_MAT && v->base >= MIN_INC ? 2 : 0, 1, v->base >= MIN_INC || !v->frozen ? 2 : 0,
+			       t.kind != TY_MAT && v->base >= MIN_INC ? 2 : 0, 1, v->base >= MIN_INC || !v->frozen ? 1 : 0,
 			       v->base >= MIN_INC ? 2 : 0, t.kind == TY_FLOAT && (g->feat & F_MATH) && inc_cap >= MIN_INC ? 1 : 0 };
 		Type st = ty_float(t.prec);
 
 		switch (rng_weighted(&g->rng, w, U_N)) {
 		case U_ADD:
-			e = gx(g, t, d, inc_cap);
+			e = gx_sized(g, t, d, inc_cap, true);
 			aug(g, b, v, rng_pct(&g->rng, 75) ? OP_ADD : OP_SUB, e);
 			commit(v, T * e->bound);
 			break;
@@ -293,9 +312,9 @@ gen_mutation(Gen *g, Block *b, Var *v)
 			break;
 		case U_OVER:
 			if (v->frozen) {
-				e = gx(g, t, d, v->base);
+				e = gx_value(g, t, d, v->base);
 			} else {
-				e = gx(g, t, d, cap_for(t));
+				e = gx_value(g, t, d, cap_for(t));
 				v->base = fmax(v->base, e->bound);
 			}
 			assign(g, b, v, e);
@@ -572,8 +591,9 @@ gen_if(Gen *g, Block *b)
 	int nelif = 0, i;
 	bool many = (g->feat & F_MANYIF) != 0;
 
-	/* branches need something to change: make sure a mutable local exists */
-	if (!pick_var(g, pal_pick(g), true)) {
+	/* branches need something to change: make sure a mutable local exists (unless this
+	 * block is itself a branch inside a loop, where no definition may appear) */
+	if (!(g->branch_depth > 0 && g->loop_depth > 0) && !pick_var(g, pal_pick(g), true)) {
 		Type t = pal_pick(g);
 
 		if (t.kind == TY_FLOAT || t.kind == TY_INT || t.kind == TY_VEC)
@@ -633,7 +653,7 @@ gen_branch(Gen *g, Block *b, int n)
 				gen_atomic(g, b);
 			break;
 		case B_DEF:
-			def_local(g, b, NULL, gx(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
+			def_local(g, b, NULL, gx_value(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
 			break;
 		case B_IF:
 			gen_if(g, b);
@@ -737,11 +757,26 @@ gen_for(Gen *g, Block *b)
 		trips = hi;
 		ib = hi;
 		break;
-	default: { /* dynamic bound: an integer expression bounded by 8 */
-		Expr *n = gx(g, ty_int(), 2, 8.0);
+	default: { /* dynamic bound: an integer expression bounded by 8, not from the thread index */
+		Expr *n;
+		int d;
 
-		if (n->kind == E_LIT) /* keep it data dependent when possible */
-			n = gx(g, ty_int(), 2, 8.0);
+		for (d = 0; d < 3; d++)
+			if (g->tid[d])
+				g->tid[d]->hidden = true;
+		n = gx_value(g, ty_int(), 2, 8.0);
+		for (d = 0; d < 3; d++)
+			if (g->tid[d])
+				g->tid[d]->hidden = false;
+		if (n->flags & EF_CONST) {
+			/* nothing data dependent at hand: a constant trip count */
+			hi = rng_range(&g->rng, 2, 6);
+			s->idx[0] = ex_lit_int(A, hi);
+			s->nidx = 1;
+			trips = hi;
+			ib = hi - 1;
+			break;
+		}
 		if (rng_pct(&g->rng, 25)) {
 			lo = rng_range(&g->rng, 0, 1);
 			s->idx[0] = ex_lit_int(A, lo);
@@ -796,8 +831,10 @@ gen_while(Gen *g, Block *b)
 		lim = ex_lit_int(A, k);
 	} else {
 		cnt->hidden = true;
-		lim = gx(g, ty_int(), 2, 8.0);
+		lim = gx_value(g, ty_int(), 2, 8.0);
 		cnt->hidden = false;
+		if (lim->flags & EF_CONST)
+			lim = ex_lit_int(A, rng_range(&g->rng, 2, 8));
 	}
 	trips = (int)lim->bound;
 	if (trips < 1)
@@ -843,7 +880,7 @@ gen_loop_body(Gen *g, Block *b, int n)
 
 		switch (rng_weighted(&g->rng, w, L_N)) {
 		case L_DEF:
-			def_local(g, b, NULL, gx(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
+			def_local(g, b, NULL, gx_value(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
 			break;
 		case L_MUT:
 			mutate_some(g, b);
@@ -888,7 +925,7 @@ gen_stmts(Gen *g, Block *b, int n)
 		case T_DEF: {
 			Type t = pal_pick(g);
 
-			def_local(g, b, NULL, gx(g, t, g->depth, cap_for(t) * (rng_pct(&g->rng, 50) ? 0.25 : 1.0)));
+			def_local(g, b, NULL, gx_value(g, t, g->depth, cap_for(t) * (rng_pct(&g->rng, 50) ? 0.25 : 1.0)));
 			break;
 		}
 		case T_MUT:
@@ -911,7 +948,7 @@ gen_stmts(Gen *g, Block *b, int n)
 			if (!gen_unpack(g, b)) {
 				Type t = pal_pick(g);
 
-				def_local(g, b, NULL, gx(g, t, g->depth, cap_for(t)));
+				def_local(g, b, NULL, gx_value(g, t, g->depth, cap_for(t)));
 			}
 			break;
 		}

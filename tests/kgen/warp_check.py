@@ -186,12 +186,17 @@ def main():
     ap.add_argument("--no-grad", action="store_true", help="skip the Tape backward check")
     ap.add_argument("--sizes", type=int, default=3, help="launch sizes per kernel (default 3)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the input values")
+    ap.add_argument("--debug", action="store_true",
+                    help="compile in Warp's debug mode (bounds asserts on; forward only: an out-of-bounds index aborts)")
     ap.add_argument("-v", "--verbose", action="store_true")
     opts = ap.parse_args()
 
     import numpy as np
     import warp as wp
 
+    if opts.debug:
+        wp.config.mode = "debug"
+        opts.no_grad = True
     wp.config.quiet = True  # older Warp
     wp.config.log_level = getattr(wp, "LOG_WARNING", 30)
     if os.environ.get("KGEN_WARP_CACHE"):
