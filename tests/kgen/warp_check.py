@@ -183,6 +183,7 @@ def main():
     ap = argparse.ArgumentParser(description="Check kgen modules with NVIDIA Warp.")
     ap.add_argument("files", nargs="+")
     ap.add_argument("--tap", action="store_true", help="write TAP (ok N - kernel)")
+    ap.add_argument("--plan-extra", type=int, default=0, help="TAP: add this many to the plan (tests the caller runs after)")
     ap.add_argument("--no-grad", action="store_true", help="skip the Tape backward check")
     ap.add_argument("--sizes", type=int, default=3, help="launch sizes per kernel (default 3)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the input values")
@@ -210,7 +211,7 @@ def main():
         for meta, line, mtext in split_modules(text):
             modules.append((fn, meta, line, mtext))
     if opts.tap:
-        print(f"1..{len(modules)}", flush=True)
+        print(f"1..{len(modules) + opts.plan_extra}", flush=True)
     chk = Checker(wp, np, grad=not opts.no_grad, nsizes=opts.sizes, seed=opts.seed)
     failures = 0
     for n, (fn, meta, line, mtext) in enumerate(modules, 1):
