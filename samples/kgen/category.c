@@ -276,11 +276,23 @@ prologue_loads(Gen *g, Block *b, int pct)
 }
 
 static void
+mark_reads(const Expr *e)
+{
+	int i;
+
+	if (e->kind == E_VAR)
+		e->var->reads++;
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		mark_reads(e->a[i]);
+}
+
+static void
 store_outputs(Gen *g, Block *b)
 {
 	Kernel *k = g->k;
 	int i, d;
 
+	recount_reads(b);
 	for (i = 0; i < k->nparams; i++) {
 		Var *a = k->params[i];
 		Stmt *s;
@@ -294,6 +306,25 @@ store_outputs(Gen *g, Block *b)
 		for (d = 0; d < a->ndim; d++)
 			s->idx[d] = use_var(g, g->tid[d]);
 		s->e = gx_sized(g, a->elem, g->depth, a->elem.kind == TY_INT ? 1024.0 : 64.0, true);
+		/* fold in partial results nothing has used yet (they would be dead code) */
+		if (a->elem.kind == TY_FLOAT || a->elem.kind == TY_VEC || a->elem.kind == TY_INT) {
+			int j, folded = 0;
+
+			mark_reads(s->e);
+
+			for (j = g->nscope - 1; j >= 0 && folded < 2; j--) {
+				Var *v = g->scope[j];
+				Expr *t;
+
+				if (v->role != V_LOCAL || v->reads || v->hidden || !ty_eq(v->ty, a->elem) ||
+				    (v->literal_init && !v->mutated) || !rng_pct(&g->rng, 75))
+					continue;
+				t = tame(g, use_var(g, v), a->elem.kind == TY_INT ? 256.0 : 16.0);
+				v->reads++;
+				s->e = ex_bin(g->A, rng_pct(&g->rng, 70) ? OP_ADD : OP_SUB, s->e, t, a->elem, s->e->bound + t->bound);
+				folded++;
+			}
+		}
 		block_push(g->A, b, s);
 	}
 }
@@ -869,7 +900,9 @@ cat_multi_conditional(Gen *g)
 	if (rng_pct(&g->rng, 70))
 		add_input(g, tint());
 	add_output(g, tf32());
-	standard_body(g, 90);
+	emit_tid(g, &g->k->body);
+	prologue_loads(g, &g->k->body, 90);
+	gen_stmts(g, &g->k->body, nstmts(g) / 2);
 	nif = rng_range(&g->rng, 1, 2);
 	for (i = 0; i < nif; i++)
 		gen_if(g, &g->k->body);

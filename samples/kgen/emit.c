@@ -338,14 +338,12 @@ emit_block(Buf *b, const Block *blk, const Kernel *k, int ind)
 
 /* ----------------------------------------------------------------- module */
 
-static const char *
-array_ann(const Var *a, const Kernel *k)
+static void
+emit_array_ann(Buf *b, const Var *a, const Kernel *k)
 {
 	static const char *const arr[4] = { "", "wp.array", "wp.array2d", "wp.array3d" };
-	static char buf[96];
 
-	snprintf(buf, sizeof buf, "%s(dtype=%s)", arr[a->ndim], ty_py(a->elem, k));
-	return buf;
+	buf_printf(b, "%s(dtype=%s)", arr[a->ndim], ty_py(a->elem, k));
 }
 
 static void
@@ -356,9 +354,10 @@ emit_params(Buf *b, Var *const *p, int n, const Kernel *k)
 	for (i = 0; i < n; i++) {
 		if (i)
 			buf_puts(b, ", ");
-		if (p[i]->role == V_ARRAY)
-			buf_printf(b, "%s: %s", p[i]->name, array_ann(p[i], k));
-		else
+		if (p[i]->role == V_ARRAY) {
+			buf_printf(b, "%s: ", p[i]->name);
+			emit_array_ann(b, p[i], k);
+		} else
 			buf_printf(b, "%s: %s", p[i]->name, ty_py(p[i]->ty, k));
 	}
 }

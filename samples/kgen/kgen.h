@@ -403,6 +403,7 @@ void gen_while(Gen *g, Block *b);
 bool gen_atomic(Gen *g, Block *b);
 Var *def_accumulator(Gen *g, Block *b, Type t);
 void finish_func(Gen *g, Block *body);
+void recount_reads(Block *body);
 void mark_dynamic(Block *b);
 
 /* category.c */

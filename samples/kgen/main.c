@@ -27,7 +27,7 @@ static const char help_text[] =
 	"                    whatever --count and --start, so runs can be sharded\n"
 	"  --category C,...  draw only from these categories (default: all, by weight)\n"
 	"  --depth D         expression depth (default 3)\n"
-	"  --stmts K         statements per kernel body before dead-code removal (default 6)\n"
+	"  --stmts K         statements per kernel body before dead-code removal (default 8)\n"
 	"  --loops L         most loops per kernel (default 3)\n"
 	"  -o DIR/           one file per kernel, DIR/k<seed>_<index>.py (DIR exists or ends in /)\n"
 	"  -o FILE           all modules concatenated (default: standard output)\n"
@@ -131,7 +131,7 @@ main(int argc, char **argv)
 	o.seed = 1;
 	o.count = 1;
 	o.depth = 3;
-	o.stmts = 6;
+	o.stmts = 8;
 	o.loops = 3;
 	o.catmask = (1u << ncategories) - 1;
 

@@ -600,22 +600,22 @@ gen_if(Gen *g, Block *b)
 			def_accumulator(g, b, t);
 	}
 	s->e = gx_cond(g, many ? 2 : 1);
-	gen_branch(g, &s->body, rng_range(&g->rng, 1, 2));
+	gen_branch(g, &s->body, rng_range(&g->rng, 1, g->branch_depth ? 1 : 2));
 	block_push(g->A, b, s);
-	if (rng_pct(&g->rng, many ? 80 : 30))
-		nelif = rng_range(&g->rng, 1, many ? 4 : 1);
+	if (rng_pct(&g->rng, many ? (g->branch_depth ? 40 : 80) : 30))
+		nelif = rng_range(&g->rng, 1, many && g->branch_depth == 0 ? 4 : 1);
 	cur = s;
 	for (i = 0; i < nelif; i++) {
 		Stmt *e = st_new(g->A, S_IF);
 
 		e->elif = true;
 		e->e = gx_cond(g, many ? 2 : 1);
-		gen_branch(g, &e->body, rng_range(&g->rng, 1, 2));
+		gen_branch(g, &e->body, rng_range(&g->rng, 1, g->branch_depth ? 1 : 2));
 		block_push(g->A, &cur->orelse, e);
 		cur = e;
 	}
 	if (rng_pct(&g->rng, 55))
-		gen_branch(g, &cur->orelse, rng_range(&g->rng, 1, 2));
+		gen_branch(g, &cur->orelse, rng_range(&g->rng, 1, g->branch_depth ? 1 : 2));
 }
 
 static void gen_loop_body(Gen *g, Block *b, int n);
@@ -638,13 +638,13 @@ static void
 gen_branch(Gen *g, Block *b, int n)
 {
 	int mark = g->nscope, i;
-	int maxdepth = (g->feat & F_MANYIF) ? 3 : 2;
+	int maxdepth = 2;
 
 	g->branch_depth++;
 	for (i = 0; i < n; i++) {
 		enum { B_MUT, B_DEF, B_IF, B_ATOMIC, B_N };
 		int w[B_N] = { 10, g->loop_depth == 0 && i + 1 < n ? 3 : 0,
-			       g->branch_depth < maxdepth && (g->feat & F_IF) ? ((g->feat & F_MANYIF) ? 4 : 1) : 0,
+			       g->branch_depth < maxdepth && (g->feat & F_IF) ? ((g->feat & F_MANYIF) ? 2 : 1) : 0,
 			       (g->feat & F_ATOMIC) ? 4 : 0 };
 
 		switch (rng_weighted(&g->rng, w, B_N)) {
@@ -915,7 +915,7 @@ gen_stmts(Gen *g, Block *b, int n)
 	for (i = 0; i < n; i++) {
 		enum { T_DEF, T_MUT, T_IF, T_FOR, T_WHILE, T_ATOMIC, T_UNPACK, T_N };
 		bool loops_left = g->loops_made < g->o->loops;
-		int w[T_N] = { 10, 4, (g->feat & F_IF) ? ((g->feat & F_MANYIF) ? 8 : 4) : 0,
+		int w[T_N] = { 10, 4, (g->feat & F_IF) ? 4 : 0,
 			       (g->feat & F_LOOP) && loops_left ? 5 : 0, (g->feat & F_WHILE) && loops_left ? 3 : 0,
 			       (g->feat & F_ATOMIC) ? 5 : 0, (g->feat & F_FUNC) ? 3 : 0 };
 
@@ -1211,6 +1211,14 @@ mark_dynamic(Block *b)
 		mark_dynamic(&s->body);
 		mark_dynamic(&s->orelse);
 	}
+}
+
+/* Var.reads of everything assigned in body, from the statements as they stand. */
+void
+recount_reads(Block *body)
+{
+	zero_reads(body);
+	count_block(body);
 }
 
 /* Dead-code removal to a fixpoint, then dynamic-loop marking. */
