@@ -644,13 +644,18 @@ build_struct_local(Gen *g, Block *b, int sid)
 
 /* ----------------------------------------------------------------- categories */
 
+/* Features are drawn one statement at a time (g->feat |= ...): C leaves the order of
+ * operands of | unspecified, and output must not depend on the compiler. */
+
 static void
 cat_arithmetic(Gen *g)
 {
 	int n, i;
 
 	set_launch(g, rng_pct(&g->rng, 80) ? 1 : 2);
-	g->feat = F_INT | (rng_pct(&g->rng, 40) ? F_BITS : 0) | (rng_pct(&g->rng, 30) ? F_CMP : 0);
+	g->feat = F_INT;
+	g->feat |= rng_pct(&g->rng, 40) ? F_BITS : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_CMP : 0;
 	pal_add(g, tf32(), 6);
 	n = rng_range(&g->rng, 1, 3);
 	for (i = 0; i < n; i++)
@@ -672,7 +677,8 @@ cat_math(Gen *g)
 	int n, i;
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_MATH | (rng_pct(&g->rng, 30) ? F_CMP : 0);
+	g->feat = F_MATH;
+	g->feat |= rng_pct(&g->rng, 30) ? F_CMP : 0;
 	pal_add(g, tf32(), 6);
 	n = rng_range(&g->rng, 1, 3);
 	for (i = 0; i < n; i++)
@@ -691,7 +697,9 @@ cat_vector(Gen *g)
 	Type vt = tvec(n, PREC_F32);
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_VEC | (rng_pct(&g->rng, 40) ? F_MATH : 0) | (rng_pct(&g->rng, 30) ? F_CMP : 0);
+	g->feat = F_VEC;
+	g->feat |= rng_pct(&g->rng, 40) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_CMP : 0;
 	pal_add(g, vt, 6);
 	pal_add(g, tf32(), 3);
 	if (rng_pct(&g->rng, 20))
@@ -716,7 +724,8 @@ cat_matrix(Gen *g)
 	Type mt = tmat(n), vt = tvec(n, PREC_F32);
 
 	set_launch(g, 1);
-	g->feat = F_MAT | F_VEC | (rng_pct(&g->rng, 25) ? F_MATH : 0);
+	g->feat = F_MAT | F_VEC;
+	g->feat |= rng_pct(&g->rng, 25) ? F_MATH : 0;
 	pal_add(g, mt, 5);
 	pal_add(g, vt, 3);
 	pal_add(g, tf32(), 2);
@@ -749,7 +758,9 @@ cat_quaternion(Gen *g)
 	Type v3 = tvec(3, PREC_F32);
 
 	set_launch(g, 1);
-	g->feat = F_QUAT | F_VEC | (rng_pct(&g->rng, 50) ? F_MATH : 0) | (rng_pct(&g->rng, 20) ? F_MAT : 0);
+	g->feat = F_QUAT | F_VEC;
+	g->feat |= rng_pct(&g->rng, 50) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 20) ? F_MAT : 0;
 	pal_add(g, tquat(), 5);
 	pal_add(g, v3, 4);
 	pal_add(g, tf32(), 2);
@@ -782,7 +793,8 @@ cat_transform(Gen *g)
 	Type v3 = tvec(3, PREC_F32);
 
 	set_launch(g, 1);
-	g->feat = F_XFORM | F_QUAT | F_VEC | (rng_pct(&g->rng, 30) ? F_MATH : 0);
+	g->feat = F_XFORM | F_QUAT | F_VEC;
+	g->feat |= rng_pct(&g->rng, 30) ? F_MATH : 0;
 	pal_add(g, txf(), 5);
 	pal_add(g, v3, 4);
 	pal_add(g, tquat(), 1);
@@ -818,7 +830,8 @@ cat_control_flow(Gen *g)
 	int n = rng_range(&g->rng, 1, 3), i;
 
 	set_launch(g, rng_pct(&g->rng, 80) ? 1 : 2);
-	g->feat = F_IF | F_CMP | F_INT | (rng_pct(&g->rng, 30) ? F_MATH : 0);
+	g->feat = F_IF | F_CMP | F_INT;
+	g->feat |= rng_pct(&g->rng, 30) ? F_MATH : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 2);
 	pal_add(g, ty_bool(), 1);
@@ -840,8 +853,11 @@ cat_loop(Gen *g)
 	int n = rng_range(&g->rng, 1, 2), i;
 
 	set_launch(g, 1);
-	g->feat = F_LOOP | F_INT | (rng_pct(&g->rng, 50) ? F_WHILE : 0) | (rng_pct(&g->rng, 50) ? F_BREAK | F_IF | F_CMP : 0) |
-		  (rng_pct(&g->rng, 35) ? F_MATH : 0) | (rng_pct(&g->rng, 30) ? F_GATHER : 0);
+	g->feat = F_LOOP | F_INT;
+	g->feat |= rng_pct(&g->rng, 50) ? F_WHILE : 0;
+	g->feat |= rng_pct(&g->rng, 50) ? F_BREAK | F_IF | F_CMP : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_GATHER : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 2);
 	if (rng_pct(&g->rng, 25))
@@ -867,8 +883,11 @@ cat_nested_loop(Gen *g)
 	int n = rng_range(&g->rng, 1, 2), i;
 
 	set_launch(g, rng_pct(&g->rng, 80) ? 1 : 2);
-	g->feat = F_LOOP | F_NEST | F_INT | (rng_pct(&g->rng, 40) ? F_WHILE : 0) | (rng_pct(&g->rng, 35) ? F_BREAK | F_IF | F_CMP : 0) |
-		  (rng_pct(&g->rng, 30) ? F_MATH : 0) | (rng_pct(&g->rng, 35) ? F_GATHER : 0);
+	g->feat = F_LOOP | F_NEST | F_INT;
+	g->feat |= rng_pct(&g->rng, 40) ? F_WHILE : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_BREAK | F_IF | F_CMP : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_GATHER : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 2);
 	for (i = 0; i < n; i++)
@@ -891,7 +910,8 @@ cat_multi_conditional(Gen *g)
 	int n = rng_range(&g->rng, 1, 3), i, nif;
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_IF | F_MANYIF | F_CMP | F_INT | (rng_pct(&g->rng, 30) ? F_MATH : 0);
+	g->feat = F_IF | F_MANYIF | F_CMP | F_INT;
+	g->feat |= rng_pct(&g->rng, 30) ? F_MATH : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 2);
 	pal_add(g, ty_bool(), 2);
@@ -915,8 +935,10 @@ cat_atomic(Gen *g)
 	int n = rng_range(&g->rng, 1, 2), i, na;
 
 	set_launch(g, rng_pct(&g->rng, 80) ? 1 : 2);
-	g->feat = F_ATOMIC | F_INT | (rng_pct(&g->rng, 40) ? F_IF | F_CMP : 0) | (rng_pct(&g->rng, 30) ? F_LOOP : 0) |
-		  (rng_pct(&g->rng, 30) ? F_MATH : 0);
+	g->feat = F_ATOMIC | F_INT;
+	g->feat |= rng_pct(&g->rng, 40) ? F_IF | F_CMP : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_LOOP : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_MATH : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 2);
 	for (i = 0; i < n; i++)
@@ -941,8 +963,10 @@ cat_scalar_param(Gen *g)
 	int np = rng_range(&g->rng, 1, 3), i;
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_CMP | F_INT | (rng_pct(&g->rng, 50) ? F_IF : 0) | (rng_pct(&g->rng, 40) ? F_LOOP : 0) |
-		  (rng_pct(&g->rng, 40) ? F_MATH : 0);
+	g->feat = F_CMP | F_INT;
+	g->feat |= rng_pct(&g->rng, 50) ? F_IF : 0;
+	g->feat |= rng_pct(&g->rng, 40) ? F_LOOP : 0;
+	g->feat |= rng_pct(&g->rng, 40) ? F_MATH : 0;
 	pal_add(g, tf32(), 6);
 	pal_add(g, tint(), 1);
 	for (i = 0; i < np; i++) {
@@ -977,8 +1001,12 @@ cat_random(Gen *g)
 	int n = rng_range(&g->rng, 1, 2), i;
 
 	set_launch(g, 1);
-	g->feat = F_RAND | (rng_pct(&g->rng, 40) ? F_LOOP : 0) | (rng_pct(&g->rng, 35) ? F_IF | F_CMP : 0) |
-		  (rng_pct(&g->rng, 35) ? F_MATH : 0) | (rng_pct(&g->rng, 30) ? F_GATHER : 0) | (rng_pct(&g->rng, 20) ? F_INT : 0);
+	g->feat = F_RAND;
+	g->feat |= rng_pct(&g->rng, 40) ? F_LOOP : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_IF | F_CMP : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_GATHER : 0;
+	g->feat |= rng_pct(&g->rng, 20) ? F_INT : 0;
 	pal_add(g, tf32(), 6);
 	if (rng_pct(&g->rng, 30))
 		pal_add(g, tvec(3, PREC_F32), 2), g->feat |= F_VEC;
@@ -1021,7 +1049,9 @@ cat_struct(Gen *g)
 	Var *pv = NULL;
 
 	set_launch(g, 1);
-	g->feat = F_STRUCT | F_VEC | (rng_pct(&g->rng, 40) ? F_MATH : 0) | (rng_pct(&g->rng, 30) ? F_CMP : 0);
+	g->feat = F_STRUCT | F_VEC;
+	g->feat |= rng_pct(&g->rng, 40) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_CMP : 0;
 	pal_add(g, tf32(), 5);
 	pal_add(g, tvec(3, PREC_F32), 3);
 	if (variant >= 60) {
@@ -1062,7 +1092,9 @@ cat_func(Gen *g)
 	int nf = rng_range(&g->rng, 1, 3), i, n;
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_FUNC | (rng_pct(&g->rng, 50) ? F_MATH : 0) | (rng_pct(&g->rng, 40) ? F_CMP | F_IF : 0);
+	g->feat = F_FUNC;
+	g->feat |= rng_pct(&g->rng, 50) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 40) ? F_CMP | F_IF : 0;
 	pal_add(g, tf32(), 6);
 	if (rng_pct(&g->rng, 50))
 		pal_add(g, tvec(3, PREC_F32), 3), g->feat |= F_VEC;
@@ -1233,8 +1265,10 @@ cat_stencil(Gen *g)
 	Var *src[3];
 
 	set_launch(g, r < 55 ? 2 : (r < 80 ? 3 : 1));
-	g->feat = F_GATHER | (rng_pct(&g->rng, 40) ? F_LOOP : 0) | (rng_pct(&g->rng, 35) ? F_MATH : 0) |
-		  (rng_pct(&g->rng, 30) ? F_IF | F_CMP : 0);
+	g->feat = F_GATHER;
+	g->feat |= rng_pct(&g->rng, 40) ? F_LOOP : 0;
+	g->feat |= rng_pct(&g->rng, 35) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_IF | F_CMP : 0;
 	pal_add(g, tf32(), 6);
 	nsrc = rng_range(&g->rng, 1, 2);
 	for (i = 0; i < nsrc; i++)
@@ -1260,8 +1294,10 @@ cat_float64(Gen *g)
 	int n = rng_range(&g->rng, 1, 2), i;
 
 	set_launch(g, rng_pct(&g->rng, 85) ? 1 : 2);
-	g->feat = F_F64 | (rng_pct(&g->rng, 60) ? F_MATH : 0) | (rng_pct(&g->rng, 30) ? F_CMP : 0) |
-		  (rng_pct(&g->rng, 25) ? F_LOOP : 0);
+	g->feat = F_F64;
+	g->feat |= rng_pct(&g->rng, 60) ? F_MATH : 0;
+	g->feat |= rng_pct(&g->rng, 30) ? F_CMP : 0;
+	g->feat |= rng_pct(&g->rng, 25) ? F_LOOP : 0;
 	pal_add(g, tf64(), 6);
 	for (i = 0; i < n; i++)
 		add_input(g, tf64());

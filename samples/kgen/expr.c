@@ -747,9 +747,14 @@ gx_cond1(Gen *g, int depth)
 	case C_INT:
 		return cmp_int(g, depth);
 	case C_AND:
-		return ex_bool(g->A, OP_AND, gx_cond(g, depth - 1), gx_cond(g, depth - 1));
-	case C_OR:
-		return ex_bool(g->A, OP_OR, gx_cond(g, depth - 1), gx_cond(g, depth - 1));
+	case C_OR: {
+		/* operands drawn in order: argument evaluation order is unspecified in C */
+		int k = rng_pct(&g->rng, 50) ? OP_AND : OP_OR;
+		Expr *a = gx_cond(g, depth - 1);
+		Expr *b = gx_cond(g, depth - 1);
+
+		return ex_bool(g->A, k, a, b);
+	}
 	case C_NOT:
 		return ex_un(g->A, OP_NOT, gx_cond(g, depth - 1));
 	default:
@@ -1587,8 +1592,11 @@ leaf_vec(Gen *g, Type t, int depth, double cap)
 		for (i = g->nscope - 1; i >= 0; i--) {
 			Var *s = g->scope[i];
 
-			if (!s->hidden && s->ty.kind == TY_MAT && s->ty.n == t.n && rng_pct(&g->rng, 60))
-				return ex_index(g->A, use_var(g, s), t, s->bound, 1, ilit(g, rng_below(&g->rng, t.n)));
+			if (!s->hidden && s->ty.kind == TY_MAT && s->ty.n == t.n && rng_pct(&g->rng, 60)) {
+				int row = rng_below(&g->rng, t.n);
+
+				return ex_index(g->A, use_var(g, s), t, s->bound, 1, ilit(g, row));
+			}
 		}
 		break;
 	case V_XLATE:
@@ -1935,13 +1943,25 @@ gx_quat(Gen *g, int depth)
 		e->bound = 1.0;
 		e->flags = EF_CONST;
 		return e;
-	case Q_AXIS:
-		return ex_call(A, "wp.quat_from_axis_angle", t, 1.0, 2, unit_axis(g, d), gx_float(g, PREC_F32, d, 4.0));
-	case Q_RPY:
-		return ex_call(A, "wp.quat_rpy", t, 1.0, 3, gx_float(g, PREC_F32, d, 4.0), gx_float(g, PREC_F32, d, 4.0),
-			       gx_float(g, PREC_F32, d, 4.0));
-	case Q_MUL:
-		return ex_bin(A, OP_MUL, gx_quat(g, d), gx_quat(g, d), t, 1.0);
+	case Q_AXIS: {
+		Expr *ax = unit_axis(g, d);
+		Expr *an = gx_float(g, PREC_F32, d, 4.0);
+
+		return ex_call(A, "wp.quat_from_axis_angle", t, 1.0, 2, ax, an);
+	}
+	case Q_RPY: {
+		Expr *r = gx_float(g, PREC_F32, d, 4.0);
+		Expr *p = gx_float(g, PREC_F32, d, 4.0);
+		Expr *y = gx_float(g, PREC_F32, d, 4.0);
+
+		return ex_call(A, "wp.quat_rpy", t, 1.0, 3, r, p, y);
+	}
+	case Q_MUL: {
+		Expr *a = gx_quat(g, d);
+		Expr *b = gx_quat(g, d);
+
+		return ex_bin(A, OP_MUL, a, b, t, 1.0);
+	}
 	case Q_INV:
 		return ex_call(A, "wp.quat_inverse", t, 1.0, 1, gx_quat(g, d));
 	case Q_NORM:
@@ -1956,9 +1976,11 @@ gx_quat(Gen *g, int depth)
 		return gx_quat(g, d);
 	default: {
 		Expr *c = gx_cond(g, d);
+		Expr *a = gx_quat(g, d);
+		Expr *b = gx_quat(g, d);
 
 		(void)st;
-		return ex_call(A, "wp.where", t, 1.0, 3, c, gx_quat(g, d), gx_quat(g, d));
+		return ex_call(A, "wp.where", t, 1.0, 3, c, a, b);
 	}
 	}
 }

@@ -38,6 +38,14 @@
 
 #define KGEN_VERSION "0.1.0"
 
+/* Output must not depend on the compiler: no fused multiply-adds in bound arithmetic
+ * (GCC does not contract in ISO C mode, -std=c11; clang needs the pragma).  Likewise,
+ * no two random draws may sit in one function call's arguments or one expression's
+ * operands: C leaves their evaluation order unspecified. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* ---------------------------------------------------------------- util.c */
 
 typedef struct Arena Arena;

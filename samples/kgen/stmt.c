@@ -386,9 +386,13 @@ gen_mutation(Gen *g, Block *b, Var *v)
 		case 0:
 			assign(g, b, v, gx_cond(g, d));
 			break;
-		case 1:
-			assign(g, b, v, ex_bool(A, rng_pct(&g->rng, 50) ? OP_OR : OP_AND, self(g, v), gx_cond(g, d)));
+		case 1: {
+			int op = rng_pct(&g->rng, 50) ? OP_OR : OP_AND;
+
+			e = gx_cond(g, d);
+			assign(g, b, v, ex_bool(A, op, self(g, v), e));
 			break;
+		}
 		default:
 			assign(g, b, v, ex_un(A, OP_NOT, self(g, v)));
 			break;
@@ -652,9 +656,12 @@ gen_branch(Gen *g, Block *b, int n)
 			if (!mutate_some(g, b) && (g->feat & F_ATOMIC))
 				gen_atomic(g, b);
 			break;
-		case B_DEF:
-			def_local(g, b, NULL, gx_value(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
+		case B_DEF: {
+			Type t = pal_pick(g);
+
+			def_local(g, b, NULL, gx_value(g, t, g->depth, cap_for(t)));
 			break;
+		}
 		case B_IF:
 			gen_if(g, b);
 			break;
@@ -879,9 +886,12 @@ gen_loop_body(Gen *g, Block *b, int n)
 			       (g->feat & F_ATOMIC) ? 4 : 0, (g->feat & F_BREAK) && !did_break ? 3 : 0 };
 
 		switch (rng_weighted(&g->rng, w, L_N)) {
-		case L_DEF:
-			def_local(g, b, NULL, gx_value(g, pal_pick(g), g->depth, cap_for(pal_pick(g))));
+		case L_DEF: {
+			Type t = pal_pick(g);
+
+			def_local(g, b, NULL, gx_value(g, t, g->depth, cap_for(t)));
 			break;
+		}
 		case L_MUT:
 			mutate_some(g, b);
 			break;
