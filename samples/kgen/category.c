@@ -1045,7 +1045,7 @@ static void
 cat_struct(Gen *g)
 {
 	Block *b = &g->k->body;
-	int variant = rng_below(&g->rng, 100), sid_l = -1, i;
+	int variant = rng_below(&g->rng, 100), sid_l = -1;
 	Var *pv = NULL;
 
 	set_launch(g, 1);
@@ -1082,7 +1082,6 @@ cat_struct(Gen *g)
 	if (sid_l >= 0)
 		build_struct_local(g, b, sid_l);
 	gen_stmts(g, b, nstmts(g));
-	(void)i;
 	store_outputs(g, b);
 }
 

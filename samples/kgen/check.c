@@ -332,7 +332,6 @@ check_bin(Ck *c, const Expr *e)
 	default:
 		bad(c, "unknown binary operator %d", e->op);
 	}
-	(void)comp_b;
 }
 
 static bool

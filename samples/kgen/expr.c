@@ -1185,14 +1185,13 @@ gx_float(Gen *g, int prec, int depth, double cap)
 		break;
 	}
 	case P_ATAN2: {
-		double lo, hi;
+		double lo;
 		Expr *den;
 
 		a = gx_float(g, prec, depth - 1, 8.0);
 		b = gx_float(g, prec, depth - 1, 8.0);
 		lo = rng_pct(&g->rng, 50) ? 1.0 : 0.25;
 		den = ex_bin(A, OP_ADD, ex_call(A, "wp.abs", t, b->bound, 1, b), flit(g, prec, lo), t, b->bound + lo);
-		(void)hi;
 		e = rng_pct(&g->rng, 50) ? ex_call(A, "wp.atan2", t, 1.5708, 2, a, den) : ex_call(A, "wp.atan2", t, 3.1416, 2, den, a);
 		break;
 	}
@@ -1923,7 +1922,7 @@ static Expr *
 gx_quat(Gen *g, int depth)
 {
 	Arena *A = g->A;
-	Type t = quatf(), st = ty_float(PREC_F32);
+	Type t = quatf();
 	Var *v = pick_var(g, t, false);
 	enum { Q_VAR, Q_IDENT, Q_AXIS, Q_RPY, Q_MUL, Q_INV, Q_NORM, Q_XROT, Q_WHERE, Q_N };
 	int w[Q_N] = { v ? (v->uses_gen == 0 ? 14 : 6) : 0, 1, 5, 2, depth > 0 ? 5 : 0, depth > 0 ? 2 : 0,
@@ -1979,7 +1978,6 @@ gx_quat(Gen *g, int depth)
 		Expr *a = gx_quat(g, d);
 		Expr *b = gx_quat(g, d);
 
-		(void)st;
 		return ex_call(A, "wp.where", t, 1.0, 3, c, a, b);
 	}
 	}
