@@ -1,0 +1,787 @@
+/* kgen's own sanity checks, run on every kernel before it is printed.
+ *
+ * An independent re-reading of the AST, not trusting the generators' bookkeeping:
+ *   - Warp typing: operands of arithmetic, comparisons, where(), min/max/clamp and
+ *     ternaries have identical types; no int/float mixing; literals are spelled for
+ *     their type; user-function calls match the signatures;
+ *   - scoping: every name is defined before use and visible, local names are unique
+ *     per function, no definition inside a branch that sits inside a loop;
+ *   - domains: division, floor division and modulo have denominators that cannot be
+ *     zero, sqrt/log/pow act on positive-by-construction arguments, acos/asin on
+ *     arguments strictly inside [-1, 1], shifts on non-negative values by 0..8;
+ *   - arrays: inputs are only read, outputs stored exactly once per element at the top
+ *     level at the thread index, accumulators only receive atomics, and every index is
+ *     in bounds for every launch size (tid, clamped/guarded neighbours, i // c,
+ *     modulo or clamp by arr.shape[d], randi(state, 0, arr.shape[d]));
+ *   - loops Warp emits dynamically: literal-initialised variables they mutate are
+ *     declared dynamic.
+ * Every violation is described in err; the count is returned. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kgen.h"
+
+#define MAXV 1024
+
+typedef struct Ck {
+	const Kernel *k;
+	Buf *err;
+	int nerr;
+	const Func *fn;             /* function being checked, NULL for the kernel */
+	const Var *vis[MAXV];       /* visible variables, innermost last */
+	int nvis;
+	const char *names[MAXV];    /* names defined in the current function */
+	int nnames;
+	const Var *idxdef_v[MAXV];  /* integer locals and their defining expressions */
+	const Expr *idxdef_e[MAXV];
+	int nidxdef;
+	const Expr *guards[64];     /* enclosing if conditions */
+	int nguards;
+	int loops;                  /* enclosing loops */
+	int branches;               /* enclosing if bodies */
+	int stores[MAX_PARAMS];     /* stores per parameter */
+} Ck;
+
+static void
+bad(Ck *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->nerr++;
+	buf_printf(c->err, "  %s: ", c->fn ? c->fn->name : c->k->name);
+	va_start(ap, fmt);
+	buf_vprintf(c->err, fmt, ap);
+	va_end(ap);
+	buf_puts(c->err, "\n");
+}
+
+static const char *
+tname(Type t, const Kernel *k)
+{
+	if (t.kind == TY_ARRAY)
+		return "array";
+	return ty_py(t, k);
+}
+
+static bool
+visible(Ck *c, const Var *v)
+{
+	int i;
+
+	for (i = c->nvis - 1; i >= 0; i--)
+		if (c->vis[i] == v)
+			return true;
+	return false;
+}
+
+static void
+define(Ck *c, const Var *v)
+{
+	int i;
+
+	for (i = 0; i < c->nnames; i++)
+		if (!strcmp(c->names[i], v->name))
+			bad(c, "name '%s' defined twice", v->name);
+	if (c->nnames < MAXV)
+		c->names[c->nnames++] = v->name;
+	if (c->nvis < MAXV)
+		c->vis[c->nvis++] = v;
+}
+
+static bool
+is_lit(const Expr *e)
+{
+	return e->kind == E_LIT;
+}
+
+static double
+lit_value(const Expr *e)
+{
+	const char *s = e->s;
+	double v = 0;
+
+	if (!strncmp(s, "wp.float64(", 11))
+		s += 11;
+	sscanf(s, "%lf", &v);
+	return v;
+}
+
+static bool
+is_call(const Expr *e, const char *name)
+{
+	return e->kind == E_CALL && !strcmp(e->s, name);
+}
+
+static bool
+is_tid(const Expr *e, int d)
+{
+	return e->kind == E_VAR && e->var->role == V_TID && (d < 0 || !strcmp(e->var->name, (const char *[]){ "i", "j", "k" }[d]));
+}
+
+/* x >= 0 by construction (integers) */
+static bool
+nonneg_int(const Expr *e)
+{
+	if (e->kind == E_LIT)
+		return lit_value(e) >= 0;
+	if (e->kind == E_SHAPE || is_tid(e, -1) || is_call(e, "wp.abs"))
+		return true;
+	if (e->kind == E_BIN && e->op == OP_BITAND)
+		return nonneg_int(e->a[0]) || nonneg_int(e->a[1]);
+	if (e->kind == E_BIN && (e->op == OP_ADD || e->op == OP_MUL || e->op == OP_FLOORDIV || e->op == OP_MOD ||
+				 e->op == OP_SHL || e->op == OP_SHR || e->op == OP_BITOR || e->op == OP_BITXOR))
+		return nonneg_int(e->a[0]) && nonneg_int(e->a[1]);
+	if (is_call(e, "wp.clamp"))
+		return nonneg_int(e->a[1]);
+	if (is_call(e, "wp.max"))
+		return nonneg_int(e->a[0]) || nonneg_int(e->a[1]);
+	if (is_call(e, "wp.min"))
+		return nonneg_int(e->a[0]) && nonneg_int(e->a[1]);
+	if (e->kind == E_VAR && (e->var->role == V_LOOP || e->var->role == V_LOCAL))
+		return e->var->nonneg && !e->var->mutable_;
+	return false;
+}
+
+/* float x > 0 by construction: c > 0, abs(y) + c, y * y + c, c + y * y, sqrt of such */
+static bool
+positive_float(const Expr *e)
+{
+	if (e->kind == E_LIT)
+		return lit_value(e) > 0;
+	if (is_call(e, "wp.sqrt"))
+		return positive_float(e->a[0]);
+	if (e->kind == E_BIN && e->op == OP_ADD) {
+		const Expr *a = e->a[0], *b = e->a[1];
+
+		if (is_lit(a) && lit_value(a) > 0) {
+			const Expr *t = a;
+
+			a = b;
+			b = t;
+		}
+		if (!(is_lit(b) && lit_value(b) > 0))
+			return false;
+		if (is_call(a, "wp.abs"))
+			return true;
+		if (a->kind == E_BIN && a->op == OP_MUL && a->a[0]->kind == E_VAR && a->a[1]->kind == E_VAR &&
+		    a->a[0]->var == a->a[1]->var)
+			return true;
+		if (a->kind == E_BIN && a->op == OP_MUL && a->a[0] == a->a[1])
+			return true;
+		return false;
+	}
+	return false;
+}
+
+/* A nonzero float denominator: a nonzero literal or positive by construction. */
+static bool
+safe_denominator(const Expr *e)
+{
+	if (e->kind == E_LIT)
+		return lit_value(e) != 0;
+	return positive_float(e);
+}
+
+static bool
+is_shape_minus_one(const Expr *e, int d)
+{
+	return e->kind == E_BIN && e->op == OP_SUB && e->a[0]->kind == E_SHAPE && e->a[0]->n == d && is_lit(e->a[1]) &&
+	       lit_value(e->a[1]) == 1;
+}
+
+static const Expr *
+idx_def(Ck *c, const Var *v)
+{
+	int i;
+
+	for (i = c->nidxdef - 1; i >= 0; i--)
+		if (c->idxdef_v[i] == v)
+			return c->idxdef_e[i];
+	return NULL;
+}
+
+/* An enclosing condition guards tid[d] - 1 (tid > 0) or tid[d] + 1 (tid + 1 < shape). */
+static bool
+guarded(Ck *c, int d, int op)
+{
+	int i;
+
+	for (i = 0; i < c->nguards; i++) {
+		const Expr *g = c->guards[i];
+
+		if (g->kind != E_CMP)
+			continue;
+		if (op == OP_SUB && g->op == OP_GT && is_tid(g->a[0], d) && is_lit(g->a[1]) && lit_value(g->a[1]) == 0)
+			return true;
+		if (op == OP_ADD && g->op == OP_LT && g->a[0]->kind == E_BIN && g->a[0]->op == OP_ADD &&
+		    is_tid(g->a[0]->a[0], d) && is_lit(g->a[0]->a[1]) && lit_value(g->a[0]->a[1]) == 1 &&
+		    g->a[1]->kind == E_SHAPE && g->a[1]->n == d)
+			return true;
+	}
+	return false;
+}
+
+/* Is e a valid index along dimension d for every launch size (all arrays share the
+ * launch shape, so any array's shape[d] bounds it)? */
+static bool
+index_safe(Ck *c, const Expr *e, int d, int depth)
+{
+	if (depth > 8)
+		return false;
+	if (is_tid(e, d))
+		return true;
+	if (e->kind == E_LIT)
+		return lit_value(e) == 0;
+	if (e->kind == E_VAR && e->var->role == V_LOCAL && e->var->ty.kind == TY_INT) {
+		const Expr *def = idx_def(c, e->var);
+
+		return def && !e->var->mutable_ ? index_safe(c, def, d, depth + 1) : (def && index_safe(c, def, d, depth + 1));
+	}
+	if (e->kind == E_BIN && e->op == OP_FLOORDIV && is_tid(e->a[0], d) && is_lit(e->a[1]) && lit_value(e->a[1]) >= 1)
+		return true;
+	if (e->kind == E_BIN && e->op == OP_MOD && e->a[1]->kind == E_SHAPE && e->a[1]->n == d && nonneg_int(e->a[0]))
+		return true;
+	if (is_call(e, "wp.clamp") && is_lit(e->a[1]) && lit_value(e->a[1]) == 0 && is_shape_minus_one(e->a[2], d))
+		return true;
+	if (is_call(e, "wp.max") && is_lit(e->a[1]) && lit_value(e->a[1]) == 0 && e->a[0]->kind == E_BIN &&
+	    e->a[0]->op == OP_SUB && is_tid(e->a[0]->a[0], d) && is_lit(e->a[0]->a[1]) && lit_value(e->a[0]->a[1]) > 0)
+		return true;
+	if (is_call(e, "wp.min") && is_shape_minus_one(e->a[1], d) && nonneg_int(e->a[0]))
+		return true;
+	if (is_call(e, "wp.randi") && e->n == 3 && is_lit(e->a[1]) && lit_value(e->a[1]) == 0 && e->a[2]->kind == E_SHAPE &&
+	    e->a[2]->n == d)
+		return true;
+	if (e->kind == E_BIN && (e->op == OP_SUB || e->op == OP_ADD) && is_tid(e->a[0], d) && is_lit(e->a[1]) &&
+	    lit_value(e->a[1]) == 1 && guarded(c, d, e->op))
+		return true;
+	return false;
+}
+
+static void check_expr(Ck *c, const Expr *e);
+
+static bool
+same(const Expr *a, const Expr *b)
+{
+	return ty_eq(a->ty, b->ty);
+}
+
+static void
+check_bin(Ck *c, const Expr *e)
+{
+	const Expr *a = e->a[0], *b = e->a[1];
+	Type ta = a->ty, tb = b->ty, tr = e->ty;
+	bool scal_a = ta.kind == TY_FLOAT, scal_b = tb.kind == TY_FLOAT;
+	bool comp_a = ta.kind == TY_VEC || ta.kind == TY_MAT || ta.kind == TY_QUAT;
+	bool comp_b = tb.kind == TY_VEC || tb.kind == TY_MAT || tb.kind == TY_QUAT;
+
+	switch (e->op) {
+	case OP_ADD:
+	case OP_SUB:
+		if (!same(a, b) || !ty_eq(ta, tr) || ta.kind == TY_BOOL || ta.kind == TY_XFORM)
+			bad(c, "'%s' on %s and %s", e->op == OP_ADD ? "+" : "-", tname(ta, c->k), tname(tb, c->k));
+		break;
+	case OP_MUL:
+		if (same(a, b) && ty_eq(ta, tr) && (ta.kind == TY_INT || ta.kind == TY_FLOAT || ta.kind == TY_QUAT))
+			break;
+		if (comp_a && scal_b && ta.prec == tb.prec && ty_eq(ta, tr))
+			break;
+		if (comp_b && scal_a && ta.prec == tb.prec && ty_eq(tb, tr))
+			break;
+		bad(c, "'*' on %s and %s", tname(ta, c->k), tname(tb, c->k));
+		break;
+	case OP_DIV:
+		if (!((same(a, b) && ta.kind == TY_FLOAT) || (ta.kind == TY_VEC && scal_b && ta.prec == tb.prec)) || !ty_eq(ta, tr))
+			bad(c, "'/' on %s and %s", tname(ta, c->k), tname(tb, c->k));
+		if (!safe_denominator(b))
+			bad(c, "division by a value that is not positive by construction");
+		break;
+	case OP_FLOORDIV:
+	case OP_MOD:
+		if (ta.kind != TY_INT || tb.kind != TY_INT || tr.kind != TY_INT)
+			bad(c, "'//' or '%%' on non-integers");
+		if (!(is_lit(b) && lit_value(b) > 0) && b->kind != E_SHAPE &&
+		    !(b->kind == E_BIN && b->op == OP_ADD && nonneg_int(b->a[0]) && is_lit(b->a[1]) && lit_value(b->a[1]) >= 1))
+			bad(c, "integer division or modulo by a value that may be zero");
+		break;
+	case OP_MATMUL:
+		if (ta.kind == TY_MAT && tb.kind == TY_MAT && ty_eq(ta, tb) && ty_eq(tr, ta))
+			break;
+		if (ta.kind == TY_MAT && tb.kind == TY_VEC && ta.n == tb.n && ta.prec == tb.prec && ty_eq(tr, tb))
+			break;
+		if (ta.kind == TY_VEC && tb.kind == TY_MAT && ta.n == tb.n && ta.prec == tb.prec && ty_eq(tr, ta))
+			break;
+		bad(c, "'@' on %s and %s", tname(ta, c->k), tname(tb, c->k));
+		break;
+	case OP_POW:
+		if (ta.kind != TY_FLOAT || !same(a, b) || !is_lit(b) || lit_value(b) != floor(lit_value(b)))
+			bad(c, "'**' needs float operands and an integral literal exponent");
+		break;
+	case OP_BITAND:
+	case OP_BITOR:
+	case OP_BITXOR:
+		if (ta.kind != TY_INT || tb.kind != TY_INT)
+			bad(c, "bitwise operator on non-integers");
+		break;
+	case OP_SHL:
+	case OP_SHR:
+		if (ta.kind != TY_INT || !is_lit(b) || lit_value(b) < 0 || lit_value(b) > 8 || !nonneg_int(a))
+			bad(c, "shift of a value not known non-negative, or by a non-constant/large amount");
+		break;
+	default:
+		bad(c, "unknown binary operator %d", e->op);
+	}
+}
+
+static bool
+same_leaf(const Expr *a, const Expr *b)
+{
+	return a->kind == E_VAR && b->kind == E_VAR && a->var == b->var;
+}
+
+static void
+check_call(Ck *c, const Expr *e)
+{
+	const char *s = e->s;
+	int i;
+
+	if (!strcmp(s, "wp.where")) {
+		if (e->n != 3 || e->a[0]->ty.kind != TY_BOOL || !same(e->a[1], e->a[2]) || !ty_eq(e->a[1]->ty, e->ty))
+			bad(c, "wp.where needs a bool and two values of one type");
+	} else if (!strcmp(s, "wp.min") || !strcmp(s, "wp.max") || !strcmp(s, "wp.clamp")) {
+		for (i = 0; i < e->n; i++)
+			if (!ty_eq(e->a[i]->ty, e->ty))
+				bad(c, "%s arguments of different types (%s vs %s)", s, tname(e->a[i]->ty, c->k), tname(e->ty, c->k));
+		if (!strcmp(s, "wp.clamp") && is_lit(e->a[1]) && is_lit(e->a[2]) && lit_value(e->a[1]) > lit_value(e->a[2]))
+			bad(c, "wp.clamp with low > high");
+	} else if (!strcmp(s, "wp.sqrt") || !strncmp(s, "wp.log", 6)) {
+		if (!positive_float(e->a[0]))
+			bad(c, "%s of an argument not positive by construction", s);
+	} else if (!strcmp(s, "wp.pow")) {
+		if (!positive_float(e->a[0]) || !is_lit(e->a[1]))
+			bad(c, "wp.pow needs a positive base and a literal exponent");
+	} else if (!strcmp(s, "wp.acos") || !strcmp(s, "wp.asin")) {
+		const Expr *a = e->a[0];
+		bool ok = is_call(a, "wp.tanh") || a->bound <= 0.95 ||
+			  (is_call(a, "wp.clamp") && is_lit(a->a[1]) && is_lit(a->a[2]) && fabs(lit_value(a->a[1])) < 1 &&
+			   fabs(lit_value(a->a[2])) < 1);
+
+		if (!ok)
+			bad(c, "%s argument may reach +-1", s);
+	} else if (!strcmp(s, "wp.exp")) {
+		const Expr *a = e->a[0];
+		bool negsq = a->kind == E_BIN && a->op == OP_MUL && a->a[0]->kind == E_UN && a->a[0]->op == OP_NEG &&
+			     same_leaf(a->a[0]->a[0], a->a[1]);
+
+		if (a->bound > 12 && !negsq)
+			bad(c, "wp.exp argument not bounded (%g)", a->bound);
+	} else if (!strcmp(s, "wp.atan2")) {
+		if (!positive_float(e->a[0]) && !positive_float(e->a[1]))
+			bad(c, "wp.atan2 with both arguments possibly zero");
+	} else if (!strcmp(s, "wp.inverse")) {
+		const Expr *w = e->a[0];
+
+		if (!(w->kind == E_BIN && (w->op == OP_ADD || w->op == OP_SUB)))
+			bad(c, "wp.inverse of a matrix not built as c*I + E");
+	} else if (!strcmp(s, "float") || !strcmp(s, "int") || !strcmp(s, "wp.float64") || !strcmp(s, "wp.float32")) {
+		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT))
+			bad(c, "%s conversion of a non-scalar", s);
+		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR &&
+		    (e->a[0]->var->role == V_LOOP || (e->a[0]->var->literal_init && (e->a[0]->ty.kind == TY_INT || !e->a[0]->var->mutated))))
+			bad(c, "wp.float64 of a constant would retype it");
+	} else {
+		for (i = 0; i < c->k->nfuncs; i++) {
+			const Func *f = c->k->funcs[i];
+			int j;
+
+			if (strcmp(f->name, s))
+				continue;
+			if (f->nparams != e->n)
+				bad(c, "call of %s with %d arguments, wants %d", s, e->n, f->nparams);
+			for (j = 0; j < e->n && j < f->nparams; j++)
+				if (!ty_eq(f->params[j]->ty, e->a[j]->ty))
+					bad(c, "argument %d of %s: %s, wants %s", j + 1, s, tname(e->a[j]->ty, c->k),
+					    tname(f->params[j]->ty, c->k));
+		}
+	}
+}
+
+static void
+check_expr(Ck *c, const Expr *e)
+{
+	int i;
+
+	switch (e->kind) {
+	case E_LIT:
+		if (e->ty.kind == TY_FLOAT) {
+			const char *t = e->s;
+
+			if (e->ty.prec == PREC_F64 && strncmp(t, "wp.float64(", 11))
+				bad(c, "float64 literal %s not spelled wp.float64(...)", t);
+			if (!strpbrk(t, ".e"))
+				bad(c, "float literal %s reads as an int", t);
+		} else if (e->ty.kind == TY_INT && strpbrk(e->s, ".e")) {
+			bad(c, "int literal %s", e->s);
+		}
+		return;
+	case E_VAR:
+		if (!visible(c, e->var))
+			bad(c, "'%s' used where it is not defined", e->var->name);
+		if (e->var->role == V_ARRAY)
+			bad(c, "array '%s' used as a value", e->var->name);
+		return;
+	case E_SHAPE:
+		if (e->var->role != V_ARRAY || e->n >= e->var->ndim)
+			bad(c, "bad shape access");
+		return;
+	case E_LOAD:
+		if (e->var->role != V_ARRAY || e->var->io != IO_IN)
+			bad(c, "load from '%s', which is not an input array", e->var->name);
+		if (e->n != e->var->ndim)
+			bad(c, "'%s' indexed with %d indices, has %d dimensions", e->var->name, e->n, e->var->ndim);
+		for (i = 0; i < e->n; i++) {
+			if (e->a[i]->ty.kind != TY_INT)
+				bad(c, "non-integer index");
+			if (!index_safe(c, e->a[i], i, 0))
+				bad(c, "index %d of '%s' may be out of bounds for some launch size", i, e->var->name);
+		}
+		break;
+	case E_BIN:
+		check_bin(c, e);
+		break;
+	case E_UN:
+		if (e->op == OP_NOT ? e->a[0]->ty.kind != TY_BOOL : (e->a[0]->ty.kind == TY_BOOL || !ty_eq(e->a[0]->ty, e->ty)))
+			bad(c, "unary operator on %s", tname(e->a[0]->ty, c->k));
+		break;
+	case E_CMP:
+		if (!same(e->a[0], e->a[1]) || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT))
+			bad(c, "comparison of %s and %s", tname(e->a[0]->ty, c->k), tname(e->a[1]->ty, c->k));
+		if (e->a[0]->ty.kind == TY_FLOAT && (e->op == OP_EQ || e->op == OP_NE))
+			bad(c, "float equality comparison");
+		break;
+	case E_BOOL:
+		if (e->a[0]->ty.kind != TY_BOOL || e->a[1]->ty.kind != TY_BOOL)
+			bad(c, "and/or on non-bools");
+		break;
+	case E_IFEXP:
+		if (e->a[0]->ty.kind != TY_BOOL || !same(e->a[1], e->a[2]) || !ty_eq(e->a[1]->ty, e->ty))
+			bad(c, "conditional expression with branches %s and %s", tname(e->a[1]->ty, c->k), tname(e->a[2]->ty, c->k));
+		break;
+	case E_CALL:
+		check_call(c, e);
+		break;
+	case E_INDEX: {
+		Type b = e->a[0]->ty;
+
+		if (!(b.kind == TY_VEC || b.kind == TY_MAT || b.kind == TY_QUAT))
+			bad(c, "component of a %s", tname(b, c->k));
+		for (i = 1; i < e->n; i++)
+			if (!is_lit(e->a[i]) || lit_value(e->a[i]) < 0 || lit_value(e->a[i]) >= (b.kind == TY_QUAT ? 4 : b.n))
+				bad(c, "component index out of range");
+		break;
+	}
+	case E_ATTR:
+		break;
+	case E_RAW:
+		return;
+	default:
+		bad(c, "unknown expression kind %d", e->kind);
+		return;
+	}
+	for (i = 0; i < e->n; i++)
+		check_expr(c, e->a[i]);
+}
+
+/* ----------------------------------------------------------------- statements */
+
+typedef struct Muts {
+	const Var *v[MAXV];
+	int n;
+	const Var *defs[MAXV];
+	int ndefs;
+} Muts;
+
+static void
+muts_collect(const Block *b, Muts *m)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		if (s->kind == S_ASSIGN && s->is_def && m->ndefs < MAXV)
+			m->defs[m->ndefs++] = s->var;
+		else if ((s->kind == S_ASSIGN || s->kind == S_AUG) && m->n < MAXV)
+			m->v[m->n++] = s->var;
+		for (j = 0; j < s->nvars && m->ndefs < MAXV; j++)
+			m->defs[m->ndefs++] = s->vars[j];
+		muts_collect(&s->body, m);
+		muts_collect(&s->orelse, m);
+	}
+}
+
+static bool
+exits(const Block *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		if (s->kind == S_BREAK || s->kind == S_CONTINUE)
+			return true;
+		if (s->kind == S_IF && (exits(&s->body) || exits(&s->orelse)))
+			return true;
+	}
+	return false;
+}
+
+static void
+check_dynamic(Ck *c, const Stmt *s)
+{
+	bool dyn = s->kind == S_WHILE || exits(&s->body);
+	Muts *m;
+	int i, j;
+
+	if (s->kind == S_FOR) {
+		long v[3] = { 0, 0, 1 }, n;
+
+		for (i = 0; i < s->nidx; i++) {
+			if (!is_lit(s->idx[i]))
+				dyn = true;
+			else
+				v[i] = (long)lit_value(s->idx[i]);
+		}
+		if (s->nidx == 1)
+			v[1] = v[0], v[0] = 0;
+		n = v[2] > 0 ? (v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0) : (v[0] > v[1] ? (v[0] - v[1] - v[2] - 1) / -v[2] : 0);
+		if (n > 16)
+			dyn = true;
+	}
+	if (!dyn)
+		return;
+	m = xmalloc(sizeof *m);
+	m->n = m->ndefs = 0;
+	muts_collect(&s->body, m);
+	for (i = 0; i < m->n; i++) {
+		bool inner = false;
+
+		for (j = 0; j < m->ndefs; j++)
+			inner |= m->defs[j] == m->v[i];
+		if (!inner && m->v[i]->literal_init && !m->v[i]->need_dynamic &&
+		    !(m->v[i]->ty.kind == TY_FLOAT && m->v[i]->ty.prec == PREC_F64))
+			bad(c, "'%s' is a constant mutated in a dynamic loop", m->v[i]->name);
+	}
+	free(m);
+}
+
+static void check_block(Ck *c, const Block *b);
+
+static void
+check_stmt(Ck *c, const Stmt *s)
+{
+	int i, mark;
+
+	switch (s->kind) {
+	case S_ASSIGN:
+		check_expr(c, s->e);
+		if (s->is_def) {
+			if (c->branches > 0 && c->loops > 0)
+				bad(c, "'%s' first assigned in a branch inside a loop", s->var->name);
+			if (!ty_eq(s->var->ty, s->e->ty))
+				bad(c, "'%s' defined with a value of another type", s->var->name);
+			define(c, s->var);
+			if (s->var->ty.kind == TY_INT && c->nidxdef < MAXV) {
+				c->idxdef_v[c->nidxdef] = s->var;
+				c->idxdef_e[c->nidxdef++] = s->e;
+			}
+		} else {
+			if (!visible(c, s->var) || s->var->role != V_LOCAL)
+				bad(c, "assignment to '%s', which is not a visible local", s->var->name);
+			if (!ty_eq(s->var->ty, s->e->ty))
+				bad(c, "'%s' (%s) assigned a %s", s->var->name, tname(s->var->ty, c->k), tname(s->e->ty, c->k));
+		}
+		break;
+	case S_AUG:
+		check_expr(c, s->e);
+		if (!visible(c, s->var) || s->var->role != V_LOCAL)
+			bad(c, "augmented assignment to '%s', which is not a visible local", s->var->name);
+		if (s->op == OP_MUL ? !(ty_eq(s->e->ty, s->var->ty) || (s->e->ty.kind == TY_FLOAT && s->e->ty.prec == s->var->ty.prec))
+				    : !ty_eq(s->e->ty, s->var->ty))
+			bad(c, "'%s' (%s) updated with a %s", s->var->name, tname(s->var->ty, c->k), tname(s->e->ty, c->k));
+		break;
+	case S_STORE:
+		check_expr(c, s->e);
+		if (s->var->role != V_ARRAY || s->var->io != IO_OUT)
+			bad(c, "store into '%s', which is not an output", s->var->name);
+		if (c->fn || c->loops || c->branches)
+			bad(c, "store into '%s' not at the top level of the kernel", s->var->name);
+		if (!ty_eq(s->e->ty, s->var->elem))
+			bad(c, "store of a %s into an array of %s", tname(s->e->ty, c->k), tname(s->var->elem, c->k));
+		for (i = 0; i < s->nidx; i++)
+			if (!is_tid(s->idx[i], i))
+				bad(c, "store into '%s' not at the thread index", s->var->name);
+		for (i = 0; i < c->k->nparams; i++)
+			if (c->k->params[i] == s->var)
+				c->stores[i]++;
+		break;
+	case S_ATOMIC:
+		check_expr(c, s->e);
+		if (s->var->role != V_ARRAY || s->var->io != IO_ACC)
+			bad(c, "atomic on '%s', which is not an accumulator", s->var->name);
+		if (!ty_eq(s->e->ty, s->var->elem))
+			bad(c, "atomic of a %s into an array of %s", tname(s->e->ty, c->k), tname(s->var->elem, c->k));
+		if (s->nidx != s->var->ndim)
+			bad(c, "atomic index count");
+		for (i = 0; i < s->nidx; i++) {
+			check_expr(c, s->idx[i]);
+			if (!index_safe(c, s->idx[i], i, 0))
+				bad(c, "atomic index %d of '%s' may be out of bounds", i, s->var->name);
+		}
+		break;
+	case S_IF:
+		check_expr(c, s->e);
+		if (s->e->ty.kind != TY_BOOL)
+			bad(c, "if condition is not a bool");
+		mark = c->nvis;
+		c->branches++;
+		if (c->nguards < 64)
+			c->guards[c->nguards++] = s->e;
+		check_block(c, &s->body);
+		c->nguards--;
+		c->nvis = mark;
+		check_block(c, &s->orelse);
+		c->nvis = mark;
+		c->branches--;
+		break;
+	case S_FOR:
+		for (i = 0; i < s->nidx; i++) {
+			check_expr(c, s->idx[i]);
+			if (s->idx[i]->ty.kind != TY_INT)
+				bad(c, "range() argument is not an int");
+		}
+		check_dynamic(c, s);
+		mark = c->nvis;
+		define(c, s->var);
+		c->loops++;
+		check_block(c, &s->body);
+		c->loops--;
+		c->nvis = mark;
+		break;
+	case S_WHILE:
+		check_expr(c, s->e);
+		check_dynamic(c, s);
+		if (s->body.n == 0 || s->body.v[0]->kind != S_AUG || !s->body.v[0]->var->counter)
+			bad(c, "while loop does not start by incrementing its counter");
+		mark = c->nvis;
+		c->loops++;
+		check_block(c, &s->body);
+		c->loops--;
+		c->nvis = mark;
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (!c->loops)
+			bad(c, "break/continue outside a loop");
+		break;
+	case S_RETURN:
+		if (!c->fn || s->nidx != c->fn->nrets)
+			bad(c, "return outside a function or with the wrong count");
+		for (i = 0; i < s->nidx; i++) {
+			check_expr(c, s->idx[i]);
+			if (c->fn && i < c->fn->nrets && !ty_eq(s->idx[i]->ty, c->fn->rets[i]))
+				bad(c, "return value %d has the wrong type", i + 1);
+		}
+		break;
+	case S_UNPACK:
+		check_expr(c, s->e);
+		if (c->branches > 0 && c->loops > 0)
+			bad(c, "unpacking in a branch inside a loop");
+		for (i = 0; i < s->nvars; i++)
+			define(c, s->vars[i]);
+		break;
+	case S_SETATTR: {
+		const StructDef *sd;
+		int f;
+		bool found = false;
+
+		check_expr(c, s->e);
+		if (s->var->ty.kind != TY_STRUCT || !visible(c, s->var)) {
+			bad(c, "field store into '%s', not a visible struct", s->var->name);
+			break;
+		}
+		sd = &c->k->structs[s->var->ty.sid];
+		for (f = 0; f < sd->nfields; f++)
+			if (!strcmp(sd->fname[f], s->s)) {
+				found = true;
+				if (!ty_eq(sd->fty[f], s->e->ty))
+					bad(c, "field %s.%s assigned a %s", sd->name, s->s, tname(s->e->ty, c->k));
+			}
+		if (!found)
+			bad(c, "no field %s", s->s);
+		break;
+	}
+	default:
+		bad(c, "unknown statement kind %d", s->kind);
+	}
+}
+
+static void
+check_block(Ck *c, const Block *b)
+{
+	int i, mark = c->nvis;
+
+	for (i = 0; i < b->n; i++)
+		check_stmt(c, b->v[i]);
+	c->nvis = mark;
+}
+
+int
+check_kernel(const Kernel *k, Buf *err)
+{
+	Ck *c = xmalloc(sizeof *c);
+	int i, j, n;
+	bool writes = false;
+
+	memset(c, 0, sizeof *c);
+	c->k = k;
+	c->err = err;
+	for (i = 0; i < k->nfuncs; i++) {
+		const Func *f = k->funcs[i];
+
+		c->fn = f;
+		c->nvis = c->nnames = c->nidxdef = 0;
+		for (j = 0; j < f->nparams; j++)
+			define(c, f->params[j]);
+		check_block(c, &f->body);
+		if (f->body.n == 0 || f->body.v[f->body.n - 1]->kind != S_RETURN)
+			bad(c, "function does not end with return");
+	}
+	c->fn = NULL;
+	c->nvis = c->nnames = c->nidxdef = 0;
+	for (i = 0; i < k->nparams; i++)
+		define(c, k->params[i]);
+	check_block(c, &k->body);
+	for (i = 0; i < k->nparams; i++) {
+		const Var *p = k->params[i];
+
+		if (p->role != V_ARRAY)
+			continue;
+		if (p->ndim != k->ndim)
+			bad(c, "array '%s' has %d dimensions, the launch %d", p->name, p->ndim, k->ndim);
+		if (p->io == IO_OUT && c->stores[i] != 1)
+			bad(c, "output '%s' stored %d times", p->name, c->stores[i]);
+		if (p->io != IO_IN)
+			writes = true;
+	}
+	if (!writes)
+		bad(c, "kernel writes no array");
+	for (i = 0; i < k->nfuncs; i++)
+		for (j = i + 1; j < k->nfuncs; j++)
+			if (!strcmp(k->funcs[i]->name, k->funcs[j]->name))
+				bad(c, "function %s defined twice", k->funcs[i]->name);
+	n = c->nerr;
+	free(c);
+	return n;
+}

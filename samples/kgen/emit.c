@@ -1,0 +1,496 @@
+/* The Python printer: one runnable Warp module per kernel.
+ *
+ * Layout: the metadata line (exactly "# kgen: seed=S index=I category=C kernel=NAME
+ * dim=N[,M[,K]]"), imports, structs, helper functions, the kernel, and a __main__ block
+ * that fills the inputs with numpy (seeded, runner ranges), launches on the CPU and
+ * prints a checksum of the outputs.  Expressions are printed with the fewest
+ * parentheses Python's precedence allows, except that comparisons never chain and
+ * nested conditional expressions are parenthesised. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kgen.h"
+
+enum {
+	PR_IFEXP = 1, PR_OR, PR_AND, PR_NOT, PR_CMP, PR_BOR, PR_BXOR, PR_BAND, PR_SHIFT, PR_ADD, PR_MUL,
+	PR_UNARY, PR_POW, PR_ATOM,
+};
+
+static const char *
+op_text(int op)
+{
+	switch (op) {
+	case OP_ADD: return "+";
+	case OP_SUB: return "-";
+	case OP_MUL: return "*";
+	case OP_DIV: return "/";
+	case OP_FLOORDIV: return "//";
+	case OP_MOD: return "%";
+	case OP_MATMUL: return "@";
+	case OP_POW: return "**";
+	case OP_BITAND: return "&";
+	case OP_BITOR: return "|";
+	case OP_BITXOR: return "^";
+	case OP_SHL: return "<<";
+	case OP_SHR: return ">>";
+	case OP_LT: return "<";
+	case OP_LE: return "<=";
+	case OP_GT: return ">";
+	case OP_GE: return ">=";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	case OP_AND: return "and";
+	case OP_OR: return "or";
+	default: die("emit.c: no text for operator %d", op);
+	}
+}
+
+static int
+bin_prec(int op)
+{
+	switch (op) {
+	case OP_ADD:
+	case OP_SUB:
+		return PR_ADD;
+	case OP_MUL:
+	case OP_DIV:
+	case OP_FLOORDIV:
+	case OP_MOD:
+	case OP_MATMUL:
+		return PR_MUL;
+	case OP_POW:
+		return PR_POW;
+	case OP_BITAND:
+		return PR_BAND;
+	case OP_BITOR:
+		return PR_BOR;
+	case OP_BITXOR:
+		return PR_BXOR;
+	default:
+		return PR_SHIFT;
+	}
+}
+
+static int
+expr_prec(const Expr *e)
+{
+	switch (e->kind) {
+	case E_LIT:
+		return e->s[0] == '-' ? PR_UNARY : PR_ATOM;
+	case E_BIN:
+		return bin_prec(e->op);
+	case E_UN:
+		return e->op == OP_NOT ? PR_NOT : PR_UNARY;
+	case E_CMP:
+		return PR_CMP;
+	case E_BOOL:
+		return e->op == OP_AND ? PR_AND : PR_OR;
+	case E_IFEXP:
+		return PR_IFEXP;
+	default:
+		return PR_ATOM;
+	}
+}
+
+static void emit_prec(Buf *b, const Expr *e, const Kernel *k, int min);
+
+static void
+emit_args(Buf *b, const Expr *const *a, int n, const Kernel *k)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		emit_prec(b, a[i], k, PR_IFEXP);
+	}
+}
+
+static void
+emit_prec(Buf *b, const Expr *e, const Kernel *k, int min)
+{
+	int p = expr_prec(e);
+	bool paren = p < min;
+
+	if (paren)
+		buf_puts(b, "(");
+	switch (e->kind) {
+	case E_LIT:
+	case E_RAW:
+		buf_puts(b, e->s);
+		break;
+	case E_VAR:
+		buf_puts(b, e->var->name);
+		break;
+	case E_BIN:
+		if (e->op == OP_POW) {
+			emit_prec(b, e->a[0], k, PR_POW + 1);
+			buf_puts(b, " ** ");
+			emit_prec(b, e->a[1], k, PR_UNARY);
+		} else {
+			emit_prec(b, e->a[0], k, p);
+			buf_printf(b, " %s ", op_text(e->op));
+			emit_prec(b, e->a[1], k, p + 1);
+		}
+		break;
+	case E_UN:
+		if (e->op == OP_NOT) {
+			buf_puts(b, "not ");
+			emit_prec(b, e->a[0], k, PR_NOT);
+		} else {
+			buf_puts(b, "-");
+			/* never "--x": a negated operand that is itself unary is parenthesised */
+			emit_prec(b, e->a[0], k, PR_POW);
+		}
+		break;
+	case E_CMP:
+		emit_prec(b, e->a[0], k, PR_CMP + 1);
+		buf_printf(b, " %s ", op_text(e->op));
+		emit_prec(b, e->a[1], k, PR_CMP + 1);
+		break;
+	case E_BOOL:
+		emit_prec(b, e->a[0], k, p);
+		buf_printf(b, " %s ", op_text(e->op));
+		emit_prec(b, e->a[1], k, p + 1);
+		break;
+	case E_IFEXP:
+		emit_prec(b, e->a[1], k, PR_OR);
+		buf_puts(b, " if ");
+		emit_prec(b, e->a[0], k, PR_OR);
+		buf_puts(b, " else ");
+		emit_prec(b, e->a[2], k, PR_OR);
+		break;
+	case E_CALL:
+		buf_puts(b, e->s);
+		if (!strchr(e->s, '(')) {
+			buf_puts(b, "(");
+			emit_args(b, (const Expr *const *)e->a, e->n, k);
+			buf_puts(b, ")");
+		}
+		break;
+	case E_LOAD:
+		buf_printf(b, "%s[", e->var->name);
+		emit_args(b, (const Expr *const *)e->a, e->n, k);
+		buf_puts(b, "]");
+		break;
+	case E_INDEX:
+		emit_prec(b, e->a[0], k, PR_ATOM);
+		buf_puts(b, "[");
+		emit_args(b, (const Expr *const *)e->a + 1, e->n - 1, k);
+		buf_puts(b, "]");
+		break;
+	case E_ATTR:
+		emit_prec(b, e->a[0], k, PR_ATOM);
+		buf_printf(b, ".%s", e->s);
+		break;
+	case E_SHAPE:
+		buf_printf(b, "%s.shape[%d]", e->var->name, e->n);
+		break;
+	default:
+		die("emit.c: cannot print expression kind %d", e->kind);
+	}
+	if (paren)
+		buf_puts(b, ")");
+}
+
+void
+emit_expr(Buf *b, const Expr *e, const Kernel *k)
+{
+	emit_prec(b, e, k, PR_IFEXP);
+}
+
+/* ----------------------------------------------------------------- statements */
+
+static void
+indent(Buf *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		buf_puts(b, "    ");
+}
+
+static void emit_block(Buf *b, const Block *blk, const Kernel *k, int ind);
+
+/* A literal definition of a variable a dynamic loop mutates: float(0.0), int(0). */
+static void
+emit_def_value(Buf *b, const Stmt *s, const Kernel *k)
+{
+	const Var *v = s->var;
+
+	if (v->need_dynamic && s->e->kind == E_LIT && !(v->ty.kind == TY_FLOAT && v->ty.prec == PREC_F64)) {
+		buf_printf(b, "%s(%s)", ty_scalar_py(v->ty), s->e->s);
+		return;
+	}
+	emit_expr(b, s->e, k);
+}
+
+static void
+emit_if_chain(Buf *b, const Stmt *s, const Kernel *k, int ind)
+{
+	indent(b, ind);
+	buf_puts(b, s->elif ? "elif " : "if ");
+	emit_expr(b, s->e, k);
+	buf_puts(b, ":\n");
+	emit_block(b, &s->body, k, ind + 1);
+	if (s->orelse.n == 1 && s->orelse.v[0]->kind == S_IF && s->orelse.v[0]->elif) {
+		emit_if_chain(b, s->orelse.v[0], k, ind);
+	} else if (s->orelse.n > 0) {
+		indent(b, ind);
+		buf_puts(b, "else:\n");
+		emit_block(b, &s->orelse, k, ind + 1);
+	}
+}
+
+static void
+emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
+{
+	int i;
+
+	if (s->kind == S_IF) {
+		emit_if_chain(b, s, k, ind);
+		return;
+	}
+	indent(b, ind);
+	switch (s->kind) {
+	case S_ASSIGN:
+		buf_printf(b, "%s = ", s->var->name);
+		if (s->is_def)
+			emit_def_value(b, s, k);
+		else
+			emit_expr(b, s->e, k);
+		break;
+	case S_AUG:
+		buf_printf(b, "%s %s= ", s->var->name, op_text(s->op));
+		emit_expr(b, s->e, k);
+		break;
+	case S_STORE:
+		buf_printf(b, "%s[", s->var->name);
+		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
+		buf_puts(b, "] = ");
+		emit_expr(b, s->e, k);
+		break;
+	case S_ATOMIC:
+		if (s->s) {
+			buf_printf(b, "%s(%s, ", s->s, s->var->name);
+			emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
+			buf_puts(b, ", ");
+			emit_expr(b, s->e, k);
+			buf_puts(b, ")");
+		} else {
+			buf_printf(b, "%s[", s->var->name);
+			emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
+			buf_printf(b, "] %s= ", op_text(s->op));
+			emit_expr(b, s->e, k);
+		}
+		break;
+	case S_FOR:
+		buf_printf(b, "for %s in range(", s->var->name);
+		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
+		buf_puts(b, "):\n");
+		emit_block(b, &s->body, k, ind + 1);
+		return;
+	case S_WHILE:
+		buf_puts(b, "while ");
+		emit_expr(b, s->e, k);
+		buf_puts(b, ":\n");
+		emit_block(b, &s->body, k, ind + 1);
+		return;
+	case S_BREAK:
+		buf_puts(b, "break");
+		break;
+	case S_CONTINUE:
+		buf_puts(b, "continue");
+		break;
+	case S_RETURN:
+		buf_puts(b, "return ");
+		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
+		break;
+	case S_UNPACK:
+		for (i = 0; i < s->nvars; i++)
+			buf_printf(b, "%s%s", i ? ", " : "", s->vars[i]->name);
+		buf_puts(b, " = ");
+		emit_expr(b, s->e, k);
+		break;
+	case S_SETATTR:
+		buf_printf(b, "%s.%s = ", s->var->name, s->s);
+		emit_expr(b, s->e, k);
+		break;
+	default:
+		die("emit.c: cannot print statement kind %d", s->kind);
+	}
+	buf_puts(b, "\n");
+}
+
+static void
+emit_block(Buf *b, const Block *blk, const Kernel *k, int ind)
+{
+	int i;
+
+	if (blk->n == 0) {
+		indent(b, ind);
+		buf_puts(b, "pass\n");
+		return;
+	}
+	for (i = 0; i < blk->n; i++)
+		emit_stmt(b, blk->v[i], k, ind);
+}
+
+/* ----------------------------------------------------------------- module */
+
+static void
+emit_array_ann(Buf *b, const Var *a, const Kernel *k)
+{
+	static const char *const arr[4] = { "", "wp.array", "wp.array2d", "wp.array3d" };
+
+	buf_printf(b, "%s(dtype=%s)", arr[a->ndim], ty_py(a->elem, k));
+}
+
+static void
+emit_params(Buf *b, Var *const *p, int n, const Kernel *k)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		if (p[i]->role == V_ARRAY) {
+			buf_printf(b, "%s: ", p[i]->name);
+			emit_array_ann(b, p[i], k);
+		} else
+			buf_printf(b, "%s: %s", p[i]->name, ty_py(p[i]->ty, k));
+	}
+}
+
+/* numpy shape of an array of t: "shape", "shape + (3,)", "shape + (3, 3)" */
+static const char *
+np_size(Type t)
+{
+	static const char *const v[5] = { "", "", "shape + (2,)", "shape + (3,)", "shape + (4,)" };
+	static const char *const m[5] = { "", "", "shape + (2, 2)", "shape + (3, 3)", "shape + (4, 4)" };
+
+	switch (t.kind) {
+	case TY_VEC:
+		return v[t.n];
+	case TY_MAT:
+		return m[t.n];
+	case TY_QUAT:
+		return "shape + (4,)";
+	case TY_XFORM:
+		return "shape + (7,)";
+	default:
+		return "shape";
+	}
+}
+
+static const char *
+np_float(Type t)
+{
+	return t.prec == PREC_F64 ? "np.float64" : "np.float32";
+}
+
+static void
+emit_main(Buf *b, const Kernel *k)
+{
+	int i, d, f;
+	bool first = true;
+
+	buf_puts(b, "\n\nif __name__ == \"__main__\":\n");
+	buf_puts(b, "    wp.config.quiet = True\n");
+	buf_puts(b, "    wp.config.log_level = getattr(wp, \"LOG_WARNING\", 30)\n");
+	buf_puts(b, "    wp.init()\n");
+	buf_printf(b, "    rng = np.random.default_rng(%u)\n", (unsigned)k->np_seed);
+	buf_puts(b, "    shape = (");
+	for (d = 0; d < k->ndim; d++)
+		buf_printf(b, "%d%s", k->dims[d], k->ndim == 1 ? "," : (d + 1 < k->ndim ? ", " : ""));
+	buf_puts(b, ")\n");
+	for (i = 0; i < k->nparams; i++) {
+		const Var *p = k->params[i];
+
+		if (p->role == V_ARRAY) {
+			if (p->io != IO_IN)
+				buf_printf(b, "    %s = wp.zeros(shape, dtype=%s, device=\"cpu\")\n", p->name, ty_py(p->elem, k));
+			else if (p->elem.kind == TY_INT)
+				buf_printf(b, "    %s = wp.array(rng.integers(-8, 9, size=shape, dtype=np.int32), dtype=int, device=\"cpu\")\n",
+					   p->name);
+			else
+				buf_printf(b, "    %s = wp.array(rng.uniform(-1.0, 1.0, size=%s).astype(%s), dtype=%s, device=\"cpu\")\n",
+					   p->name, np_size(p->elem), np_float(p->elem), ty_py(p->elem, k));
+		} else if (p->ty.kind == TY_STRUCT) {
+			const StructDef *sd = &k->structs[p->ty.sid];
+
+			buf_printf(b, "    %s = %s()\n", p->name, sd->name);
+			for (f = 0; f < sd->nfields; f++) {
+				Type t = sd->fty[f];
+
+				if (t.kind == TY_INT)
+					buf_printf(b, "    %s.%s = int(rng.integers(-8, 9))\n", p->name, sd->fname[f]);
+				else if (t.kind == TY_VEC)
+					buf_printf(b, "    %s.%s = %s(*rng.uniform(-1.0, 1.0, size=%d).tolist())\n", p->name, sd->fname[f],
+						   ty_py(t, k), t.n);
+				else
+					buf_printf(b, "    %s.%s = float(rng.uniform(-1.0, 1.0))\n", p->name, sd->fname[f]);
+			}
+		} else if (p->ty.kind == TY_INT) {
+			buf_printf(b, "    %s = int(rng.integers(-8, 9))\n", p->name);
+		} else {
+			buf_printf(b, "    %s = float(rng.uniform(-1.0, 1.0))\n", p->name);
+		}
+	}
+	buf_printf(b, "    wp.launch(%s, dim=shape, inputs=[", k->name);
+	for (i = 0; i < k->nparams; i++)
+		buf_printf(b, "%s%s", i ? ", " : "", k->params[i]->name);
+	buf_puts(b, "], device=\"cpu\")\n");
+	buf_puts(b, "    checksum = 0.0\n");
+	buf_puts(b, "    for result in (");
+	for (i = 0; i < k->nparams; i++) {
+		const Var *p = k->params[i];
+
+		if (p->role == V_ARRAY && p->io != IO_IN) {
+			buf_printf(b, "%s%s", first ? "" : ", ", p->name);
+			first = false;
+		}
+	}
+	buf_puts(b, ",):\n");
+	buf_puts(b, "        checksum += float(np.sum(result.numpy().astype(np.float64)))\n");
+	buf_printf(b, "    print(f\"%s checksum {checksum:.9e}\")\n", k->name);
+}
+
+void
+emit_module(const Kernel *k, Buf *b)
+{
+	int i, f, d;
+
+	buf_printf(b, "# kgen: seed=%llu index=%llu category=%s kernel=%s dim=", (unsigned long long)k->seed,
+		   (unsigned long long)k->index, k->category, k->name);
+	for (d = 0; d < k->ndim; d++)
+		buf_printf(b, "%s%d", d ? "," : "", k->dims[d]);
+	buf_puts(b, "\n");
+	buf_printf(b, "# Generated by kgen %s. Run: python3 this_file.py (needs warp-lang and numpy).\n", KGEN_VERSION);
+	buf_puts(b, "import numpy as np\nimport warp as wp\n");
+	for (i = 0; i < k->nstructs; i++) {
+		const StructDef *sd = &k->structs[i];
+
+		if (!sd->name)
+			continue;
+		buf_printf(b, "\n\n@wp.struct\nclass %s:\n", sd->name);
+		for (f = 0; f < sd->nfields; f++)
+			buf_printf(b, "    %s: %s\n", sd->fname[f], ty_py(sd->fty[f], k));
+	}
+	for (i = 0; i < k->nfuncs; i++) {
+		const Func *fn = k->funcs[i];
+
+		buf_printf(b, "\n\n@wp.func\ndef %s(", fn->name);
+		emit_params(b, fn->params, fn->nparams, k);
+		buf_puts(b, ")");
+		if (fn->nrets == 1)
+			buf_printf(b, " -> %s", ty_py(fn->rets[0], k));
+		buf_puts(b, ":\n");
+		emit_block(b, &fn->body, k, 1);
+	}
+	buf_printf(b, "\n\n@wp.kernel\ndef %s(", k->name);
+	emit_params(b, k->params, k->nparams, k);
+	buf_puts(b, "):\n");
+	emit_block(b, &k->body, k, 1);
+	emit_main(b, k);
+}

@@ -1,0 +1,437 @@
+/* kgen — random, valid, race-free NVIDIA Warp kernels, by category and seed.
+ *
+ * One shared header, sectioned by .c file (see STYLE.md).  The pipeline for one kernel:
+ *
+ *   rng_for_kernel(seed, index)        rng.c      independent stream per (seed, index)
+ *   category->build(g)                 category.c typed AST (ast.c) built by the
+ *                                                 expression (expr.c) and statement
+ *                                                 (stmt.c) generators
+ *   finish_kernel(g)                   stmt.c     dead-code removal, dynamic-loop marking
+ *   check_kernel(k, &err)              check.c    kgen's own sanity checks
+ *   emit_module(k, &out)               emit.c     the Python module text
+ *
+ * Invariants every generated kernel keeps (the generators rely on them, check.c tests
+ * what can be tested syntactically):
+ *   - Types follow Warp's rules exactly: no implicit int/float promotion, operands of
+ *     binary operators, comparisons, where() and min/max/clamp have identical types.
+ *   - Every expression carries `bound`, an upper bound of |value| (componentwise for
+ *     vectors, matrices, quaternions, the translation of transforms) for all inputs the
+ *     runner may draw: floats in [-1, 1], ints in [-8, 8], any positive launch size.
+ *     Producers keep results under the cap they are given, so values stay finite.
+ *   - Quaternion values have norm <= 1; transform rotations too.
+ *   - Arrays: inputs are only read, outputs are stored exactly once per element at the
+ *     top level of the kernel (out[tid] = v), accumulators only receive atomics.
+ *   - Indices are the thread index, clamped or guarded neighbours, i // c, or values
+ *     reduced modulo / clamped by arr.shape[k]; so every launch size is in bounds.
+ *   - Local names are unique within a function, so no name is ever rebound to another
+ *     type, and no variable is first assigned inside a branch that sits in a loop.
+ *
+ * Memory: everything for one kernel lives in one Arena, freed at once after emission.
+ */
+#ifndef KGEN_H
+#define KGEN_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KGEN_VERSION "0.1.0"
+
+/* Output must not depend on the compiler: no fused multiply-adds in bound arithmetic
+ * (GCC does not contract in ISO C mode, -std=c11; clang needs the pragma).  Likewise,
+ * no two random draws may sit in one function call's arguments or one expression's
+ * operands: C leaves their evaluation order unspecified. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* ---------------------------------------------------------------- util.c */
+
+typedef struct Arena Arena;
+
+/* A growable, NUL-terminated text buffer (heap, not arena: it outlives kernels). */
+typedef struct Buf {
+	char *s;    /* text, always NUL-terminated once anything was written */
+	size_t n;   /* length without the NUL */
+	size_t cap; /* allocated bytes */
+} Buf;
+
+_Noreturn void die(const char *fmt, ...);   /* internal error: message, exit 2 */
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n);       /* zeroed */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...);
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_free(Buf *b);
+
+/* ---------------------------------------------------------------- rng.c */
+
+/* xoshiro256** seeded from splitmix64(seed, index): kernel i never depends on any
+ * other kernel's draws, so output can be sharded by index. */
+typedef struct Rng {
+	uint64_t s[4];
+} Rng;
+
+uint64_t splitmix64(uint64_t *x);
+void rng_for_kernel(Rng *r, uint64_t seed, uint64_t index);
+uint64_t rng_next(Rng *r);
+int rng_below(Rng *r, int n);                 /* uniform in [0, n), n > 0 */
+int rng_range(Rng *r, int lo, int hi);        /* uniform in [lo, hi] */
+bool rng_pct(Rng *r, int pct);                /* true with probability pct/100 */
+int rng_weighted(Rng *r, const int *w, int n); /* index drawn by weights (>= 0, sum > 0) */
+
+/* ---------------------------------------------------------------- ast.c */
+
+enum { PREC_F32, PREC_F64 };
+
+typedef enum TyKind {
+	TY_VOID,
+	TY_BOOL,
+	TY_INT,    /* int32 */
+	TY_UINT,   /* uint32: only the random state */
+	TY_FLOAT,  /* float32 / float64 by prec */
+	TY_VEC,    /* vecN, N = n in 2..4, float32 or float64 */
+	TY_MAT,    /* square matN, float32 */
+	TY_QUAT,   /* quat, float32 */
+	TY_XFORM,  /* transform, float32 */
+	TY_STRUCT, /* a @wp.struct of the kernel, sid indexes Kernel.structs */
+	TY_ARRAY,  /* only in Var.ty of array parameters; element type in Var.elem */
+} TyKind;
+
+typedef struct Type {
+	unsigned char kind; /* TyKind */
+	unsigned char prec; /* PREC_* for float-based kinds */
+	unsigned char n;    /* vector length / matrix size */
+	signed char sid;    /* struct index, -1 otherwise */
+} Type;
+
+typedef struct Var Var;
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef struct Func Func;
+
+/* Operators (E_BIN, E_UN, E_CMP, E_BOOL, S_AUG). */
+typedef enum Op {
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_MATMUL, OP_POW,
+	OP_BITAND, OP_BITOR, OP_BITXOR, OP_SHL, OP_SHR,
+	OP_NEG, OP_NOT,
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+	OP_AND, OP_OR,
+} Op;
+
+typedef enum ExprKind {
+	E_LIT,   /* literal, text in s (already spelled for its type, e.g. wp.float64(0.5)) */
+	E_VAR,   /* var */
+	E_BIN,   /* a[0] op a[1] */
+	E_UN,    /* op a[0] (OP_NEG, OP_NOT) */
+	E_CMP,   /* a[0] op a[1] -> bool */
+	E_BOOL,  /* a[0] and/or a[1] */
+	E_CALL,  /* s(a[0], ..., a[n-1]); s may carry keyword text e.g. "wp.identity" */
+	E_LOAD,  /* var[a[0], ..., a[n-1]]: array element */
+	E_INDEX, /* a[0][a[1]] or a[0][a[1], a[2]]: vector/matrix component or matrix row */
+	E_ATTR,  /* a[0].s */
+	E_IFEXP, /* a[1] if a[0] else a[2] */
+	E_SHAPE, /* var.shape[n] */
+	E_RAW,   /* verbatim text s (keyword arguments, e.g. "n=3, dtype=float") */
+} ExprKind;
+
+enum {
+	EF_NONNEG = 1, /* integer known >= 0 */
+	EF_LIT = 2,    /* a bare literal (constant for Warp) */
+	EF_RAND = 4,   /* draws from the random state */
+	EF_CONST = 8,  /* built from literals only */
+};
+
+struct Expr {
+	unsigned char kind; /* ExprKind */
+	unsigned char op;   /* Op for E_BIN/E_UN/E_CMP/E_BOOL */
+	unsigned char flags;/* EF_* */
+	Type ty;            /* result type */
+	double bound;       /* |value| <= bound for every admissible input */
+	const char *s;      /* literal text, callee, attribute name */
+	Var *var;           /* E_VAR, E_LOAD, E_SHAPE */
+	int n;              /* number of operands in a (E_SHAPE: the dimension) */
+	Expr **a;           /* operands */
+};
+
+typedef enum VarRole {
+	V_LOCAL,   /* local variable of a kernel or function */
+	V_TID,     /* launch index from wp.tid() */
+	V_LOOP,    /* for-loop index (read only) */
+	V_SCALAR,  /* scalar, vector or struct kernel/function parameter (read only) */
+	V_ARRAY,   /* array parameter */
+} VarRole;
+
+typedef enum ArrayUse {
+	IO_IN,  /* read only */
+	IO_OUT, /* stored once per element, never read */
+	IO_ACC, /* only target of atomics */
+} ArrayUse;
+
+struct Var {
+	const char *name;
+	Type ty;              /* value type; TY_ARRAY for arrays */
+	Type elem;            /* arrays: element type */
+	unsigned char role;   /* VarRole */
+	unsigned char ndim;   /* arrays: dimensions (= launch ndim) */
+	unsigned char io;     /* arrays: ArrayUse */
+	bool mutable_;        /* may be reassigned by mutation statements */
+	bool frozen;          /* read since definition: bound may no longer grow */
+	bool literal_init;    /* defined by a bare literal (a constant for Warp) */
+	bool need_dynamic;    /* emit the literal definition as float(...) / int(...) */
+	bool nonneg;          /* integer known >= 0 */
+	bool counter;         /* while-loop counter: mutated only by its loop */
+	bool hidden;          /* temporarily invisible to leaf selection */
+	bool mutated;         /* some mutation statement changes it */
+	double bound;         /* |value| <= bound, now and for the rest of the function */
+	double base;          /* bound of the initial value and of every overwrite */
+	double used;          /* budget consumed by accumulations: |value| <= base + used */
+	int loop_depth;       /* loop nesting depth where defined */
+	int reads;            /* uses in expressions (recounted before dead-code removal) */
+	int uses_gen;         /* uses at generation time (leaf preference) */
+};
+
+typedef enum StmtKind {
+	S_ASSIGN,   /* var = e (is_def: first definition) */
+	S_AUG,      /* var op= e */
+	S_STORE,    /* var[idx] = e */
+	S_ATOMIC,   /* s(var, idx..., e) with s = "wp.atomic_add" ..., or var[idx] += e if s NULL */
+	S_IF,       /* if e: body else orelse (orelse holding one S_IF with elif set prints elif) */
+	S_FOR,      /* for var in range(idx...): body */
+	S_WHILE,    /* while e: body */
+	S_BREAK,
+	S_CONTINUE,
+	S_RETURN,   /* return idx[0], ..., idx[nidx-1] */
+	S_UNPACK,   /* vars[0], ..., vars[nvars-1] = e */
+	S_SETATTR,  /* var.s = e */
+} StmtKind;
+
+typedef struct Block {
+	Stmt **v; /* statements in order */
+	int n;    /* count */
+	int cap;  /* capacity */
+} Block;
+
+struct Stmt {
+	unsigned char kind; /* StmtKind */
+	unsigned char op;   /* S_AUG operator */
+	bool is_def;        /* S_ASSIGN defines var */
+	bool elif;          /* S_IF printed as elif of the enclosing else */
+	bool dynamic;       /* S_FOR: Warp emits a dynamic loop (filled by mark_dynamic) */
+	Var *var;           /* target / array / loop index */
+	Var **vars;         /* S_UNPACK targets */
+	int nvars;
+	Expr *e;            /* value, condition or call */
+	Expr **idx;         /* indices / range arguments / returned values */
+	int nidx;
+	const char *s;      /* S_ATOMIC function, S_SETATTR field */
+	int trips;          /* loops: maximum iterations */
+	Block body, orelse;
+};
+
+#define MAX_PARAMS 12
+#define MAX_FIELDS 6
+
+struct Func {
+	const char *name;
+	Var *params[MAX_PARAMS];
+	int nparams;
+	Type rets[3];       /* returned types (nrets > 1: a tuple, no annotation) */
+	double retbound[3]; /* bound of each returned value */
+	int nrets;
+	Block body;
+	bool used;          /* called by the kernel */
+};
+
+typedef struct StructDef {
+	const char *name;
+	int nfields;
+	const char *fname[MAX_FIELDS];
+	Type fty[MAX_FIELDS];
+	double fbound[MAX_FIELDS]; /* bound of every value stored in the field */
+	bool param;                /* passed as a kernel parameter (filled by __main__) */
+} StructDef;
+
+#define MAX_FUNCS 6
+#define MAX_STRUCTS 2
+
+typedef struct Kernel {
+	const char *name;      /* <category>_<index, 6 digits> */
+	const char *category;
+	uint64_t seed, index;
+	int ndim;              /* launch dimensions 1..3 */
+	int dims[3];           /* default launch size */
+	Var *params[MAX_PARAMS];
+	int nparams;
+	Block body;
+	Func *funcs[MAX_FUNCS]; /* in definition order (callees first) */
+	int nfuncs;
+	StructDef structs[MAX_STRUCTS];
+	int nstructs;
+	uint32_t np_seed;      /* numpy seed of the __main__ block */
+} Kernel;
+
+Type ty_make(int kind, int prec, int n);
+Type ty_float(int prec);
+Type ty_int(void);
+Type ty_bool(void);
+bool ty_eq(Type a, Type b);
+bool ty_is_floaty(Type t); /* float-based (differentiable) */
+int ty_ncomp(Type t);      /* scalar components (1 for scalars) */
+const char *ty_py(Type t, const Kernel *k);       /* annotation / constructor name */
+const char *ty_scalar_py(Type t);                 /* "float", "wp.float64", "int" */
+
+Expr *ex_new(Arena *A, int kind, Type ty, int n);
+Expr *ex_var(Arena *A, Var *v);
+Expr *ex_lit_float(Arena *A, int prec, double v);
+Expr *ex_lit_int(Arena *A, int v);
+Expr *ex_lit_bool(Arena *A, bool v);
+Expr *ex_raw(Arena *A, const char *text);
+Expr *ex_bin(Arena *A, int op, Expr *a, Expr *b, Type ty, double bound);
+Expr *ex_un(Arena *A, int op, Expr *a);
+Expr *ex_cmp(Arena *A, int op, Expr *a, Expr *b);
+Expr *ex_bool(Arena *A, int op, Expr *a, Expr *b);
+Expr *ex_call(Arena *A, const char *fn, Type ty, double bound, int n, ...);
+Expr *ex_calln(Arena *A, const char *fn, Type ty, double bound, int n, Expr **args);
+Expr *ex_index(Arena *A, Expr *base, Type ty, double bound, int n, ...);
+Expr *ex_attr(Arena *A, Expr *base, const char *name, Type ty, double bound);
+Expr *ex_ifexp(Arena *A, Expr *c, Expr *a, Expr *b);
+Expr *ex_load(Arena *A, Var *arr, int n, Expr **idx);
+Expr *ex_shape(Arena *A, Var *arr, int dim);
+
+Stmt *st_new(Arena *A, int kind);
+void block_push(Arena *A, Block *b, Stmt *s);
+void block_insert(Arena *A, Block *b, int at, Stmt *s);
+
+/* ---------------------------------------------------------------- gen (expr.c, stmt.c, category.c) */
+
+/* Features a category turns on; producers are picked only among enabled ones. */
+enum {
+	F_MATH = 1 << 0,     /* transcendental builtins */
+	F_INT = 1 << 1,      /* integer arithmetic and conversions */
+	F_CMP = 1 << 2,      /* comparisons, where(), ternaries */
+	F_VEC = 1 << 3,
+	F_MAT = 1 << 4,
+	F_QUAT = 1 << 5,
+	F_XFORM = 1 << 6,
+	F_IF = 1 << 7,       /* if/elif/else statements */
+	F_LOOP = 1 << 8,     /* for loops */
+	F_WHILE = 1 << 9,
+	F_NEST = 1 << 10,    /* loops inside loops */
+	F_BREAK = 1 << 11,   /* break / continue */
+	F_ATOMIC = 1 << 12,
+	F_RAND = 1 << 13,
+	F_FUNC = 1 << 14,    /* calls of @wp.func helpers */
+	F_STRUCT = 1 << 15,
+	F_GATHER = 1 << 16,  /* clamped neighbour loads */
+	F_F64 = 1 << 17,     /* float64 conversions */
+	F_BITS = 1 << 18,    /* bitwise integer operators */
+	F_MANYIF = 1 << 19,  /* long elif chains, nested conditions */
+};
+
+#define PAL_MAX 8
+
+/* A weighted set of types for new locals and function parameters. */
+typedef struct Palette {
+	Type t[PAL_MAX];
+	int w[PAL_MAX];
+	int n;
+} Palette;
+
+typedef struct Options {
+	uint64_t seed;
+	uint64_t count;
+	int depth;       /* expression depth */
+	int stmts;       /* statements per kernel body (before dead-code removal) */
+	int loops;       /* maximum loops per kernel */
+	unsigned catmask;/* selected categories (bit per category) */
+} Options;
+
+#define MAX_SCOPE 256
+#define MAX_LOOP_DEPTH 8
+
+/* Generation state for one kernel. */
+typedef struct Gen {
+	Rng rng;
+	Arena *A;
+	Kernel *k;
+	const Options *o;
+	unsigned feat;           /* F_* */
+	Palette pal;
+	Var *scope[MAX_SCOPE];   /* visible variables, innermost last */
+	int nscope;
+	const char *names[512];  /* names taken in the current function */
+	int nnames;
+	int loop_depth;          /* enclosing loops */
+	int trips[MAX_LOOP_DEPTH]; /* maximum iterations of each enclosing loop */
+	bool loop_static[MAX_LOOP_DEPTH]; /* loop has literal range() bounds (Warp may unroll) */
+	int branch_depth;        /* enclosing if bodies */
+	int loops_made;          /* loops generated so far */
+	bool in_while_body;      /* (continue must not skip the counter) */
+	Func *fn;                /* function being generated, NULL for the kernel */
+	Var *tid[3];             /* launch indices */
+	Var *rstate;             /* random state, if any */
+	Var *fields_of[4];       /* struct-typed locals/params whose fields are leaves */
+	int nfields_of;
+	int depth;               /* expression depth for this kernel */
+	bool force_nest;         /* the next loop body starts with a nested loop */
+} Gen;
+
+/* expr.c */
+Expr *gx(Gen *g, Type t, int depth, double cap);           /* any expression of type t */
+Expr *gx_cond(Gen *g, int depth);                          /* a boolean condition */
+Expr *gx_value(Gen *g, Type t, int depth, double cap);     /* gx, not a constant or copy */
+Expr *gx_sized(Gen *g, Type t, int depth, double cap, bool leaf_ok);
+Expr *tame(Gen *g, Expr *e, double cap);                   /* bound e by cap */
+Expr *lit_nice(Gen *g, Type t, double maxabs, bool positive);
+Expr *use_var(Gen *g, Var *v);                             /* E_VAR, counts the read */
+Var *pick_var(Gen *g, Type t, bool mutable_only);
+double nice_value(Gen *g, double maxabs);
+Type pal_pick(Gen *g);
+bool pal_find(Gen *g, int kind, Type *out);
+double cap_for(Type t);
+
+/* stmt.c */
+const char *fresh_name(Gen *g, const char *base);
+void reserve_name(Gen *g, const char *name);
+Var *new_var(Gen *g, const char *base, Type t, int role);
+void scope_push_var(Gen *g, Var *v);
+Var *def_local(Gen *g, Block *b, const char *base, Expr *e);
+void gen_stmts(Gen *g, Block *b, int n);
+bool gen_mutation(Gen *g, Block *b, Var *v);
+void gen_if(Gen *g, Block *b);
+void gen_for(Gen *g, Block *b);
+void gen_while(Gen *g, Block *b);
+bool gen_atomic(Gen *g, Block *b);
+Var *def_accumulator(Gen *g, Block *b, Type t);
+void finish_func(Gen *g, Block *body);
+void recount_reads(Block *body);
+void mark_dynamic(Block *b);
+
+/* category.c */
+typedef struct Category {
+	const char *name;
+	int weight;
+	const char *desc;
+	void (*build)(Gen *g);
+} Category;
+
+extern const Category categories[];
+extern const int ncategories;
+int category_find(const char *name);
+Kernel *gen_kernel(Arena *A, const Options *o, uint64_t index);
+
+/* check.c */
+int check_kernel(const Kernel *k, Buf *err); /* number of violations, described in err */
+
+/* emit.c */
+void emit_module(const Kernel *k, Buf *out);
+void emit_expr(Buf *b, const Expr *e, const Kernel *k);
+
+#endif
