@@ -1,0 +1,949 @@
+/*
+ * kpack — assemble, merge and check dataset records (JSON Lines, cJSON).
+ *
+ *   kpack record DIR [-o FILE]          one record from a kernel's work folder
+ *   kpack shard [-o FILE] [--rejects FILE] DIR...
+ *                                       records of accepted kernels, rejects apart
+ *   kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE...] SHARD.jsonl...
+ *                                       deduplicate, split, stats.json, README.md
+ *   kpack validate FILE.jsonl...        check every record against the schema
+ *   kpack compare DIR1 DIR2 [--rtol R] [--atol A]
+ *                                       the .npy files of two runs agree
+ *
+ * A kernel's work folder holds what the dataset build made for it:
+ *   kernel.py kernel.kir                 the module and kpyc's kir (required)
+ *   fwd.cpp bwd.cpp fwd.cu bwd.cu standalone.cu kernel.ptx   (when made)
+ *   meta     "key value" lines: seed, index, category, kernel, dim
+ *   checks   "name pass|fail|skip [reason]" lines, in the order they ran
+ * A kernel is accepted when no check failed and the checks every record
+ * needs (REQUIRED below) ran.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "ir.h"
+#include "npy.h"
+
+static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun"};
+static const char *const CHECKNAMES[] = {"kpyc", "kopt", "kcpu", "kcuda", "kptx", "nvcc", "ptxas",
+                                         "krun", "gradcheck", "host"};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: kpack record DIR [-o FILE]\n"
+	        "       kpack shard [-o FILE] [--rejects FILE] DIR...\n"
+	        "       kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE]... SHARD.jsonl...\n"
+	        "       kpack validate FILE.jsonl...\n"
+	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
+	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
+	        "per-kernel folders, merge shards into a deduplicated, split dataset with\n"
+	        "stats.json and a dataset card, and check records (see kpack(1)).\n"
+	        "\n"
+	        "  -o, --output=PATH   the output file (record, shard) or folder (merge)\n"
+	        "      --rejects=FILE  shard: write rejected kernels here; merge: read them\n"
+	        "      --split=T,V,E   merge: train/validation/test percentages (default 90,5,5)\n"
+	        "      --rtol=R --atol=A  compare: tolerances (default 1e-5, 1e-6)\n"
+	        "  -h, --help          show this help\n"
+	        "  -V, --version       show the version\n");
+}
+
+/* ---- small helpers ------------------------------------------------- */
+
+static char *
+slurp(const char *dir, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return readfile(path, NULL);
+}
+
+static int
+countlines(const char *s)
+{
+	int n = 0;
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (*s == '\n')
+			n++;
+	return s[-1] == '\n' ? n : n + 1;
+}
+
+static void
+hex16(char out[17], uint64_t h)
+{
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The value of key in "key value" lines, or NULL (malloc'd). */
+static char *
+metaget(const char *meta, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = meta;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n > k && strncmp(p, key, k) == 0 && (p[k] == ' ' || p[k] == '=')) {
+			const char *v = p + k + 1;
+			size_t vn = n - k - 1;
+			char *r = xmalloc(vn + 1);
+			memcpy(r, v, vn);
+			r[vn] = 0;
+			return r;
+		}
+		p = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* mkdir -p */
+static int
+mkdir_p(const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof buf, "%s", path);
+	for (p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Which of 100 buckets a hash falls in, and so its split. */
+static const char *
+splitof(uint64_t h, const int pct[3])
+{
+	int b = (int)(h % 100);
+	if (b < pct[0])
+		return "train";
+	if (b < pct[0] + pct[1])
+		return "val";
+	return "test";
+}
+
+static int pct_default[3] = {90, 5, 5};
+
+/* ---- record -------------------------------------------------------- */
+
+typedef struct Rec {
+	cJSON *json;      /* the record */
+	cJSON *reject;    /* or the reject line */
+	bool ok;
+} Rec;
+
+static cJSON *
+rejectline(const char *meta, const char *check, const char *reason)
+{
+	cJSON *r = cJSON_CreateObject();
+	char *v;
+	const char *keys[] = {"kernel", "category"};
+	size_t i;
+
+	for (i = 0; i < countof(keys); i++) {
+		v = meta ? metaget(meta, keys[i]) : NULL;
+		cJSON_AddStringToObject(r, keys[i], v ? v : "");
+		free(v);
+	}
+	v = meta ? metaget(meta, "seed") : NULL;
+	cJSON_AddNumberToObject(r, "seed", v ? atof(v) : -1);
+	free(v);
+	v = meta ? metaget(meta, "index") : NULL;
+	cJSON_AddNumberToObject(r, "index", v ? atof(v) : -1);
+	free(v);
+	cJSON_AddStringToObject(r, "check", check);
+	cJSON_AddStringToObject(r, "reason", reason ? reason : "");
+	return r;
+}
+
+/* Op histogram and normalized hash of the kir text; false if it does not parse. */
+static bool
+kirfacts(const char *kir, cJSON *ops, uint64_t *normhash)
+{
+	Src src = {"kernel.kir", kir, strlen(kir)};
+	Diag d;
+	Module *m;
+	int counts[NOPS] = {0};
+	Buf b = {0};
+	uint32_t i;
+	int k;
+	FILE *null = fopen("/dev/null", "w");
+
+	diaginit(&d);
+	d.out = null ? null : stderr;
+	m = parsekir(&src, &d);
+	if (null)
+		fclose(null);
+	if (!m)
+		return false;
+	for (i = 0; i < m->nfuncs; i++) {
+		/* walk every region of the function */
+		Region *stack[1024];
+		int sp = 0;
+		stack[sp++] = &m->funcs[i]->body;
+		while (sp) {
+			Region *r = stack[--sp];
+			uint32_t j;
+			for (j = 0; j < r->n; j++) {
+				Op *op = r->ops[j];
+				int q;
+				counts[op->code]++;
+				for (q = 0; q < op->nregs && sp < 1024; q++)
+					stack[sp++] = &op->regs[q];
+			}
+		}
+	}
+	for (k = 0; k < NOPS; k++)
+		if (counts[k] && !(opinfo[k].flags & F_TERM))
+			cJSON_AddNumberToObject(ops, opinfo[k].name, counts[k]);
+	printnorm(&b, m);
+	*normhash = hash64(b.s, b.n, 0);
+	buffree(&b);
+	modfree(m);
+	return true;
+}
+
+static Rec
+record(const char *dir)
+{
+	Rec r = {0};
+	char *py = slurp(dir, "kernel.py"), *kir = slurp(dir, "kernel.kir");
+	char *meta = slurp(dir, "meta"), *checks = slurp(dir, "checks");
+	cJSON *o, *c, *cj, *mj, *lines, *ops, *dims;
+	char h[17], id[20], *v, *line, *save = NULL;
+	uint64_t normhash = 0, contenthash;
+	size_t i;
+	struct { const char *group, *key, *file; } code[] = {
+		{"cpp", "forward", "fwd.cpp"}, {"cpp", "backward", "bwd.cpp"},
+		{"cuda", "forward", "fwd.cu"}, {"cuda", "backward", "bwd.cu"},
+		{"cuda", "standalone", "standalone.cu"},
+	};
+	char *texts[countof(code)];
+
+	if (!py || !meta) {
+		r.reject = rejectline(meta, "kgen", !py ? "no kernel.py" : "no meta file");
+		goto out;
+	}
+	/* checks: the first failure decides; required checks must have run */
+	{
+		char *cp = checks ? xstrdup(checks) : xstrdup("");
+		bool seen[countof(REQUIRED)] = {0};
+		for (line = strtok_r(cp, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char name[64] = "", status[16] = "";
+			int n = 0;
+			sscanf(line, "%63s %15s %n", name, status, &n);
+			for (i = 0; i < countof(REQUIRED); i++)
+				if (strcmp(name, REQUIRED[i]) == 0 && strcmp(status, "pass") == 0)
+					seen[i] = true;
+			if (strcmp(status, "fail") == 0 && !r.reject)
+				r.reject = rejectline(meta, name, n ? line + n : "");
+		}
+		for (i = 0; i < countof(REQUIRED) && !r.reject; i++)
+			if (!seen[i])
+				r.reject = rejectline(meta, REQUIRED[i], "the check did not pass (or did not run)");
+		free(cp);
+		if (r.reject)
+			goto out;
+	}
+	if (!kir) {
+		r.reject = rejectline(meta, "kpyc", "no kernel.kir");
+		goto out;
+	}
+	ops = cJSON_CreateObject();
+	if (!kirfacts(kir, ops, &normhash)) {
+		cJSON_Delete(ops);
+		r.reject = rejectline(meta, "kpyc", "kernel.kir does not parse");
+		goto out;
+	}
+	contenthash = hash64(py, strlen(py), 0);
+	o = cJSON_CreateObject();
+	hex16(h, contenthash);
+	snprintf(id, sizeof id, "k%s", h);
+	cJSON_AddStringToObject(o, "id", id);
+	v = metaget(meta, "seed");
+	cJSON_AddNumberToObject(o, "seed", v ? atof(v) : 0);
+	free(v);
+	v = metaget(meta, "index");
+	cJSON_AddNumberToObject(o, "index", v ? atof(v) : 0);
+	free(v);
+	v = metaget(meta, "category");
+	cJSON_AddStringToObject(o, "category", v ? v : "");
+	free(v);
+	v = metaget(meta, "kernel");
+	cJSON_AddStringToObject(o, "kernel", v ? v : "");
+	free(v);
+	dims = cJSON_AddArrayToObject(o, "dim");
+	if ((v = metaget(meta, "dim"))) {
+		char *p = v, *e;
+		while (*p) {
+			long x = strtol(p, &e, 10);
+			if (e == p)
+				break;
+			cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)x));
+			p = *e == ',' ? e + 1 : e;
+		}
+		free(v);
+	}
+	cJSON_AddStringToObject(o, "python", py);
+	cJSON_AddStringToObject(o, "kir", kir);
+	for (i = 0; i < countof(code); i++)
+		texts[i] = slurp(dir, code[i].file);
+	c = cJSON_AddObjectToObject(o, "cpp");
+	cJSON_AddStringToObject(c, "forward", texts[0] ? texts[0] : "");
+	cJSON_AddStringToObject(c, "backward", texts[1] ? texts[1] : "");
+	c = cJSON_AddObjectToObject(o, "cuda");
+	cJSON_AddStringToObject(c, "forward", texts[2] ? texts[2] : "");
+	cJSON_AddStringToObject(c, "backward", texts[3] ? texts[3] : "");
+	cJSON_AddStringToObject(c, "standalone", texts[4] ? texts[4] : "");
+	v = slurp(dir, "kernel.ptx");
+	cJSON_AddStringToObject(o, "ptx", v ? v : "");
+	free(v);
+	/* checks, in a fixed order: "pass", or "skip: reason" */
+	cj = cJSON_AddObjectToObject(o, "checks");
+	for (i = 0; i < countof(CHECKNAMES); i++) {
+		char *cp = checks ? xstrdup(checks) : xstrdup(""), *st = NULL;
+		const char *val = "skip: not run";
+		char buf[512];
+		for (line = strtok_r(cp, "\n", &st); line; line = strtok_r(NULL, "\n", &st)) {
+			char name[64] = "", status[16] = "";
+			int n = 0;
+			sscanf(line, "%63s %15s %n", name, status, &n);
+			if (strcmp(name, CHECKNAMES[i]) != 0)
+				continue;
+			if (strcmp(status, "pass") == 0)
+				val = "pass";
+			else {
+				snprintf(buf, sizeof buf, "skip: %s", n ? line + n : "");
+				val = buf;
+			}
+		}
+		cJSON_AddStringToObject(cj, CHECKNAMES[i], val);
+		free(cp);
+	}
+	mj = cJSON_AddObjectToObject(o, "meta");
+	cJSON_AddItemToObject(mj, "ops", ops);
+	lines = cJSON_AddObjectToObject(mj, "lines");
+	cJSON_AddNumberToObject(lines, "python", countlines(py));
+	cJSON_AddNumberToObject(lines, "kir", countlines(kir));
+	cJSON_AddNumberToObject(lines, "cpp_forward", countlines(texts[0]));
+	cJSON_AddNumberToObject(lines, "cuda_forward", countlines(texts[2]));
+	cJSON_AddNumberToObject(lines, "cuda_backward", countlines(texts[3]));
+	cJSON_AddStringToObject(mj, "content_hash", h);
+	hex16(h, normhash);
+	cJSON_AddStringToObject(mj, "kir_hash", h);
+	cJSON_AddStringToObject(mj, "split", splitof(normhash, pct_default));
+	for (i = 0; i < countof(code); i++)
+		free(texts[i]);
+	r.json = o;
+	r.ok = true;
+out:
+	free(py);
+	free(kir);
+	free(meta);
+	free(checks);
+	return r;
+}
+
+static void
+putline(Buf *b, cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	if (!s)
+		fatal("out of memory");
+	bufputs(b, s);
+	bufputc(b, '\n');
+	free(s);
+}
+
+static int
+cmdrecord(int argc, char **argv, const char *out, const char *rejects)
+{
+	Buf ok = {0}, rej = {0};
+	int i, nrej = 0;
+
+	for (i = 0; i < argc; i++) {
+		Rec r = record(argv[i]);
+		if (r.ok)
+			putline(&ok, r.json);
+		else {
+			putline(&rej, r.reject);
+			nrej++;
+		}
+		cJSON_Delete(r.json);
+		cJSON_Delete(r.reject);
+	}
+	if (writefile(out, ok.s ? ok.s : "", ok.n) != 0)
+		fatal("cannot write %s:", out ? out : "standard output");
+	if (rejects && writefile(rejects, rej.s ? rej.s : "", rej.n) != 0)
+		fatal("cannot write %s:", rejects);
+	if (!rejects && rej.n)
+		fputs(rej.s, stderr);
+	buffree(&ok);
+	buffree(&rej);
+	return 0;
+}
+
+/* ---- validate ------------------------------------------------------ */
+
+static int
+checkrecord(const char *file, int lineno, const char *text)
+{
+	cJSON *o = cJSON_Parse(text), *x;
+	int bad = 0;
+	size_t i;
+	const char *strs[] = {"id", "category", "kernel", "python", "kir", "ptx"};
+	const char *nums[] = {"seed", "index"};
+	const char *objs[][4] = {{"cpp", "forward", "backward", NULL}, {"cuda", "forward", "backward", "standalone"}};
+
+#define BAD(...) do { fprintf(stderr, "%s:%d: error: ", file, lineno); fprintf(stderr, __VA_ARGS__); \
+	fputc('\n', stderr); bad++; } while (0)
+	if (!o || !cJSON_IsObject(o)) {
+		BAD("not a JSON object");
+		cJSON_Delete(o);
+		return 1;
+	}
+	for (i = 0; i < countof(strs); i++)
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, strs[i])))
+			BAD("\"%s\" must be a string", strs[i]);
+	for (i = 0; i < countof(nums); i++)
+		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, nums[i])))
+			BAD("\"%s\" must be a number", nums[i]);
+	x = cJSON_GetObjectItemCaseSensitive(o, "dim");
+	if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) < 1 || cJSON_GetArraySize(x) > 4)
+		BAD("\"dim\" must be an array of 1 to 4 extents");
+	for (i = 0; i < countof(objs); i++) {
+		cJSON *g = cJSON_GetObjectItemCaseSensitive(o, objs[i][0]);
+		int k;
+		if (!cJSON_IsObject(g)) {
+			BAD("\"%s\" must be an object", objs[i][0]);
+			continue;
+		}
+		for (k = 1; k < 4 && objs[i][k]; k++)
+			if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g, objs[i][k])))
+				BAD("\"%s.%s\" must be a string", objs[i][0], objs[i][k]);
+		x = cJSON_GetObjectItemCaseSensitive(g, "forward");
+		if (cJSON_IsString(x) && !*x->valuestring)
+			BAD("\"%s.forward\" is empty", objs[i][0]);
+	}
+	x = cJSON_GetObjectItemCaseSensitive(o, "python");
+	if (cJSON_IsString(x) && !strstr(x->valuestring, "@wp.kernel"))
+		BAD("\"python\" has no @wp.kernel");
+	x = cJSON_GetObjectItemCaseSensitive(o, "kir");
+	if (cJSON_IsString(x) && strncmp(x->valuestring, "kir 1\n", 6) != 0)
+		BAD("\"kir\" does not start with the kir header");
+	x = cJSON_GetObjectItemCaseSensitive(o, "checks");
+	if (!cJSON_IsObject(x))
+		BAD("\"checks\" must be an object");
+	else {
+		for (i = 0; i < countof(CHECKNAMES); i++) {
+			cJSON *c = cJSON_GetObjectItemCaseSensitive(x, CHECKNAMES[i]);
+			if (!cJSON_IsString(c) || (strcmp(c->valuestring, "pass") != 0 && strncmp(c->valuestring, "skip", 4) != 0))
+				BAD("check \"%s\" must be \"pass\" or \"skip: reason\"", CHECKNAMES[i]);
+		}
+		for (i = 0; i < countof(REQUIRED); i++) {
+			cJSON *c = cJSON_GetObjectItemCaseSensitive(x, REQUIRED[i]);
+			if (cJSON_IsString(c) && strcmp(c->valuestring, "pass") != 0)
+				BAD("required check \"%s\" did not pass", REQUIRED[i]);
+		}
+	}
+	x = cJSON_GetObjectItemCaseSensitive(o, "meta");
+	if (!cJSON_IsObject(x))
+		BAD("\"meta\" must be an object");
+	else {
+		cJSON *s = cJSON_GetObjectItemCaseSensitive(x, "split");
+		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(x, "ops")))
+			BAD("\"meta.ops\" must be an object");
+		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(x, "lines")))
+			BAD("\"meta.lines\" must be an object");
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "kir_hash")) ||
+		    strlen(cJSON_GetObjectItemCaseSensitive(x, "kir_hash")->valuestring) != 16)
+			BAD("\"meta.kir_hash\" must be 16 hex digits");
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "content_hash")))
+			BAD("\"meta.content_hash\" must be a string");
+		if (!cJSON_IsString(s) || (strcmp(s->valuestring, "train") && strcmp(s->valuestring, "val") &&
+		                           strcmp(s->valuestring, "test")))
+			BAD("\"meta.split\" must be train, val or test");
+	}
+#undef BAD
+	cJSON_Delete(o);
+	return bad;
+}
+
+static int
+cmdvalidate(int argc, char **argv)
+{
+	int i, bad = 0, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		char *text = readfile(argv[i], NULL), *line, *save = NULL;
+		int lineno = 0;
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		/* split on newlines by hand: empty lines are errors too */
+		for (line = text; *line; line = save) {
+			char *e = strchr(line, '\n');
+			save = e ? e + 1 : line + strlen(line);
+			if (e)
+				*e = 0;
+			lineno++;
+			n++;
+			bad += checkrecord(argv[i], lineno, line) ? 1 : 0;
+		}
+		free(text);
+	}
+	printf("kpack: %d records, %d invalid\n", n, bad);
+	return bad ? 1 : 0;
+}
+
+/* ---- merge --------------------------------------------------------- */
+
+typedef struct Stats {
+	cJSON *bycat;      /* category -> {records, train, val, test} */
+	cJSON *checks;     /* check -> {pass, skip} over accepted records */
+	cJSON *rejects;    /* check -> {category -> count} */
+	cJSON *ops;        /* op -> count */
+	int *pylines, *culines, n, cap;
+	int records, dups, nrejects;
+	int split[3];
+} Stats;
+
+static void
+bump(cJSON *obj, const char *key, int by)
+{
+	cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!x)
+		cJSON_AddNumberToObject(obj, key, by);
+	else
+		cJSON_SetNumberValue(x, x->valuedouble + by);
+}
+
+static cJSON *
+sub(cJSON *obj, const char *key)
+{
+	cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return x ? x : cJSON_AddObjectToObject(obj, key);
+}
+
+static int
+cmpint(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static cJSON *
+percentiles(int *v, int n)
+{
+	cJSON *p = cJSON_CreateObject();
+	if (n == 0)
+		return p;
+	qsort(v, (size_t)n, sizeof *v, cmpint);
+	cJSON_AddNumberToObject(p, "min", v[0]);
+	cJSON_AddNumberToObject(p, "p10", v[n / 10]);
+	cJSON_AddNumberToObject(p, "p50", v[n / 2]);
+	cJSON_AddNumberToObject(p, "p90", v[(n * 9) / 10]);
+	cJSON_AddNumberToObject(p, "max", v[n - 1]);
+	return p;
+}
+
+/* A set of 64-bit hashes (open addressing; 0 is never a key: stored +1). */
+typedef struct HSet {
+	uint64_t *k;
+	size_t n, cap;
+} HSet;
+
+static bool
+hsetadd(HSet *s, uint64_t h)
+{
+	size_t i;
+	h += 1;
+	if (2 * (s->n + 1) > s->cap) {
+		HSet t = {0};
+		t.cap = s->cap ? 2 * s->cap : 1024;
+		t.k = xcalloc(t.cap, sizeof *t.k);
+		for (i = 0; i < s->cap; i++)
+			if (s->k[i])
+				hsetadd(&t, s->k[i] - 1);
+		free(s->k);
+		*s = t;
+	}
+	for (i = (size_t)(h * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->k[i]; i = (i + 1) & (s->cap - 1))
+		if (s->k[i] == h)
+			return false;
+	s->k[i] = h;
+	s->n++;
+	return true;
+}
+
+static void
+writecard(const char *dir, const Stats *st, const cJSON *stats)
+{
+	Buf b = {0};
+	char path[4096];
+	cJSON *c;
+
+	bufprintf(&b,
+	          "# kpy Warp→CUDA dataset\n\n"
+	          "Pairs of NVIDIA Warp kernels (Python) and the code the kpy compiler makes\n"
+	          "from them: kir (kpy's IR), C++ for the CPU and CUDA C++ (forward and\n"
+	          "backward, reverse-mode autodiff), a standalone CUDA program, and PTX.\n"
+	          "Every record passed the checks listed below.\n\n"
+	          "## Contents\n\n"
+	          "| split | records |\n|---|---|\n| train | %d |\n| val | %d |\n| test | %d |\n\n"
+	          "%d records after removing %d duplicates; %d kernels were rejected by a check\n"
+	          "(`stats.json` gives the counts by check and category).\n\n",
+	          st->split[0], st->split[1], st->split[2], st->records, st->dups, st->nrejects);
+	bufputs(&b, "| category | records |\n|---|---|\n");
+	cJSON_ArrayForEach(c, st->bycat)
+		bufprintf(&b, "| %s | %d |\n", c->string,
+		          (int)cJSON_GetObjectItemCaseSensitive(c, "records")->valuedouble);
+	bufputs(&b,
+	        "\n## Fields (one JSON object per line)\n\n"
+	        "| field | meaning |\n|---|---|\n"
+	        "| `id` | `k` + 16 hex digits of the FNV-1a hash of the Python source |\n"
+	        "| `seed`, `index` | `kgen --seed SEED --start INDEX --count 1` rebuilds the module |\n"
+	        "| `category` | the kgen generator that made it (`kgen --list`) |\n"
+	        "| `kernel` | the kernel's name; `dim`: the launch extents it was run with |\n"
+	        "| `python` | the module: runnable by NVIDIA Warp as is (`python3 file.py`) |\n"
+	        "| `kir` | kpyc's output (see kir(5)) |\n"
+	        "| `cpp.forward`, `cpp.backward` | kcpu's C++ for the forward kernel and for the backward kernel `K.adj` |\n"
+	        "| `cuda.forward`, `cuda.backward` | kcuda's CUDA C++: `extern \"C\" __global__` grid-stride kernels |\n"
+	        "| `cuda.standalone` | a complete CUDA program that runs the kernel on seeded inputs and writes .npy files |\n"
+	        "| `ptx` | kptx's PTX (LLVM NVPTX back end), sm_80 |\n"
+	        "| `checks` | each check: `pass`, or `skip: reason` (see below) |\n"
+	        "| `meta.ops` | how many times each kir operation occurs |\n"
+	        "| `meta.lines` | line counts of the texts |\n"
+	        "| `meta.content_hash` | FNV-1a 64 of the Python source |\n"
+	        "| `meta.kir_hash` | FNV-1a 64 of the normalized kir (`kopt --normalized`: value, function, struct and field names, locations and constants canonicalized) |\n"
+	        "| `meta.split` | train/val/test, from `kir_hash` (so a kernel never lands in two splits) |\n"
+	        "\n## Checks\n\n"
+	        "- `kpyc`, `kopt`, `kcpu`, `kcuda`, `kptx`: each tool accepted the kernel (kopt runs `ad,O` with `--verify-each`).\n"
+	        "- `nvcc`: the CUDA of the shard (forward and backward kernels) compiled with `nvcc -arch=sm_80`.\n"
+	        "- `ptxas`: the PTX of the shard was accepted by `ptxas -arch=sm_80`.\n"
+	        "- `krun`: the C++ build ran on the CPU with seeded inputs and every output is finite.\n"
+	        "- `gradcheck`: the backward kernel agrees with central finite differences in double precision (relative error 1e-6 or less).\n"
+	        "- `host`: the LLVM host object (kptx --target=host) gives the C++ build's outputs.\n"
+	        "\nShards are compiled and run as units (many kernels per nvcc, ptxas and C++\n"
+	        "compiler call); a record's texts are the same kernel emitted on its own.\n"
+	        "\n## Provenance and license\n\n"
+	        "Made by kpy " KPY_VERSION " from kernels kgen synthesized; no code was\n"
+	        "collected from anywhere. Released under the Apache License 2.0, like kpy.\n"
+	        "The kernels target the language of NVIDIA Warp (Apache License 2.0); no Warp\n"
+	        "code is included.\n");
+	(void)stats;
+	snprintf(path, sizeof path, "%s/README.md", dir);
+	if (writefile(path, b.s, b.n) != 0)
+		fatal("cannot write %s:", path);
+	buffree(&b);
+}
+
+static int
+cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3])
+{
+	Buf split[3] = {{0}};
+	const char *splitnames[3] = {"train", "val", "test"};
+	Stats st = {0};
+	HSet seen = {0};
+	cJSON *stats, *c;
+	char path[4096];
+	int i, k;
+
+	if (!out) {
+		fprintf(stderr, "kpack merge: -o OUTDIR is required\n");
+		return 2;
+	}
+	st.bycat = cJSON_CreateObject();
+	st.checks = cJSON_CreateObject();
+	st.rejects = cJSON_CreateObject();
+	st.ops = cJSON_CreateObject();
+	for (i = 0; i < argc; i++) {
+		char *text = readfile(argv[i], NULL), *line, *next;
+		int lineno = 0;
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		for (line = text; *line; line = next) {
+			char *e = strchr(line, '\n');
+			cJSON *o, *meta, *h, *cat, *x, *y;
+			uint64_t kh;
+			int s;
+			next = e ? e + 1 : line + strlen(line);
+			if (e)
+				*e = 0;
+			lineno++;
+			if (!*line)
+				continue;
+			if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
+				fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
+				return 1;
+			}
+			meta = cJSON_GetObjectItemCaseSensitive(o, "meta");
+			h = cJSON_GetObjectItemCaseSensitive(meta, "kir_hash");
+			kh = strtoull(h->valuestring, NULL, 16);
+			if (!hsetadd(&seen, kh)) {
+				st.dups++;
+				cJSON_Delete(o);
+				continue;
+			}
+			/* the split follows the hash and the requested percentages */
+			cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(splitof(kh, pct)));
+			s = strcmp(splitof(kh, pct), "train") == 0 ? 0 : strcmp(splitof(kh, pct), "val") == 0 ? 1 : 2;
+			putline(&split[s], o);
+			st.split[s]++;
+			st.records++;
+			cat = sub(st.bycat, cJSON_GetObjectItemCaseSensitive(o, "category")->valuestring);
+			bump(cat, "records", 1);
+			bump(cat, splitnames[s], 1);
+			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "checks"))
+				bump(sub(st.checks, x->string), strcmp(x->valuestring, "pass") == 0 ? "pass" : "skip", 1);
+			cJSON_ArrayForEach(y, cJSON_GetObjectItemCaseSensitive(meta, "ops"))
+				bump(st.ops, y->string, (int)y->valuedouble);
+			if (st.n == st.cap) {
+				st.cap = st.cap ? 2 * st.cap : 1024;
+				st.pylines = xrealloc(st.pylines, (size_t)st.cap * sizeof(int));
+				st.culines = xrealloc(st.culines, (size_t)st.cap * sizeof(int));
+			}
+			x = cJSON_GetObjectItemCaseSensitive(meta, "lines");
+			st.pylines[st.n] = (int)cJSON_GetObjectItemCaseSensitive(x, "python")->valuedouble;
+			st.culines[st.n] = (int)cJSON_GetObjectItemCaseSensitive(x, "cuda_forward")->valuedouble;
+			st.n++;
+			cJSON_Delete(o);
+		}
+		free(text);
+	}
+	for (i = 0; i < nrej; i++) {
+		char *text = readfile(rejfiles[i], NULL), *line, *next;
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", rejfiles[i], strerror(errno));
+			return 1;
+		}
+		for (line = text; *line; line = next) {
+			char *e = strchr(line, '\n');
+			cJSON *o, *chk, *cat;
+			next = e ? e + 1 : line + strlen(line);
+			if (e)
+				*e = 0;
+			if (!*line || !(o = cJSON_Parse(line)))
+				continue;
+			chk = cJSON_GetObjectItemCaseSensitive(o, "check");
+			cat = cJSON_GetObjectItemCaseSensitive(o, "category");
+			if (cJSON_IsString(chk) && cJSON_IsString(cat)) {
+				bump(sub(st.rejects, chk->valuestring), cat->valuestring, 1);
+				st.nrejects++;
+			}
+			cJSON_Delete(o);
+		}
+		free(text);
+	}
+	if (mkdir_p(out) != 0)
+		fatal("cannot create %s:", out);
+	for (k = 0; k < 3; k++) {
+		snprintf(path, sizeof path, "%s/%s.jsonl", out, splitnames[k]);
+		if (writefile(path, split[k].s ? split[k].s : "", split[k].n) != 0)
+			fatal("cannot write %s:", path);
+		buffree(&split[k]);
+	}
+	stats = cJSON_CreateObject();
+	cJSON_AddNumberToObject(stats, "records", st.records);
+	cJSON_AddNumberToObject(stats, "duplicates_removed", st.dups);
+	cJSON_AddNumberToObject(stats, "rejected", st.nrejects);
+	{
+		int total = st.records + st.dups + st.nrejects;
+		cJSON *r = cJSON_AddObjectToObject(stats, "rates");
+		cJSON_AddNumberToObject(r, "accepted", total ? (double)(st.records + st.dups) / total : 0);
+		cJSON_AddNumberToObject(r, "rejected", total ? (double)st.nrejects / total : 0);
+		cJSON_AddNumberToObject(r, "duplicates", total ? (double)st.dups / total : 0);
+	}
+	c = cJSON_AddObjectToObject(stats, "splits");
+	for (k = 0; k < 3; k++)
+		cJSON_AddNumberToObject(c, splitnames[k], st.split[k]);
+	cJSON_AddItemToObject(stats, "categories", st.bycat);
+	cJSON_AddItemToObject(stats, "checks", st.checks);
+	cJSON_AddItemToObject(stats, "rejects_by_check", st.rejects);
+	cJSON_AddItemToObject(stats, "ops", st.ops);
+	c = cJSON_AddObjectToObject(stats, "sizes");
+	cJSON_AddItemToObject(c, "python_lines", percentiles(st.pylines, st.n));
+	cJSON_AddItemToObject(c, "cuda_forward_lines", percentiles(st.culines, st.n));
+	{
+		char *s = cJSON_Print(stats);
+		Buf b = {0};
+		bufputs(&b, s);
+		bufputc(&b, '\n');
+		snprintf(path, sizeof path, "%s/stats.json", out);
+		if (writefile(path, b.s, b.n) != 0)
+			fatal("cannot write %s:", path);
+		free(s);
+		buffree(&b);
+	}
+	writecard(out, &st, stats);
+	printf("kpack: %d records (%d train, %d val, %d test), %d duplicates removed, %d rejected -> %s\n",
+	       st.records, st.split[0], st.split[1], st.split[2], st.dups, st.nrejects, out);
+	cJSON_Delete(stats);
+	free(st.pylines);
+	free(st.culines);
+	free(seen.k);
+	return 0;
+}
+
+/* ---- compare ------------------------------------------------------- */
+
+#include <dirent.h>
+
+static int
+cmdcompare(const char *a, const char *b, double rtol, double atol)
+{
+	DIR *d = opendir(a);
+	struct dirent *e;
+	int bad = 0, n = 0;
+
+	if (!d) {
+		fprintf(stderr, "kpack: cannot open %s: %s\n", a, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char pa[4096], pb[4096], err[256];
+		NpyArray x = {0}, y = {0};
+		double worst = 0;
+		int64_t at = 0, m;
+		if (l < 5 || strcmp(e->d_name + l - 4, ".npy") != 0)
+			continue;
+		snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+		snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+		n++;
+		if (npy_read(pa, &x, err, sizeof err) || npy_read(pb, &y, err, sizeof err)) {
+			fprintf(stderr, "kpack: %s\n", err);
+			bad++;
+		} else if ((m = kpy_compare(&y, &x, rtol, atol, &worst, &at, err, sizeof err)) != 0) {
+			if (m < 0)
+				fprintf(stderr, "kpack: %s: %s\n", e->d_name, err);
+			else
+				fprintf(stderr, "kpack: %s: %lld elements differ (first worst at %lld)\n", e->d_name,
+				        (long long)m, (long long)at);
+			bad++;
+		}
+		npy_free(&x);
+		npy_free(&y);
+	}
+	closedir(d);
+	if (n == 0) {
+		fprintf(stderr, "kpack: no .npy files in %s\n", a);
+		return 1;
+	}
+	return bad ? 1 : 0;
+}
+
+/* ---- main ---------------------------------------------------------- */
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL };
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"rejects", required_argument, NULL, OPT_REJ},
+		{"split", required_argument, NULL, OPT_SPLIT},
+		{"rtol", required_argument, NULL, OPT_RTOL},
+		{"atol", required_argument, NULL, OPT_ATOL},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = NULL, *cmd;
+	char *rej[4096];
+	int nrej = 0, c, pct[3] = {90, 5, 5};
+	double rtol = 1e-5, atol = 1e-6;
+
+	progname = "kpack";
+	while ((c = getopt_long(argc, argv, "+o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("kpack (kpy) %s\n", KPY_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	cmd = argv[optind++];
+	/* options after the subcommand */
+	argc -= optind - 1;
+	argv += optind - 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_REJ:
+			if (nrej < 4096)
+				rej[nrej++] = optarg;
+			break;
+		case OPT_SPLIT:
+			if (sscanf(optarg, "%d,%d,%d", &pct[0], &pct[1], &pct[2]) != 3 || pct[0] < 0 || pct[1] < 0 ||
+			    pct[2] < 0 || pct[0] + pct[1] + pct[2] != 100) {
+				fprintf(stderr, "kpack: --split wants three percentages that add up to 100\n");
+				return 2;
+			}
+			break;
+		case OPT_RTOL:
+		case OPT_ATOL:
+			*(c == OPT_RTOL ? &rtol : &atol) = strtod(optarg, &end);
+			if (*end) {
+				fprintf(stderr, "kpack: bad tolerance '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("kpack (kpy) %s\n", KPY_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (strcmp(cmd, "record") == 0 || strcmp(cmd, "shard") == 0) {
+		if (argc < 1 || (strcmp(cmd, "record") == 0 && argc != 1)) {
+			usage(stderr);
+			return 2;
+		}
+		return cmdrecord(argc, argv, out, nrej ? rej[0] : NULL);
+	}
+	if (strcmp(cmd, "merge") == 0)
+		return argc < 1 ? (usage(stderr), 2) : cmdmerge(argc, argv, out, rej, nrej, pct);
+	if (strcmp(cmd, "validate") == 0)
+		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
+	if (strcmp(cmd, "compare") == 0)
+		return argc != 2 ? (usage(stderr), 2) : cmdcompare(argv[0], argv[1], rtol, atol);
+	fprintf(stderr, "kpack: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return 2;
+}

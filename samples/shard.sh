@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# samples/shard.sh — build one shard of the dataset.
+#
+#   shard.sh BIN OUT SHARD SEED START COUNT [CATEGORIES]
+#
+# Generates kernels START .. START+COUNT-1 of kgen's SEED, takes each through
+# kpyc | kopt -p ad,O | kcpu, kcuda (forward, backward, standalone) [| kptx],
+# then checks the shard as a unit: nvcc and ptxas compile all of its kernels
+# at once, the C++ of all of them is built once and krun runs each kernel,
+# checks its gradient against finite differences, and compares the LLVM host
+# object's outputs with the C++ build's.  Writes, atomically:
+#   OUT/shards/SHARD.jsonl          one record per accepted kernel (kpack)
+#   OUT/shards/SHARD.rejects.jsonl  one line per rejected kernel, with the check
+# The output depends only on the arguments: same seed, same bytes.
+# Environment: NVCC, PTXAS (empty: those checks are skipped and say so),
+# KPY_KEEP_WORK=1 keeps OUT/work/SHARD.
+set -u
+BIN=$1 OUT=$2 SHARD=$3 SEED=$4 START=$5 COUNT=$6 CATS=${7:-}
+NVCC=${NVCC:-} PTXAS=${PTXAS:-}
+ARCH=sm_80
+INC=${KPY_INCLUDE:-}
+export LC_ALL=C
+
+work="$OUT/work/$SHARD"
+rm -rf "$work"
+mkdir -p "$work/py" "$work/k" "$OUT/shards" || exit 2
+t0=$(date +%s.%N)
+
+catopt=()
+[ -n "$CATS" ] && catopt=(--category "$CATS")
+"$BIN/kgen" --seed "$SEED" --start "$START" --count "$COUNT" "${catopt[@]}" -o "$work/py/" || {
+	echo "shard.sh: kgen failed" >&2; exit 2; }
+
+have_kptx=0
+[ -x "$BIN/kptx" ] && have_kptx=1
+
+# check NAME pass|fail|skip [reason] -> the kernel's checks file
+check() { local d=$1; shift; printf '%s\n' "$*" | head -c 400 | tr '\n' ' ' | sed 's/ *$//' >>"$d/checks"; echo >>"$d/checks"; }
+NONFINITE='(sum|abs)=-?(nan|inf)'
+firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>/dev/null; }
+
+names=()
+for f in "$work"/py/*.py; do
+	meta=$(head -1 "$f")
+	name=$(sed -n 's/.*\bkernel=\([A-Za-z0-9_]*\).*/\1/p' <<<"$meta")
+	d="$work/k/$name"
+	mkdir -p "$d"
+	cp "$f" "$d/kernel.py"
+	sed -n 's/^# kgen: //p' <<<"$meta" | tr ' ' '\n' | sed 's/=/ /' >"$d/meta"
+	: >"$d/checks"
+	names+=("$name")
+	if ! "$BIN/kpyc" "$d/kernel.py" -o "$d/kernel.kir" 2>"$d/err"; then
+		check "$d" kpyc fail "$(firstline "$d/err")"; continue
+	fi
+	check "$d" kpyc pass
+	if ! "$BIN/kopt" -p ad,O --verify-each "$d/kernel.kir" -o "$d/ad.kir" 2>"$d/err"; then
+		check "$d" kopt fail "$(firstline "$d/err")"; continue
+	fi
+	check "$d" kopt pass
+	# warnings of ad: the gradient is not a true gradient (Warp semantics)
+	grep -m1 'warning:' "$d/err" | sed 's/^[^:]*:[0-9]*:[0-9]*: warning: //' >"$d/adwarn"
+	ok=1
+	for half in forward backward; do
+		"$BIN/kopt" -p "$half" "$d/ad.kir" -o "$d/$half.kir" 2>"$d/err" || ok=0
+	done
+	if [ $ok = 1 ] && "$BIN/kcpu" "$d/forward.kir" -o "$d/fwd.cpp" 2>"$d/err" &&
+	   "$BIN/kcpu" "$d/backward.kir" -o "$d/bwd.cpp" 2>>"$d/err"; then
+		check "$d" kcpu pass
+	else
+		check "$d" kcpu fail "$(firstline "$d/err")"; continue
+	fi
+	dim=$(sed -n 's/^dim //p' "$d/meta")
+	if "$BIN/kcuda" "$d/forward.kir" -o "$d/fwd.cu" 2>"$d/err" &&
+	   "$BIN/kcuda" "$d/backward.kir" -o "$d/bwd.cu" 2>>"$d/err" &&
+	   "$BIN/kcuda" --standalone --kernel "$name" --dim "$dim" --seed "$SEED" "$d/ad.kir" \
+	       -o "$d/standalone.cu" 2>>"$d/err"; then
+		check "$d" kcuda pass
+	else
+		check "$d" kcuda fail "$(firstline "$d/err")"; continue
+	fi
+	if [ $have_kptx = 1 ]; then
+		if "$BIN/kopt" -p inline,unroll,scalarize,O "$d/ad.kir" -o "$d/low.kir" 2>"$d/err" &&
+		   "$BIN/kptx" --arch "$ARCH" "$d/low.kir" -o "$d/kernel.ptx" 2>>"$d/err"; then
+			check "$d" kptx pass
+		else
+			check "$d" kptx fail "$(firstline "$d/err")"; continue
+		fi
+	else
+		check "$d" kptx skip "kptx is not built"
+	fi
+	echo "$d/kernel.py" >>"$work/good"
+done
+
+# ---- the shard as a unit --------------------------------------------------
+# shardwide CHECK STATUS REASON: the same result for every kernel still in
+shardwide() { local n; for n in $(cat "$work/good.names" 2>/dev/null); do check "$work/k/$n" "$@"; done; }
+if [ -s "$work/good" ]; then
+	xargs -a "$work/good" -n1 dirname | xargs -n1 basename >"$work/good.names"
+	unit_ok=1
+	xargs -a "$work/good" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
+	"$BIN/kopt" -p ad,O "$work/shard.kir" -o "$work/shard.ad.kir" 2>/dev/null &&
+	"$BIN/kcpu" "$work/shard.ad.kir" -o "$work/shard.cpp" 2>>"$work/err" &&
+	"$BIN/kcuda" "$work/shard.ad.kir" -o "$work/shard.cu" 2>>"$work/err" || unit_ok=0
+	if [ $unit_ok = 0 ]; then
+		# cannot happen for kernels that passed on their own; say so loudly
+		echo "shard.sh: shard $SHARD: the shard module failed: $(firstline "$work/err")" >&2
+		shardwide krun fail "the shard module failed: $(firstline "$work/err")"
+	else
+		# nvcc: all kernels at once; on failure, each kernel's files on their own
+		if [ -n "$NVCC" ]; then
+			if "$NVCC" -std=c++17 -arch="$ARCH" -I"$INC" -c "$work/shard.cu" -o "$work/shard.o" 2>"$work/nvcc.err"; then
+				shardwide nvcc pass
+			else
+				for n in $(cat "$work/good.names"); do
+					d="$work/k/$n"
+					if "$NVCC" -std=c++17 -arch="$ARCH" -I"$INC" -c "$d/fwd.cu" -o "$d/fwd.o" 2>"$d/err" &&
+					   "$NVCC" -std=c++17 -arch="$ARCH" -I"$INC" -c "$d/bwd.cu" -o "$d/bwd.o" 2>>"$d/err"; then
+						check "$d" nvcc pass
+					else
+						check "$d" nvcc fail "$(firstline "$d/err")"
+					fi
+				done
+			fi
+		else
+			shardwide nvcc skip "nvcc not found"
+		fi
+		# PTX of the whole shard through kptx, assembled by ptxas
+		if [ $have_kptx = 1 ] && [ -n "$PTXAS" ]; then
+			if "$BIN/kopt" -p inline,unroll,scalarize,O "$work/shard.ad.kir" -o "$work/shard.low.kir" 2>/dev/null &&
+			   "$BIN/kptx" --arch "$ARCH" "$work/shard.low.kir" -o "$work/shard.ptx" 2>"$work/err" &&
+			   "$PTXAS" -arch="$ARCH" "$work/shard.ptx" -o "$work/shard.cubin" 2>>"$work/err"; then
+				shardwide ptxas pass
+			else
+				for n in $(cat "$work/good.names"); do
+					d="$work/k/$n"
+					if "$PTXAS" -arch="$ARCH" "$d/kernel.ptx" -o "$d/kernel.cubin" 2>"$d/err"; then
+						check "$d" ptxas pass
+					else
+						check "$d" ptxas fail "$(firstline "$d/err")"
+					fi
+				done
+			fi
+		else
+			shardwide ptxas skip "$([ $have_kptx = 1 ] && echo "ptxas not found" || echo "kptx is not built")"
+		fi
+		# the host object of the same lowering, for the cross-check
+		host=""
+		if [ $have_kptx = 1 ] &&
+		   "$BIN/kptx" --target=host "$work/shard.low.kir" -o "$work/shard.host.so" 2>"$work/host.err"; then
+			host="$work/shard.host.so"
+		fi
+		for n in $(cat "$work/good.names"); do
+			d="$work/k/$n"
+			dim=$(sed -n 's/^dim //p' "$d/meta")
+			if "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/out" \
+			       >"$d/krun.out" 2>"$d/err" && ! grep -qE "$NONFINITE" "$d/krun.out"; then
+				check "$d" krun pass
+			else
+				check "$d" krun fail "$(grep -E -m1 "$NONFINITE" "$d/krun.out" | sed 's/^/not finite: /' || firstline "$d/err")"
+				continue
+			fi
+			if [ -s "$d/adwarn" ]; then
+				check "$d" gradcheck skip "ad warned: $(cat "$d/adwarn")"
+			elif "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --gradcheck \
+			       >"$d/grad.out" 2>"$d/err"; then
+				if grep -q 'nothing to check' "$d/grad.out"; then
+					check "$d" gradcheck skip "$(sed -n 's/.*nothing to check (\(.*\))/\1/p' "$d/grad.out")"
+				else
+					check "$d" gradcheck pass
+				fi
+			else
+				check "$d" gradcheck fail "$(grep -m1 FAIL "$d/grad.out" || firstline "$d/err")"
+			fi
+			if [ -n "$host" ]; then
+				if "$BIN/krun" "$host" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/hout" \
+				       >/dev/null 2>"$d/err" &&
+				   "$BIN/kpack" compare "$d/out" "$d/hout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
+					check "$d" host pass
+				else
+					check "$d" host fail "$(firstline "$d/err")"
+				fi
+			else
+				check "$d" host skip "$([ $have_kptx = 1 ] && echo "no host object: $(firstline "$work/host.err")" || echo "kptx is not built")"
+			fi
+		done
+	fi
+fi
+
+# ---- records --------------------------------------------------------------
+dirs=()
+for n in "${names[@]}"; do dirs+=("$work/k/$n"); done
+"$BIN/kpack" shard -o "$OUT/shards/$SHARD.jsonl.tmp" --rejects "$OUT/shards/$SHARD.rejects.jsonl.tmp" "${dirs[@]}" ||
+	{ echo "shard.sh: kpack failed" >&2; exit 2; }
+mv "$OUT/shards/$SHARD.rejects.jsonl.tmp" "$OUT/shards/$SHARD.rejects.jsonl"
+mv "$OUT/shards/$SHARD.jsonl.tmp" "$OUT/shards/$SHARD.jsonl"
+[ "${KPY_KEEP_WORK:-0}" = 1 ] || rm -rf "$work"
+
+# ---- progress -------------------------------------------------------------
+t1=$(date +%s.%N)
+acc=$(wc -l <"$OUT/shards/$SHARD.jsonl")
+echo "$SHARD $COUNT $acc $t0 $t1" >>"$OUT/progress"
+awk -v total="${KPY_SHARDS:-0}" -v shard="$SHARD" -v acc="$acc" -v cnt="$COUNT" '
+	{ n++; k += $2; if (start == "" || $4 < start) start = $4; if ($5 > end) end = $5 }
+	END {
+		el = end - start; rate = el > 0 ? k / el : 0
+		eta = (total > n && n > 0) ? (total - n) * el / n : 0
+		printf "dataset: shard %s done (%d/%d accepted); %d/%d shards, %.1f kernels/s, ETA %dm%02ds\n",
+		       shard, acc, cnt, n, total, rate, eta / 60, eta % 60
+	}' "$OUT/progress"
