@@ -45,11 +45,14 @@ for f in "$work"/py/*.py; do
 	name=$(sed -n 's/.*\bkernel=\([A-Za-z0-9_]*\).*/\1/p' <<<"$meta")
 	d="$work/k/$name"
 	mkdir -p "$d"
+	# the tools run inside the folder on NAME.py, so that the texts name the
+	# module, not this build's paths
 	cp "$f" "$d/kernel.py"
+	cp "$f" "$d/$name.py"
 	sed -n 's/^# kgen: //p' <<<"$meta" | tr ' ' '\n' | sed 's/=/ /' >"$d/meta"
 	: >"$d/checks"
 	names+=("$name")
-	if ! "$BIN/kpyc" "$d/kernel.py" -o "$d/kernel.kir" 2>"$d/err"; then
+	if ! (cd "$d" && "$BIN/kpyc" "$name.py" -o kernel.kir 2>err); then
 		check "$d" kpyc fail "$(firstline "$d/err")"; continue
 	fi
 	check "$d" kpyc pass
