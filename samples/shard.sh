@@ -21,6 +21,11 @@ ARCH=sm_80
 INC=${KPY_INCLUDE:-}
 export LC_ALL=C
 
+# time per stage (not part of the dataset: OUT/timing/SHARD)
+declare -A T
+lastns=$(date +%s%N)
+lap() { local now; now=$(date +%s%N); T[$1]=$(( ${T[$1]:-0} + now - lastns )); lastns=$now; }
+
 work="$OUT/work/$SHARD"
 rm -rf "$work"
 mkdir -p "$work/py" "$work/k" "$OUT/shards" || exit 2
@@ -31,6 +36,7 @@ catopt=()
 "$BIN/kgen" --seed "$SEED" --start "$START" --count "$COUNT" "${catopt[@]}" -o "$work/py/" || {
 	echo "shard.sh: kgen failed" >&2; exit 2; }
 
+lap kgen
 have_kptx=0
 [ -x "$BIN/kptx" ] && have_kptx=1
 
@@ -52,10 +58,12 @@ for f in "$work"/py/*.py; do
 	sed -n 's/^# kgen: //p' <<<"$meta" | tr ' ' '\n' | sed 's/=/ /' >"$d/meta"
 	: >"$d/checks"
 	names+=("$name")
+	lap other
 	if ! (cd "$d" && "$BIN/kpyc" "$name.py" -o kernel.kir 2>err); then
 		check "$d" kpyc fail "$(firstline "$d/err")"; continue
 	fi
 	check "$d" kpyc pass
+	lap kpyc
 	if ! "$BIN/kopt" -p ad,O --verify-each "$d/kernel.kir" -o "$d/ad.kir" 2>"$d/err"; then
 		check "$d" kopt fail "$(firstline "$d/err")"; continue
 	fi
@@ -63,6 +71,7 @@ for f in "$work"/py/*.py; do
 	# warnings of ad: the gradient is not a true gradient (Warp semantics)
 	grep -m1 'warning:' "$d/err" | sed 's/^[^:]*:[0-9]*:[0-9]*: warning: //' >"$d/adwarn"
 	ok=1
+	lap kopt
 	for half in forward backward; do
 		"$BIN/kopt" -p "$half" "$d/ad.kir" -o "$d/$half.kir" 2>"$d/err" || ok=0
 	done
@@ -72,6 +81,7 @@ for f in "$work"/py/*.py; do
 	else
 		check "$d" kcpu fail "$(firstline "$d/err")"; continue
 	fi
+	lap kcpu
 	dim=$(sed -n 's/^dim //p' "$d/meta")
 	if "$BIN/kcuda" "$d/forward.kir" -o "$d/fwd.cu" 2>"$d/err" &&
 	   "$BIN/kcuda" "$d/backward.kir" -o "$d/bwd.cu" 2>>"$d/err" &&
@@ -81,6 +91,7 @@ for f in "$work"/py/*.py; do
 	else
 		check "$d" kcuda fail "$(firstline "$d/err")"; continue
 	fi
+	lap kcuda
 	if [ $have_kptx = 1 ]; then
 		if "$BIN/kopt" -p inline,unroll,scalarize,O "$d/ad.kir" -o "$d/low.kir" 2>"$d/err" &&
 		   "$BIN/kptx" --arch "$ARCH" "$d/low.kir" -o "$d/kernel.ptx" 2>>"$d/err"; then
@@ -91,6 +102,7 @@ for f in "$work"/py/*.py; do
 	else
 		check "$d" kptx skip "kptx is not built"
 	fi
+	lap kptx
 	echo "$d/kernel.py" >>"$work/good"
 done
 
@@ -104,6 +116,7 @@ if [ -s "$work/good" ]; then
 	"$BIN/kopt" -p ad,O "$work/shard.kir" -o "$work/shard.ad.kir" 2>/dev/null &&
 	"$BIN/kcpu" "$work/shard.ad.kir" -o "$work/shard.cpp" 2>>"$work/err" &&
 	"$BIN/kcuda" "$work/shard.ad.kir" -o "$work/shard.cu" 2>>"$work/err" || unit_ok=0
+	lap shard_module
 	if [ $unit_ok = 0 ]; then
 		# cannot happen for kernels that passed on their own; say so loudly
 		echo "shard.sh: shard $SHARD: the shard module failed: $(firstline "$work/err")" >&2
@@ -127,6 +140,7 @@ if [ -s "$work/good" ]; then
 		else
 			shardwide nvcc skip "nvcc not found"
 		fi
+		lap nvcc
 		# PTX of the whole shard through kptx, assembled by ptxas
 		if [ $have_kptx = 1 ] && [ -n "$PTXAS" ]; then
 			if "$BIN/kopt" -p inline,unroll,scalarize,O "$work/shard.ad.kir" -o "$work/shard.low.kir" 2>/dev/null &&
@@ -146,15 +160,21 @@ if [ -s "$work/good" ]; then
 		else
 			shardwide ptxas skip "$([ $have_kptx = 1 ] && echo "ptxas not found" || echo "kptx is not built")"
 		fi
+		lap ptxas
+		# the C++ build of the shard (krun's cache), then the host object
+		"$BIN/krun" "$work/shard.cpp" --list >/dev/null 2>&1
+		lap cxx
 		# the host object of the same lowering, for the cross-check
 		host=""
 		if [ $have_kptx = 1 ] &&
 		   "$BIN/kptx" --target=host "$work/shard.low.kir" -o "$work/shard.host.so" 2>"$work/host.err"; then
 			host="$work/shard.host.so"
 		fi
+		lap host_object
 		for n in $(cat "$work/good.names"); do
 			d="$work/k/$n"
 			dim=$(sed -n 's/^dim //p' "$d/meta")
+			lap other
 			if "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/out" \
 			       >"$d/krun.out" 2>"$d/err" && ! grep -qE "$NONFINITE" "$d/krun.out"; then
 				check "$d" krun pass
@@ -162,6 +182,7 @@ if [ -s "$work/good" ]; then
 				check "$d" krun fail "$(grep -E -m1 "$NONFINITE" "$d/krun.out" | sed 's/^/not finite: /' || firstline "$d/err")"
 				continue
 			fi
+			lap krun
 			if [ -s "$d/adwarn" ]; then
 				check "$d" gradcheck skip "ad warned: $(cat "$d/adwarn")"
 			elif "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --gradcheck \
@@ -174,6 +195,7 @@ if [ -s "$work/good" ]; then
 			else
 				check "$d" gradcheck fail "$(grep -m1 FAIL "$d/grad.out" || firstline "$d/err")"
 			fi
+			lap gradcheck
 			if [ -n "$host" ]; then
 				if "$BIN/krun" "$host" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/hout" \
 				       >/dev/null 2>"$d/err" &&
@@ -189,6 +211,7 @@ if [ -s "$work/good" ]; then
 	fi
 fi
 
+lap host
 # ---- records --------------------------------------------------------------
 dirs=()
 for n in "${names[@]}"; do dirs+=("$work/k/$n"); done
@@ -197,6 +220,9 @@ for n in "${names[@]}"; do dirs+=("$work/k/$n"); done
 mv "$OUT/shards/$SHARD.rejects.jsonl.tmp" "$OUT/shards/$SHARD.rejects.jsonl"
 mv "$OUT/shards/$SHARD.jsonl.tmp" "$OUT/shards/$SHARD.jsonl"
 [ "${KPY_KEEP_WORK:-0}" = 1 ] || rm -rf "$work"
+lap kpack
+mkdir -p "$OUT/timing"
+for k in "${!T[@]}"; do printf '%s %s\n' "$k" "${T[$k]}"; done | sort >"$OUT/timing/$SHARD"
 
 # ---- progress -------------------------------------------------------------
 t1=$(date +%s.%N)

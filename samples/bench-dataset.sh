@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# samples/bench-dataset.sh BUILD-DIR — the dataset build's figures (a
+# benchmark, not a test):
+#  1. kernels/second through kpyc | kopt -p ad,O | kcuda alone (no external
+#     compiler), single core: per kernel (one process chain each) and batched
+#     (all modules in one chain);
+#  2. verified records/second of the full build (make dataset -j2) and where
+#     the time goes, per stage, from the shards' timing files.
+set -eu
+B=$(cd "$1" && pwd)
+N=${BENCH_N:-1000}
+M=${BENCH_DATASET_N:-200}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/py"
+"$B/kgen" --seed 11 --count "$N" -o "$tmp/py/"
+now() { date +%s.%N; }
+export B tmp
+# CPU seconds (user+system) of the chains: the figure that does not depend on
+# what else the machine runs; wall time is shown too.
+per=$( { /usr/bin/time -f "%e %U %S" taskset -c 0 bash -c '
+	for f in "$tmp"/py/*.py; do "$B/kpyc" "$f" | "$B/kopt" -p ad,O 2>/dev/null | "$B/kcuda" >/dev/null; done
+	' ; } 2>&1 | tail -1)
+one=$( { /usr/bin/time -f "%e %U %S" taskset -c 0 bash -c '
+	"$B/kpyc" "$tmp"/py/*.py | "$B/kopt" -p ad,O 2>/dev/null | "$B/kcuda" >"$tmp/all.cu"
+	' ; } 2>&1 | tail -1)
+echo "$per $one" | awk -v n="$N" '{
+	printf "kpyc|kopt -p ad,O|kcuda on one core, %d kernels:\n", n
+	printf "  one process chain per kernel: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($2 + $3), n / $1
+	printf "  all kernels in one chain:      %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($5 + $6), n / $4 }'
+out="$tmp/ds"
+t3=$(now)
+make -s -C "$B" -j2 dataset N="$M" SHARD=50 SEED=11 OUT="$out" >"$tmp/ds.log" 2>&1 || { cat "$tmp/ds.log"; exit 1; }
+t4=$(now)
+recs=$(cat "$out"/train.jsonl "$out"/val.jsonl "$out"/test.jsonl | wc -l)
+awk -v n="$M" -v r="$recs" -v a="$t3" -v b="$t4" 'BEGIN {
+	printf "full build (make dataset -j2, N=%d): %d verified records in %.1f s, %.2f records/s\n", n, r, b - a, r / (b - a) }'
+echo "time per stage (seconds, summed over shards; shards run 2 at a time):"
+cat "$out"/timing/* | awk '{ t[$1] += $2 / 1e9; all += $2 / 1e9 } END {
+	for (k in t) printf "  %-13s %7.1f  %4.1f%%\n", k, t[k], 100 * t[k] / all }' | sort -k2 -rn
