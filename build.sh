@@ -125,7 +125,7 @@ case $cmd in
 		;;
 	dataset)
 		build
-		make -C build -s dataset "$@"
+		make -C build -s -j"$JOBS" dataset "$@"
 		;;
 	demo)
 		build
