@@ -1,0 +1,961 @@
+/*
+ * krun — run a kernel compiled by kcpu on the CPU: make or read its inputs,
+ * launch it, write every array as .npy; run its backward kernel; check its
+ * gradients against central finite differences in double precision.
+ *
+ *   krun MODULE.so|MODULE.cpp --kernel NAME [--dim N[,M..]] [--seed S]
+ *        [--in NAME=FILE.npy]... [--set NAME=VALUE]... [--shape NAME=N[,M..]]...
+ *        [--out DIR] [--backward [--adj NAME=FILE.npy]...]
+ *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--quiet]
+ *
+ * A .cpp is compiled with the configured C++ compiler into a cache keyed
+ * by a hash of its contents and the compile command ($KPY_CACHE, else
+ * $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  See krun(1).
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ir.h"
+#include "data.h"
+
+#ifndef KPY_SRC_INCLUDE
+#define KPY_SRC_INCLUDE ""
+#endif
+#ifndef KPY_INSTALL_INCLUDE
+#define KPY_INSTALL_INCLUDE "/usr/local/include"
+#endif
+#ifndef KPY_BUILD_DIR
+#define KPY_BUILD_DIR ""
+#endif
+
+/* NAME=VALUE options. */
+typedef struct Opt {
+	const char *name;
+	const char *value;
+} Opt;
+
+typedef struct Opts {
+	const char *module;
+	const char *kernel;
+	const char *dim;
+	const char *out;
+	unsigned long long seed;
+	Opt *in, *set, *shape, *adj;
+	int nin, nset, nshape, nadj;
+	bool backward, gradcheck, quiet;
+	double tol, eps;
+	int samples;
+} Opts;
+
+/* A loaded module. */
+typedef struct Mod {
+	void *dl;
+	const char *path;
+	int32_t f32size;
+	int32_t nkernels;
+	const kpy_kernel_info *kernels;
+	const kpy_struct_info *structs;
+} Mod;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: krun MODULE.so|MODULE.cpp --kernel NAME [options]\n"
+	        "Run a kcpu kernel on the CPU and write its arrays as .npy (see krun(1)).\n"
+	        "\n"
+	        "  -k, --kernel=NAME        the kernel to run (its kir name, or its C++ name)\n"
+	        "  -d, --dim=N[,M..]        launch extents, 1 to 4 (default 1024)\n"
+	        "  -s, --seed=S             seed of the generated data (default 1)\n"
+	        "  -i, --in=NAME=FILE.npy   read array NAME from FILE\n"
+	        "      --set=NAME=VALUE     set scalar/vector parameter NAME (v or v0,v1,...)\n"
+	        "      --shape=NAME=N[,M..] extents of array NAME (default: from --dim)\n"
+	        "  -o, --out=DIR            write every array after the launch as DIR/NAME.npy\n"
+	        "  -b, --backward           run the backward kernel too; write DIR/adj_NAME.npy\n"
+	        "      --adj=NAME=FILE.npy  the adjoint of output NAME (default: seeded)\n"
+	        "  -G, --gradcheck          compare gradients with finite differences (double)\n"
+	        "      --tol=T              gradcheck: largest relative error (default 1e-6)\n"
+	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
+	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
+	        "  -q, --quiet              no summary lines\n"
+	        "  -h, --help               show this help\n"
+	        "  -V, --version            show the version\n"
+	        "\n"
+	        "environment: KPY_CXX (compiler), KPY_CXXFLAGS, KPY_INCLUDE (runtime headers),\n"
+	        "KPY_CACHE (cache directory)\n");
+}
+
+static bool
+addopt(Opt **v, int *n, const char *arg, const char *what)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1]) {
+		fprintf(stderr, "krun: --%s wants NAME=VALUE, not '%s'\n", what, arg);
+		return false;
+	}
+	*v = xrealloc(*v, sizeof(Opt) * (size_t)(*n + 1));
+	(*v)[*n].name = xstrdup(arg);
+	((char *)(*v)[*n].name)[eq - arg] = 0;
+	(*v)[*n].value = eq + 1;
+	(*n)++;
+	return true;
+}
+
+static const char *
+findopt(const Opt *v, int n, const char *name)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		if (strcmp(v[i].name, name) == 0)
+			return v[i].value;
+	return NULL;
+}
+
+/* ---- compiling a .cpp ---------------------------------------------- */
+
+static bool
+isdir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool
+isfile(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The directory of the kpy/ runtime headers: $KPY_INCLUDE, else the
+ * source tree's when krun runs from its build tree, else the installed. */
+static const char *
+includedir(void)
+{
+	static char buf[PATH_MAX];
+	const char *env = getenv("KPY_INCLUDE");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0 && KPY_BUILD_DIR[0]) {
+		char *slash, real[PATH_MAX];
+		exe[n] = 0;
+		if ((slash = strrchr(exe, '/')))
+			*slash = 0;
+		if (realpath(KPY_BUILD_DIR, real) && strcmp(real, exe) == 0 && KPY_SRC_INCLUDE[0]) {
+			snprintf(buf, sizeof buf, "%s", KPY_SRC_INCLUDE);
+			return buf;
+		}
+	}
+	snprintf(buf, sizeof buf, "%s/kpy/core.h", KPY_INSTALL_INCLUDE);
+	if (isfile(buf) || !KPY_SRC_INCLUDE[0])
+		return KPY_INSTALL_INCLUDE;
+	return KPY_SRC_INCLUDE;
+}
+
+static int
+mkdirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int rc = 0;
+
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc == 0 || isdir(path) ? 0 : -1;
+}
+
+static char *
+cachedir(void)
+{
+	const char *e = getenv("KPY_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	Buf b = {0};
+
+	if (e && *e)
+		bufputs(&b, e);
+	else if (x && *x)
+		bufprintf(&b, "%s/kpy", x);
+	else if (h && *h)
+		bufprintf(&b, "%s/.cache/kpy", h);
+	else
+		bufprintf(&b, "/tmp/kpy-cache-%ld", (long)getuid());
+	return b.s;
+}
+
+/* Split a command line on spaces into argv (words stay in *store). */
+static int
+splitwords(const char *s, char **argv, int max, char **store)
+{
+	char *p = *store = xstrdup(s);
+	int n = 0;
+
+	while (*p && n < max) {
+		while (*p == ' ' || *p == '\t')
+			*p++ = 0;
+		if (!*p)
+			break;
+		argv[n++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+	return n;
+}
+
+/* Run argv, stdout and stderr to the log file; exit status or -1. */
+static int
+runcmd(char **argv, const char *log)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "krun: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Compile src (a .cpp) into the cache; returns the .so path (malloc'd) or
+ * NULL after a message. */
+static char *
+compile(const char *src, bool widened)
+{
+	const char *cxx = getenv("KPY_CXX"), *flags = getenv("KPY_CXXFLAGS");
+	char *text, *dir, *store = NULL, *fstore = NULL, *argv[64];
+	size_t len;
+	uint64_t h;
+	int n, rc;
+	Buf cmd = {0}, so = {0}, tmp = {0}, cpp = {0}, log = {0};
+
+	if (!cxx || !*cxx)
+		cxx = KPY_CXX;
+	if (!flags)
+		flags = "-O2";
+	if (!(text = readfile(src, &len))) {
+		fprintf(stderr, "krun: cannot read %s: %s\n", src, strerror(errno));
+		return NULL;
+	}
+	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off -shared -fPIC -I%s%s", cxx, flags, includedir(),
+	          widened ? " -DKPY_F32_DOUBLE" : "");
+	h = hash64(text, len, 0);
+	h = hash64(cmd.s, cmd.n, h);
+	dir = cachedir();
+	if (mkdirs(dir) < 0) {
+		fprintf(stderr, "krun: cannot create the cache directory %s: %s\n", dir, strerror(errno));
+		goto fail;
+	}
+	bufprintf(&so, "%s/%016llx.so", dir, (unsigned long long)h);
+	if (isfile(so.s))
+		goto done;
+	bufprintf(&cpp, "%s/%016llx.cpp", dir, (unsigned long long)h);
+	bufprintf(&tmp, "%s/%016llx.%ld.tmp.so", dir, (unsigned long long)h, (long)getpid());
+	bufprintf(&log, "%s/%016llx.%ld.log", dir, (unsigned long long)h, (long)getpid());
+	if (writefile(cpp.s, text, len) != 0) {
+		fprintf(stderr, "krun: cannot write %s: %s\n", cpp.s, strerror(errno));
+		goto fail;
+	}
+	n = splitwords(cmd.s, argv, 56, &store);
+	argv[n++] = "-o";
+	argv[n++] = tmp.s;
+	argv[n++] = cpp.s;
+	argv[n] = NULL;
+	rc = runcmd(argv, log.s);
+	if (rc != 0) {
+		size_t ll;
+		char *lt = readfile(log.s, &ll);
+		fprintf(stderr, "krun: compiling %s failed (%s):\n%s", src, cmd.s, lt ? lt : "");
+		free(lt);
+		remove(log.s);
+		remove(tmp.s);
+		goto fail;
+	}
+	remove(log.s);
+	if (rename(tmp.s, so.s) != 0) {
+		fprintf(stderr, "krun: cannot rename %s: %s\n", tmp.s, strerror(errno));
+		remove(tmp.s);
+		goto fail;
+	}
+done:
+	free(text);
+	free(dir);
+	free(store);
+	free(fstore);
+	buffree(&cmd);
+	buffree(&tmp);
+	buffree(&cpp);
+	buffree(&log);
+	return so.s;
+fail:
+	free(text);
+	free(dir);
+	free(store);
+	buffree(&cmd);
+	buffree(&so);
+	buffree(&tmp);
+	buffree(&cpp);
+	buffree(&log);
+	return NULL;
+}
+
+/* ---- loading ------------------------------------------------------- */
+
+static bool
+endswith(const char *s, const char *t)
+{
+	size_t n = strlen(s), m = strlen(t);
+	return n >= m && strcmp(s + n - m, t) == 0;
+}
+
+static int
+loadmod(Mod *md, const char *module, bool widened)
+{
+	char *so = NULL;
+	const char *path = module;
+	const int32_t *v, *nk, *f32;
+	char abs[PATH_MAX + 8];
+
+	memset(md, 0, sizeof *md);
+	md->path = module;
+	if (!isfile(module)) {
+		fprintf(stderr, "krun: %s: %s\n", module, errno ? strerror(errno) : "not a file");
+		return -1;
+	}
+	if (!endswith(module, ".so")) {
+		if (!(so = compile(module, widened)))
+			return -1;
+		path = so;
+	}
+	/* dlopen searches the library path unless the name has a slash */
+	if (!strchr(path, '/'))
+		snprintf(abs, sizeof abs, "./%s", path);
+	else
+		snprintf(abs, sizeof abs, "%s", path);
+	if (!(md->dl = dlopen(abs, RTLD_NOW | RTLD_LOCAL))) {
+		fprintf(stderr, "krun: cannot load %s: %s\n", module, dlerror());
+		free(so);
+		return -1;
+	}
+	free(so);
+	v = (const int32_t *)dlsym(md->dl, "kpy_abi_version");
+	nk = (const int32_t *)dlsym(md->dl, "kpy_nkernels");
+	f32 = (const int32_t *)dlsym(md->dl, "kpy_f32_size");
+	md->kernels = (const kpy_kernel_info *)dlsym(md->dl, "kpy_kernels");
+	md->structs = (const kpy_struct_info *)dlsym(md->dl, "kpy_structs");
+	if (!v || !nk || !f32 || !md->kernels || !md->structs) {
+		fprintf(stderr, "krun: %s: not a kcpu module (no kernel table)\n", module);
+		return -1;
+	}
+	if (*v != KPY_ABI_VERSION) {
+		fprintf(stderr, "krun: %s: kernel table version %d, this krun reads %d (regenerate it with kcpu)\n", module,
+		        *v, KPY_ABI_VERSION);
+		return -1;
+	}
+	md->nkernels = *nk;
+	md->f32size = *f32;
+	return 0;
+}
+
+static int
+findkernel(const Mod *md, const char *name)
+{
+	int i;
+
+	for (i = 0; i < md->nkernels; i++)
+		if (strcmp(md->kernels[i].name, name) == 0)
+			return i;
+	for (i = 0; i < md->nkernels; i++)
+		if (strcmp(md->kernels[i].cname, name) == 0)
+			return i;
+	return -1;
+}
+
+static void
+listkernels(const Mod *md)
+{
+	int i;
+
+	if (md->nkernels == 0) {
+		fprintf(stderr, " (it has no kernels)\n");
+		return;
+	}
+	fprintf(stderr, " (kernels:");
+	for (i = 0; i < md->nkernels; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", md->kernels[i].name);
+	fprintf(stderr, ")\n");
+}
+
+/* ---- arguments ----------------------------------------------------- */
+
+typedef struct Run {
+	const kpy_kernel_info *k;
+	KpyArg *args;
+	kpy_array *abi;
+	void **argp;
+} Run;
+
+static void
+runfree(Run *r)
+{
+	int i;
+
+	if (r->args)
+		for (i = 0; i < r->k->nparams; i++)
+			kpy_arg_free(&r->args[i]);
+	free(r->args);
+	free(r->abi);
+	free(r->argp);
+	memset(r, 0, sizeof *r);
+}
+
+/* Point the ABI at the host data of every argument. */
+static void
+bind(Run *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->k->nparams; i++) {
+		KpyArg *a = &r->args[i];
+		if (a->isarray) {
+			kpy_arg_abi(&a->a, a->ndim, a->esize, a->a.data, &r->abi[i]);
+			r->argp[i] = &r->abi[i];
+		} else {
+			for (j = 0; j < a->nsubs; j++) {
+				kpy_array sa;
+				kpy_arg_abi(&a->subs[j].a, a->subs[j].ndim, a->subs[j].esize, a->subs[j].a.data, &sa);
+				kpy_put_array_t(a->bytes, a->subs[j].offset, &sa);
+			}
+			r->argp[i] = a->bytes;
+		}
+	}
+}
+
+static int
+parseshape(const char *s, int ndim, int32_t *shape, const char *name)
+{
+	kpy_launch_bounds b;
+	char err[256];
+	int d;
+
+	if (kpy_parse_dims(s, &b, err, sizeof err) < 0 || b.ndim != ndim) {
+		fprintf(stderr, "krun: --shape %s=%s: expected %d extent%s\n", name, s, ndim, ndim == 1 ? "" : "s");
+		return -1;
+	}
+	for (d = 0; d < ndim; d++)
+		shape[d] = b.shape[d];
+	return 0;
+}
+
+/* Build the arguments of kernel k.  adjzero: adjoint arrays of read-only
+ * forward parameters are zero (backward runs). */
+static int
+makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bounds *b, const Opts *o)
+{
+	const kpy_kernel_info *fw = k->forward >= 0 ? &md->kernels[k->forward] : NULL;
+	int i;
+
+	memset(r, 0, sizeof *r);
+	r->k = k;
+	r->args = xcalloc((size_t)k->nparams + 1, sizeof(KpyArg));
+	r->abi = xcalloc((size_t)k->nparams + 1, sizeof(kpy_array));
+	r->argp = xcalloc((size_t)k->nparams + 1, sizeof(void *));
+	for (i = 0; i < k->nparams; i++) {
+		const kpy_param_info *p = &k->params[i];
+		KpyArgSpec spec;
+		int32_t shape[4];
+		char err[1024];
+		const char *sh;
+		memset(&spec, 0, sizeof spec);
+		if (p->adjoint_of >= 0 && fw) {
+			const kpy_param_info *fp = &fw->params[p->adjoint_of];
+			spec.inpath = findopt(o->adj, o->nadj, fp->name);
+			if (!spec.inpath)
+				spec.inpath = findopt(o->adj, o->nadj, p->name);
+			if (!spec.inpath)
+				spec.inpath = findopt(o->in, o->nin, p->name);
+			/* adjoints of outputs are seeded, of inputs zero */
+			spec.zero = !(fp->access & KPY_WRITE);
+			sh = findopt(o->shape, o->nshape, fp->name);
+		} else {
+			spec.inpath = findopt(o->in, o->nin, p->name);
+			spec.setval = findopt(o->set, o->nset, p->name);
+			sh = findopt(o->shape, o->nshape, p->name);
+		}
+		if (sh && p->type.kind == KPY_ARRAY) {
+			if (parseshape(sh, p->type.ndim, shape, p->name) < 0)
+				return 2;
+			spec.shape = shape;
+		}
+		if (kpy_arg_make(&r->args[i], p, md->structs, b, o->seed, &spec, md->f32size, err, sizeof err) < 0) {
+			fprintf(stderr, "krun: %s\n", err);
+			return 1;
+		}
+	}
+	bind(r);
+	return 0;
+}
+
+/* Check the options name parameters of k (or of its forward kernel). */
+static int
+checknames(const kpy_kernel_info *k, const Opt *v, int n, const char *what)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k->nparams; j++)
+			if (strcmp(k->params[j].name, v[i].name) == 0)
+				break;
+		if (j == k->nparams) {
+			fprintf(stderr, "krun: --%s %s: kernel %s has no parameter '%s'\n", what, v[i].name, k->name, v[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+launch(const kpy_kernel_info *k, const kpy_launch_bounds *b, void **argp)
+{
+	if (b->size > 0)
+		k->launch(b, 0, b->size, argp);
+}
+
+/* Summaries and .npy files of every array of r (prefix: "" or "adj_"). */
+static int
+writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
+{
+	int i, j, rc = 0;
+	char err[1024];
+
+	for (i = 0; i < r->k->nparams; i++) {
+		const KpyArg *a = &r->args[i];
+		if (adjonly && a->p->adjoint_of < 0)
+			continue;
+		for (j = 0; j < (a->isarray ? 1 : a->nsubs); j++) {
+			const char *name = a->isarray ? a->p->name : a->subs[j].name;
+			NpyArray tmp;
+			const NpyArray *w;
+			if (a->isarray) {
+				w = kpy_arg_output(a, md->f32size, &tmp);
+			} else {
+				KpyArg t2;
+				memset(&t2, 0, sizeof t2);
+				t2.p = a->p;
+				t2.a = a->subs[j].a;
+				w = kpy_arg_output(&t2, md->f32size, &tmp);
+				if (w == &t2.a)
+					w = &a->subs[j].a;
+			}
+			if (!w) {
+				fprintf(stderr, "krun: out of memory\n");
+				return 1;
+			}
+			if (!o->quiet)
+				kpy_summary(stdout, name, w);
+			if (o->out) {
+				Buf path = {0};
+				bufprintf(&path, "%s/%s.npy", o->out, name);
+				if (npy_write(path.s, w, err, sizeof err) < 0) {
+					fprintf(stderr, "krun: %s\n", err);
+					rc = 1;
+				}
+				buffree(&path);
+			}
+			free(tmp.data);
+		}
+	}
+	return rc;
+}
+
+/* ---- gradient check ------------------------------------------------ */
+
+/* Copy the data of src's arrays into dst (same shapes). */
+static void
+copydata(Run *dst, const Run *src)
+{
+	int i;
+
+	for (i = 0; i < src->k->nparams; i++)
+		if (src->args[i].isarray)
+			memcpy(dst->args[i].a.data, src->args[i].a.data,
+			       (size_t)src->args[i].a.count * (size_t)npy_dtype_size(src->args[i].a.dtype));
+}
+
+static bool
+isfloatarr(const KpyArg *a)
+{
+	return a->isarray && a->p->type.elem != KPY_STRUCT && (a->p->type.dtype == KPY_F32 || a->p->type.dtype == KPY_F64);
+}
+
+/* sum over outputs of w . (y_plus - y_minus) for the two runs */
+static double
+projdiff(const Run *plus, const Run *minus, const Run *w, const int *outs, int nout)
+{
+	double s = 0;
+	int j;
+	int64_t e;
+
+	for (j = 0; j < nout; j++) {
+		int i = outs[j];
+		const NpyArray *a = &plus->args[i].a, *c = &minus->args[i].a, *wa = &w->args[i].a;
+		for (e = 0; e < a->count; e++) {
+			double d = kpy_get(a->data, a->dtype, e) - kpy_get(c->data, c->dtype, e);
+			if (d != 0)
+				s += kpy_get(wa->data, wa->dtype, e) * d;
+		}
+	}
+	return s;
+}
+
+static int
+gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
+{
+	const kpy_kernel_info *k = &md->kernels[ki], *kb;
+	Run base, work, work2, weights, back;
+	int *ins, *outs, nin = 0, nout = 0, i, j, rc = 0, rcm;
+
+	if (k->backward < 0) {
+		fprintf(stderr, "krun: kernel %s has no backward kernel (run kopt -p ad before kcpu)\n", k->name);
+		return 1;
+	}
+	kb = &md->kernels[k->backward];
+	if ((rcm = makeargs(&base, md, k, b, o)) != 0)
+		return rcm;
+	makeargs(&work, md, k, b, o);
+	makeargs(&work2, md, k, b, o);
+	ins = xcalloc((size_t)k->nparams + 1, sizeof(int));
+	outs = xcalloc((size_t)k->nparams + 1, sizeof(int));
+	for (i = 0; i < k->nparams; i++) {
+		if (!isfloatarr(&base.args[i]))
+			continue;
+		if (k->params[i].access & KPY_READ)
+			ins[nin++] = i;
+		if (k->params[i].access & KPY_WRITE)
+			outs[nout++] = i;
+	}
+	if (nin == 0 || nout == 0) {
+		printf("gradcheck %s: nothing to check (%s)\n", k->name,
+		       nin ? "no float array is written" : "no float array is read");
+		goto done;
+	}
+	/* the analytic gradient: backward with output adjoints w, input adjoints 0 */
+	if ((rcm = makeargs(&back, md, kb, b, o)) != 0) {
+		rc = rcm;
+		goto done;
+	}
+	makeargs(&weights, md, kb, b, o); /* the same seeds: weights.args[adj] == back's initial adjoints */
+	/* weights indexed like the forward parameters */
+	{
+		Run w = {0};
+		w.k = k;
+		w.args = xcalloc((size_t)k->nparams + 1, sizeof(KpyArg));
+		for (j = 0; j < kb->nparams; j++)
+			if (kb->params[j].adjoint_of >= 0)
+				w.args[kb->params[j].adjoint_of] = weights.args[j];
+		launch(kb, b, back.argp);
+		for (j = 0; j < nin; j++) {
+			int pi = ins[j], ai = -1, nchk, s;
+			KpyArg *x = &base.args[pi];
+			int64_t n = x->a.count, *idx, worstat = -1;
+			double worst = 0, wn = 0, wa = 0;
+			int skipped = 0;
+			for (i = 0; i < kb->nparams; i++)
+				if (kb->params[i].adjoint_of == pi)
+					ai = i;
+			if (ai < 0) {
+				printf("gradcheck %s: no adjoint for %s\n", k->name, k->params[pi].name);
+				rc = 1;
+				continue;
+			}
+			nchk = n <= o->samples ? (int)n : o->samples;
+			idx = xcalloc((size_t)nchk + 1, sizeof(int64_t));
+			for (s = 0; s < nchk; s++) {
+				if (n <= o->samples) {
+					idx[s] = s;
+				} else {
+					/* a seeded sample, distinct indices */
+					int64_t c;
+					int t, again = 0, tries = 0;
+					do {
+						c = (int64_t)(kpy_uniform(o->seed, kpy_stream("gradcheck") + (uint64_t)pi, (uint64_t)s * 7919 + (uint64_t)tries++) * (double)n);
+						again = 0;
+						for (t = 0; t < s; t++)
+							if (idx[t] == c)
+								again = 1;
+					} while (again);
+					idx[s] = c;
+				}
+			}
+			for (s = 0; s < nchk; s++) {
+				int64_t e = idx[s];
+				double x0 = kpy_get(x->a.data, x->a.dtype, e), h = o->eps * fmax(fabs(x0), 1e-3);
+				double dp, dm, num, ana, rel, den;
+				/* L(x+h) - L(x-h), and the one-sided halves to spot kinks */
+				copydata(&work, &base);
+				kpy_set(work.args[pi].a.data, x->a.dtype, e, x0 + h);
+				launch(k, b, work.argp);
+				copydata(&work2, &base);
+				launch(k, b, work2.argp);
+				dp = projdiff(&work, &work2, &w, outs, nout);
+				copydata(&work, &base);
+				kpy_set(work.args[pi].a.data, x->a.dtype, e, x0 - h);
+				launch(k, b, work.argp);
+				dm = projdiff(&work2, &work, &w, outs, nout);
+				num = (dp + dm) / (2 * h);
+				ana = kpy_get(back.args[ai].a.data, back.args[ai].a.dtype, e);
+				if (fabs(dp / h - dm / h) > 1e-2 * fmax(1.0, fabs(num))) {
+					/* a kink or a jump between x-h and x+h: finite differences say nothing */
+					skipped++;
+					continue;
+				}
+				den = fmax(fmax(fabs(num), fabs(ana)), 1e-3);
+				rel = fabs(num - ana) / den;
+				if (rel > worst || worstat < 0) {
+					worst = rel;
+					worstat = e;
+					wn = num;
+					wa = ana;
+				}
+			}
+			printf("gradcheck %s %s: %d of %lld elements, worst relative error %.3g", k->name, k->params[pi].name,
+			       nchk - skipped, (long long)n, worst);
+			if (worstat >= 0)
+				printf(" at %lld (numeric %.9g, analytic %.9g)", (long long)worstat, wn, wa);
+			if (skipped)
+				printf(", %d skipped at kinks", skipped);
+			printf(" %s\n", worst <= o->tol ? "ok" : "FAIL");
+			if (worst > o->tol)
+				rc = 1;
+			free(idx);
+		}
+		free(w.args);
+	}
+	runfree(&weights);
+	runfree(&back);
+done:
+	free(ins);
+	free(outs);
+	runfree(&base);
+	runfree(&work);
+	runfree(&work2);
+	return rc;
+}
+
+/* ---- main ---------------------------------------------------------- */
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES };
+	static const struct option longopts[] = {
+		{"kernel", required_argument, NULL, 'k'},
+		{"dim", required_argument, NULL, 'd'},
+		{"seed", required_argument, NULL, 's'},
+		{"in", required_argument, NULL, 'i'},
+		{"set", required_argument, NULL, OPT_SET},
+		{"shape", required_argument, NULL, OPT_SHAPE},
+		{"out", required_argument, NULL, 'o'},
+		{"backward", no_argument, NULL, 'b'},
+		{"adj", required_argument, NULL, OPT_ADJ},
+		{"gradcheck", no_argument, NULL, 'G'},
+		{"tol", required_argument, NULL, OPT_TOL},
+		{"eps", required_argument, NULL, OPT_EPS},
+		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	Opts o;
+	Mod md;
+	kpy_launch_bounds b;
+	Run run;
+	char err[512];
+	int c, ki, rc = 0;
+
+	progname = "krun";
+	memset(&o, 0, sizeof o);
+	o.dim = "1024";
+	o.seed = 1;
+	o.tol = 1e-6;
+	o.eps = 1e-6;
+	o.samples = 256;
+	while ((c = getopt_long(argc, argv, "k:d:s:i:o:bGqhV", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'k': o.kernel = optarg; break;
+		case 'd': o.dim = optarg; break;
+		case 's':
+			errno = 0;
+			o.seed = strtoull(optarg, &end, 0);
+			if (*end || errno || optarg[0] == '-') {
+				fprintf(stderr, "krun: bad --seed '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'i': if (!addopt(&o.in, &o.nin, optarg, "in")) return 2; break;
+		case OPT_SET: if (!addopt(&o.set, &o.nset, optarg, "set")) return 2; break;
+		case OPT_SHAPE: if (!addopt(&o.shape, &o.nshape, optarg, "shape")) return 2; break;
+		case OPT_ADJ: if (!addopt(&o.adj, &o.nadj, optarg, "adj")) return 2; break;
+		case 'o': o.out = optarg; break;
+		case 'b': o.backward = true; break;
+		case 'G': o.gradcheck = true; break;
+		case 'q': o.quiet = true; break;
+		case OPT_TOL: case OPT_EPS: {
+			double v = strtod(optarg, &end);
+			if (*end || !(v > 0) || v >= 1) {
+				fprintf(stderr, "krun: bad --%s '%s'\n", c == OPT_TOL ? "tol" : "eps", optarg);
+				return 2;
+			}
+			if (c == OPT_TOL)
+				o.tol = v;
+			else
+				o.eps = v;
+			break;
+		}
+		case OPT_SAMPLES: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 1 << 24) {
+				fprintf(stderr, "krun: bad --samples '%s'\n", optarg);
+				return 2;
+			}
+			o.samples = (int)v;
+			break;
+		}
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("krun (kpy) %s\n", KPY_VERSION); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, optind == argc ? "krun: no module (a .so or .cpp from kcpu)\n" : "krun: one module at most\n");
+		usage(stderr);
+		return 2;
+	}
+	o.module = argv[optind];
+	if (!o.kernel) {
+		fprintf(stderr, "krun: which kernel? (--kernel NAME)\n");
+		return 2;
+	}
+	if (kpy_parse_dims(o.dim, &b, err, sizeof err) < 0) {
+		fprintf(stderr, "krun: %s\n", err);
+		return 2;
+	}
+	if (o.gradcheck && o.backward) {
+		fprintf(stderr, "krun: --gradcheck and --backward are separate runs\n");
+		return 2;
+	}
+	if (o.out && mkdirs(o.out) < 0) {
+		fprintf(stderr, "krun: cannot create %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	if (loadmod(&md, o.module, o.gradcheck) < 0)
+		return 1;
+	if (o.gradcheck && md.f32size != 8) {
+		fprintf(stderr, "krun: %s: --gradcheck needs the C++ source (or a build with -DKPY_F32_DOUBLE)\n", o.module);
+		return 1;
+	}
+	if ((ki = findkernel(&md, o.kernel)) < 0) {
+		fprintf(stderr, "krun: %s: no kernel '%s'", o.module, o.kernel);
+		listkernels(&md);
+		return 1;
+	}
+	{
+		const kpy_kernel_info *k = &md.kernels[ki];
+		if (k->tid_dims > 1 && k->tid_dims != b.ndim) {
+			fprintf(stderr, "krun: kernel %s unpacks a %d-dimensional wp.tid(): launch it with %d extents (--dim), not %d\n",
+			        k->name, k->tid_dims, k->tid_dims, b.ndim);
+			return 2;
+		}
+		if (checknames(k, o.in, o.nin, "in") < 0 || checknames(k, o.set, o.nset, "set") < 0 ||
+		    checknames(k, o.shape, o.nshape, "shape") < 0 || checknames(k, o.adj, o.nadj, "adj") < 0)
+			return 2;
+		if ((o.backward || o.gradcheck) && k->forward >= 0) {
+			fprintf(stderr, "krun: %s is a backward kernel: name its forward kernel %s\n", k->name,
+			        md.kernels[k->forward].name);
+			return 2;
+		}
+		if (o.backward && k->backward < 0) {
+			fprintf(stderr, "krun: kernel %s has no backward kernel (run kopt -p ad before kcpu)\n", k->name);
+			return 1;
+		}
+		if (o.gradcheck) {
+			rc = gradcheck(&md, ki, &b, &o);
+			goto done;
+		}
+		if ((rc = makeargs(&run, &md, k, &b, &o)) != 0)
+			goto done;
+		if (o.backward) {
+			/* forward on a copy, so that the backward kernel sees the inputs */
+			Run fwd;
+			if ((rc = makeargs(&fwd, &md, k, &b, &o)) != 0)
+				goto done;
+			launch(k, &b, fwd.argp);
+			rc = writeout(&fwd, &md, &o, false);
+			runfree(&fwd);
+			runfree(&run);
+			if ((rc = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0)
+				goto done;
+			launch(run.k, &b, run.argp);
+			rc |= writeout(&run, &md, &o, true);
+		} else {
+			launch(k, &b, run.argp);
+			rc = writeout(&run, &md, &o, false);
+		}
+		runfree(&run);
+	}
+done:
+	fflush(stdout);
+	if (ferror(stdout)) {
+		fprintf(stderr, "krun: error writing standard output\n");
+		rc = 2;
+	}
+	{
+		Opt *lists[] = {o.in, o.set, o.shape, o.adj};
+		int ns[] = {o.nin, o.nset, o.nshape, o.nadj}, l, j;
+		for (l = 0; l < 4; l++) {
+			for (j = 0; j < ns[l]; j++)
+				free((char *)lists[l][j].name);
+			free(lists[l]);
+		}
+	}
+	return rc;
+}
