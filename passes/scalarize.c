@@ -2585,8 +2585,7 @@ xprint(S *s, const Op *op, const L *in, L *out)
 		break;
 	case T_MAT:
 		for (i = 0; i < t.n; i++) {
-			b.n = 0;
-			b.s[0] = 0;
+			buffree(&b);
 			for (j = 0; j < t.m; j++)
 				bufputs(&b, "%g ");
 			bufputs(&b, "\n");
