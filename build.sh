@@ -100,6 +100,10 @@ case $cmd in
 		run_tests build "$tlog" || rc=1
 		if [ "${KPY_NO_SANITIZE:-0}" != 1 ]; then
 			log "the suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build-san/)"
+			# share the Warp environment the first run installed
+			if [ -x build/.venv-warp/bin/python ] && [ -z "${KPY_WARP_PYTHON:-}" ]; then
+				export KPY_WARP_PYTHON="$here/build/.venv-warp/bin/python"
+			fi
 			configure_in build-san --enable-sanitizers
 			if make -C build-san -s -j"$JOBS" >&2; then
 				run_tests build-san "$tlog" || rc=1

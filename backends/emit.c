@@ -215,14 +215,17 @@ typedef struct FState FState;
 struct Emit {
 	const Module *m;
 	EmitOpts o;
-	NameSet global;   /* module-level names and reserved words */
+	NameSet global;   /* module-level names, reserved words and op names */
+	NameSet locals;   /* what a local variable may not be called */
 	char **fname;     /* per function: C++ name */
 	char **sname;     /* per struct: C++ name */
 	char ***field;    /* per struct, per field: C++ name */
 	bool *writes;     /* per function: writes memory or prints (itself or through calls) */
+	bool *reached;    /* per function: called (maybe indirectly) by a kernel */
 	unsigned **acc;   /* per function, per parameter: ACC_* */
 	int *tiddims;     /* per function: widest tid */
 	unsigned fam;     /* FAM_* used */
+	bool asserts;     /* the module has assert ops */
 	FState **fs;      /* per function: analysis (emitted lazily) */
 };
 
@@ -378,6 +381,8 @@ famregion(Emit *e, const Func *f, const Region *r)
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
 		e->fam |= opfam(op->code);
+		if (op->code == OP_ASSERT)
+			e->asserts = true;
 		for (j = 0; j < op->nres; j++)
 			e->fam |= typefam(f->vals[op->res[j]].ty);
 		for (j = 0; j < op->nregs; j++)
@@ -475,6 +480,23 @@ tidregion(const Region *r)
 	return n;
 }
 
+static void
+reach(Emit *e, const Region *r)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		if (op->code == OP_CALL && op->attr >= 0 && !e->reached[op->attr]) {
+			e->reached[op->attr] = true;
+			reach(e, &e->m->funcs[op->attr]->body);
+		}
+		for (j = 0; j < op->nregs; j++)
+			reach(e, &op->regs[j]);
+	}
+}
+
 static bool
 isoperatorname(const char *s)
 {
@@ -490,8 +512,10 @@ emitnew(const Module *m, const EmitOpts *o)
 
 	e->m = m;
 	e->o = *o;
-	for (i = 0; i < countof(reserved); i++)
+	for (i = 0; i < countof(reserved); i++) {
 		nsadd(&e->global, reserved[i]);
+		nsadd(&e->locals, reserved[i]);
+	}
 	/* every op name is a kpy:: function; a user function of that name
 	 * would be found by argument-dependent lookup next to it */
 	for (i = 0; i < NOPS; i++)
@@ -511,6 +535,7 @@ emitnew(const Module *m, const EmitOpts *o)
 		char *b = sanitize(sd->name, false);
 		e->sname[i] = uniqname(&e->global, b, NULL, 0);
 		nsadd(&e->global, e->sname[i]);
+		nsadd(&e->locals, e->sname[i]);
 		free(b);
 		e->field[i] = xcalloc(sd->nfields + 1, sizeof(char *));
 		for (j = 0; j < countof(reserved); j++)
@@ -537,12 +562,15 @@ emitnew(const Module *m, const EmitOpts *o)
 		}
 		e->fname[i] = uniqname(&e->global, b, kalso, f->kernel ? 2 : 0);
 		nsadd(&e->global, e->fname[i]);
+		nsadd(&e->locals, e->fname[i]);
 		if (f->kernel) {
 			char t[600];
 			snprintf(t, sizeof t, "%s_kernel", e->fname[i]);
 			nsadd(&e->global, t);
+			nsadd(&e->locals, t);
 			snprintf(t, sizeof t, "kpy_launch_%s", e->fname[i]);
 			nsadd(&e->global, t);
+			nsadd(&e->locals, t);
 		}
 		free(b);
 	}
@@ -565,6 +593,10 @@ emitnew(const Module *m, const EmitOpts *o)
 		for (i = 0; i < m->nfuncs; i++)
 			changed |= accregion(e, (int)i, &m->funcs[i]->body);
 	} while (changed);
+	e->reached = xcalloc(m->nfuncs + 1, sizeof(bool));
+	for (i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i]->kernel)
+			reach(e, &m->funcs[i]->body);
 	e->tiddims = xcalloc(m->nfuncs + 1, sizeof(int));
 	e->fam = FAM_CORE;
 	for (i = 0; i < m->nfuncs; i++) {
@@ -613,8 +645,10 @@ emitfree(Emit *e)
 	free(e->fname);
 	free(e->acc);
 	free(e->writes);
+	free(e->reached);
 	free(e->tiddims);
 	nsfree(&e->global);
+	nsfree(&e->locals);
 	free(e);
 }
 
@@ -941,6 +975,8 @@ exprposition(const FState *s, Val v)
 		if (u->args[1] == v || u->args[2] == v)
 			return false;
 	}
+	if (u->code == OP_PNOISE && u->args[2] == v)
+		return false; /* read once per component */
 	if ((opinfo[u->code].flags & F_RAND) && u->args[0] == v)
 		return s->alias[u->res[u->nres - 1]] != v;
 	for (j = 0; j < u->nres; j++)
@@ -1035,7 +1071,7 @@ fstate(Emit *e, int fi)
 	aliasregion(s, &f->body);
 	inlineregion(s, &f->body);
 	/* names: module names, then parameters in order */
-	nscopy(&s->names, &e->global);
+	nscopy(&s->names, &e->locals);
 	for (i = 0; i < f->nparams; i++) {
 		Val v = f->params[i];
 		const char *nm = f->vals[v].name;
@@ -1307,6 +1343,7 @@ exprtop(FState *s, Buf *b, Val v, int mode)
 	buffree(&t);
 }
 
+
 static bool
 smallint(Type t)
 {
@@ -1325,14 +1362,34 @@ argmode(FState *s, const Op *op, const char *tmpl, int i)
 		return LIT_BARE;
 	if (tmpl[0] == '(' && op->nargs == 2 && op->code != OP_LSHIFT && op->code != OP_RSHIFT)
 		other = 1 - i;
-	if (op->code == OP_WHERE && (i == 1 || i == 2))
+	if (op->code == OP_WHERE && (i == 1 || i == 2)) {
+		/* c ? 1 : x is an int when x is an 8- or 16-bit integer */
+		if (smallint(f->vals[op->args[i]].ty))
+			return LIT_TYPED;
 		other = 3 - i;
+	}
 	if (other >= 0) {
 		Type t = f->vals[op->args[i]].ty, u = f->vals[op->args[other]].ty;
 		if (t.k == T_SCALAR && typeeq(t, u) && !isconst(f, op->args[other]))
 			return LIT_BARE;
 	}
 	return LIT_TYPED;
+}
+
+/* Is v written as T() (a zero composite or struct)? */
+static bool
+iszeroctor(const FState *s, Val v)
+{
+	const Value *x = &s->f->vals[v];
+	int i;
+
+	if (x->kind == V_CONST && x->ty.k != T_SCALAR && x->ty.k != T_STR) {
+		for (i = 0; i < ncomp(x->ty); i++)
+			if (x->c[i].u)
+				return false;
+		return true;
+	}
+	return s->inl[v] && x->kind == V_RES && x->def && x->def->code == OP_ZERO && x->ty.k != T_SCALAR;
 }
 
 /* Expand an ops.def C++ template for op. */
@@ -1354,7 +1411,21 @@ expand(FState *s, Buf *b, const Op *op, const char *tmpl)
 			char prev = b->n ? b->s[b->n - 1] : 0;
 			if (i >= op->nargs)
 				die("template %s: operand %d of %d", tmpl, i, op->nargs);
+			char next = p[1];
 			expr(s, &t, op->args[i], argmode(s, op, tmpl, i));
+			/* T()[i] can read as a declarator: T{}[i] */
+			if (t.s && (next == '[' || next == '.') && t.n >= 2 && t.s[t.n - 2] == '(' && t.s[t.n - 1] == ')' &&
+			    iszeroctor(s, op->args[i])) {
+				t.s[t.n - 2] = '{';
+				t.s[t.n - 1] = '}';
+			}
+			/* an argument or an index needs no parentheses of its own */
+			if (t.s && (prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
+			    (prev != ' ' || (b->n > 1 && b->s[b->n - 2] == ',')) && wrapped(t.s, t.n)) {
+				memmove(t.s, t.s + 1, t.n - 2);
+				t.n -= 2;
+				t.s[t.n] = 0;
+			}
 			if (t.s && (t.s[0] == '-' || t.s[0] == '+') && (prev == '-' || prev == '+' || prev == '~' || prev == '!'))
 				bufprintf(b, "(%s)", t.s);
 			else if (t.s)
@@ -1390,7 +1461,7 @@ pickcpp(const Op *op, char *buf, size_t n)
 		snprintf(buf, n, "kpy::%s(%%*)", opinfo[op->code].name);
 		return buf;
 	}
-	if (!strchr(t, '|') && !(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
+	if (!(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
 		return t;
 	for (alt = t; alt && *alt;) {
 		const char *end = strchr(alt, '|');
@@ -1461,6 +1532,32 @@ opexpr(FState *s, Buf *b, const Op *op)
 			return;
 		}
 		break;
+	case OP_PNOISE: {
+		/* pnoise(state, x, period): Warp takes the period's components */
+		Type pt = f->vals[op->args[2]].ty;
+		int k;
+		bufputs(b, "kpy::pnoise(");
+		exprtop(s, b, op->args[0], LIT_TYPED);
+		bufputs(b, ", ");
+		exprtop(s, b, op->args[1], LIT_TYPED);
+		if (pt.k == T_VEC && isconst(f, op->args[2])) {
+			for (k = 0; k < pt.n; k++) {
+				bufputs(b, ", ");
+				lit1(b, pt.s, f->vals[op->args[2]].c[k], LIT_TYPED);
+			}
+		} else if (pt.k == T_VEC) {
+			for (k = 0; k < pt.n; k++) {
+				bufputs(b, ", ");
+				expr(s, b, op->args[2], LIT_TYPED);
+				bufprintf(b, "[%d]", k);
+			}
+		} else {
+			bufputs(b, ", ");
+			exprtop(s, b, op->args[2], LIT_TYPED);
+		}
+		bufputc(b, ')');
+		return;
+	}
 	case OP_WHERE:
 		if (f->vals[op->args[0]].ty.k == T_ARRAY) {
 			bufputs(b, "(bool(");
@@ -1475,7 +1572,7 @@ opexpr(FState *s, Buf *b, const Op *op)
 		break;
 	}
 	tmpl = pickcpp(op, tb, sizeof tb);
-	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(') {
+	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(' && op->code != OP_WHERE) {
 		/* C++ computes 8- and 16-bit arithmetic in int: wrap like Warp */
 		Buf t = {0};
 		expand(s, &t, op, tmpl);
@@ -1536,13 +1633,34 @@ indent(Buf *b, int d)
 		bufputs(b, "    ");
 }
 
+/* The Python line of a statement: its op's, else the first line among
+ * the expressions written into it. */
+static uint32_t
+stmtline(const FState *s, const Op *op, int depth)
+{
+	uint32_t best = op->loc.line, l;
+	int j;
+
+	if (best || depth > 32)
+		return best;
+	for (j = 0; j < op->nargs; j++) {
+		Val v = op->args[j];
+		const Value *x = &s->f->vals[v];
+		if (s->inl[v] && x->kind == V_RES && x->def && (l = stmtline(s, x->def, depth + 1)) && (!best || l < best))
+			best = l;
+	}
+	return best;
+}
+
 static void
 linedir(FState *s, Buf *b, const Op *op)
 {
-	if (!s->linedir || !op->loc.line || op->loc.line == s->lastline)
+	uint32_t line;
+
+	if (!s->linedir || !(line = stmtline(s, op, 0)) || line == s->lastline)
 		return;
-	s->lastline = op->loc.line;
-	bufprintf(b, "#line %u ", op->loc.line);
+	s->lastline = line;
+	bufprintf(b, "#line %u ", line);
 	emitcstring(b, s->m->nsrcs ? s->m->srcs[0] : "<python>");
 	bufputc(b, '\n');
 }
@@ -1576,8 +1694,9 @@ declinit(FState *s, Buf *b, Val v, Val init, int d)
 	bufputs(b, ";\n");
 }
 
-/* Assign srcs[k] to the variables of dsts[k] as one parallel assignment:
- * a source that reads another destination goes through a temporary. */
+/* Assign srcs[k] to the variables of dsts[k] as one parallel assignment,
+ * in order: a source that reads a destination assigned before it is
+ * computed into a temporary first. */
 static void
 passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 {
@@ -1591,8 +1710,9 @@ passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 		if (root(s, srcs[i]) == root(s, dsts[i]))
 			continue;
 		reads(s, srcs[i], rd, &nr, 256);
-		for (j = 0; j < n && !clash; j++) {
-			if (j == i || root(s, srcs[j]) == root(s, dsts[j]))
+		/* destinations assigned before this one, in order */
+		for (j = 0; j < i && !clash; j++) {
+			if (root(s, srcs[j]) == root(s, dsts[j]))
 				continue;
 			for (k = 0; k < nr; k++)
 				if (rd[k] == root(s, dsts[j]))
@@ -2220,7 +2340,8 @@ emitfunc(Emit *e, Buf *b, int fi, bool proto)
 	const Func *f = s->f;
 	uint32_t i;
 
-	bufprintf(b, "%s ", qual(e));
+	/* clang and nvcc warn about a static function nothing calls */
+	bufprintf(b, "%s%s ", !e->reached[fi] ? "[[maybe_unused]] " : "", qual(e));
 	if (f->nrets == 1)
 		ctype1(e, b, f->rets[0]);
 	else
@@ -2332,6 +2453,10 @@ emitprologue(Emit *e, Buf *b, const char *extra)
 		}
 	if (extra)
 		bufputs(b, extra);
+	if (e->asserts)
+		bufputs(b, "\n// Shim: kpy/core.h's release KPY_ASSERT drops its condition, and with it\n"
+		           "// the only use of a variable; keep the variables used (-Wunused).\n"
+		           "#if !defined(KPY_DEBUG)\n#undef KPY_ASSERT\n#define KPY_ASSERT(cond) ((void)sizeof(cond))\n#endif\n");
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *sd = &m->structs[i];
 		bufprintf(b, "\nstruct %s {\n", e->sname[i]);

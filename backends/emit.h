@@ -10,13 +10,15 @@
  * Naming (deterministic, byte for byte):
  *  - module level: a function or kernel named N is spelled N with every
  *    character that is not a C identifier character ('.' in K.adj) turned
- *    into '_'; a name that is a C++ keyword, a C library or kpy runtime
- *    name, or already taken gets '_' then "_1", "_2" ... appended.  A kernel
- *    K reserves K, K_kernel and kpy_launch_K together.
- *  - struct fields keep their kir names (a C++ keyword gets '_').
+ *    into '_'; a name that is a C++ keyword, a C library, CUDA or kpy name,
+ *    or already taken becomes N_1 (N_2 ...).  A @wp.func named like a kir op
+ *    (length, step ...) is spelled N_ first, so that argument-dependent
+ *    lookup never meets the runtime's kpy::N.  A kernel K reserves K,
+ *    K_kernel and kpy_launch_K together.
+ *  - struct fields keep their kir names (a keyword becomes N_1).
  *  - values: the Python name (a trailing ".N" dropped), deduplicated as x,
  *    x_1, x_2 ...; unnamed values are t0, t1 ...; every name avoids the
- *    module-level names and the emitter's own (bounds, task).
+ *    module-level names and the emitter's own (bounds, task, ...).
  * Expressions: a pure operation (or a load or a read-only call) whose value
  * is used once, in the same region, is written into its use; everything
  * else becomes a declaration `T name = expr;`.  Loop-carried values are

@@ -136,6 +136,15 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *k)
 			fprintf(stderr, "error: %s\n", err);
 			return 1;
 		}
+		/* arrays inside structs first: their device pointers go into the structs */
+		for (j = 0; j < args[i].nsubs; j++) {
+			KpySub *s = &args[i].subs[j];
+			size_t n = (size_t)s->a.count * (size_t)npy_dtype_size(s->a.dtype);
+			void *d;
+			KPY_CK(cudaMalloc(&d, n ? n : 1));
+			KPY_CK(cudaMemcpy(d, s->a.data, n, cudaMemcpyHostToDevice));
+			kpy_arg_bindsub(&args[i], s, d);
+		}
 		if (args[i].isarray) {
 			size_t n = (size_t)args[i].a.count * (size_t)npy_dtype_size(args[i].a.dtype);
 			KPY_CK(cudaMalloc(&dev[i], n ? n : 1));
@@ -143,16 +152,6 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *k)
 			kpy_arg_abi(&args[i].a, args[i].ndim, args[i].esize, dev[i], &abi[i]);
 			argp[i] = &abi[i];
 		} else {
-			for (j = 0; j < args[i].nsubs; j++) {
-				KpySub *s = &args[i].subs[j];
-				size_t n = (size_t)s->a.count * (size_t)npy_dtype_size(s->a.dtype);
-				void *d;
-				kpy_array sa;
-				KPY_CK(cudaMalloc(&d, n ? n : 1));
-				KPY_CK(cudaMemcpy(d, s->a.data, n, cudaMemcpyHostToDevice));
-				kpy_arg_abi(&s->a, s->ndim, s->esize, d, &sa);
-				kpy_put_array_t(args[i].bytes, s->offset, &sa);
-			}
 			argp[i] = args[i].bytes;
 		}
 	}
@@ -169,21 +168,14 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *k)
 		return 1;
 	}
 	for (i = 0; i < k->nparams; i++) {
-		int nsub = args[i].isarray ? 1 : args[i].nsubs;
-		for (j = 0; j < nsub; j++) {
-			NpyArray *a = args[i].isarray ? &args[i].a : &args[i].subs[j].a;
-			const char *name = args[i].isarray ? k->params[i].name : args[i].subs[j].name;
+		for (j = args[i].isarray ? -1 : 0; j < args[i].nsubs; j++) {
+			NpyArray *a = j < 0 ? &args[i].a : &args[i].subs[j].a;
+			const char *name = j < 0 ? k->params[i].name : args[i].subs[j].name;
 			size_t n = (size_t)a->count * (size_t)npy_dtype_size(a->dtype);
 			char path[4096];
-			if (args[i].isarray) {
-				KPY_CK(cudaMemcpy(a->data, dev[i], n, cudaMemcpyDeviceToHost));
-				KPY_CK(cudaFree(dev[i]));
-			} else {
-				void *d;
-				memcpy(&d, args[i].bytes + args[i].subs[j].offset, sizeof d);
-				KPY_CK(cudaMemcpy(a->data, d, n, cudaMemcpyDeviceToHost));
-				KPY_CK(cudaFree(d));
-			}
+			void *d = j < 0 ? dev[i] : args[i].subs[j].dev;
+			KPY_CK(cudaMemcpy(a->data, d, n, cudaMemcpyDeviceToHost));
+			KPY_CK(cudaFree(d));
 			kpy_summary(stdout, name, a);
 			if (out) {
 				snprintf(path, sizeof path, "%s/%s.npy", out, name);

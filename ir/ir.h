@@ -435,6 +435,12 @@ int typeop(const Module *m, int code, const Type *in, int n, int attr,
 
 void printmod(Buf *out, const Module *m);
 void printfunc(Buf *out, const Module *m, const Func *f);
+/* Normalized form, for deduplication: no source names (every value is a
+ * temporary), no locations or source lines, functions @fN, structs @sN,
+ * fields fN, every constant `?TYPE`.  Two modules that differ only in
+ * names and constants print the same. */
+enum { PRINT_NORM = 1 };
+void printnorm(Buf *out, const Module *m);
 /* Print a constant's value in kir syntax. */
 void printconst(Buf *out, const Module *m, const Func *f, Val v);
 /* Format a float so that it reads back to the same value of kind s. */

@@ -67,7 +67,7 @@ again:
 	}
 	[;#] [^\n\x00]* { advance(lx, YYCURSOR); goto again; }
 	"%" valname { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
-	"@" ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
+	"@" ident ("." ident)* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
 	ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
 	"-"? digit+ { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
 	"-"? digit+ "." digit* exp? | "-"? digit+ exp {

@@ -664,7 +664,7 @@ parseop(P *p)
 			expect(p, ']', "']'");
 			if (accept(p, ','))
 				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
-		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' : startsvalue(&p->tok)) {
+		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' && p->tok.kind != TLOC : startsvalue(&p->tok)) {
 			nargs = parsevals(p, args, MAXARGS);
 		}
 		if (accept(p, ':'))

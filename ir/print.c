@@ -17,6 +17,7 @@
 #include "ir.h"
 
 typedef struct Names {
+	int flags;       /* PRINT_* */
 	const Module *m;
 	const Func *f;
 	char **name;     /* per Val: assigned spelling (malloc'd), or NULL */
@@ -79,7 +80,7 @@ name(Names *nm, Val v)
 		return "?";
 	if (nm->name[v])
 		return nm->name[v];
-	if (x->name) {
+	if (x->name && !(nm->flags & PRINT_NORM)) {
 		size_t n = strlen(x->name) + 16;
 		int k;
 		s = xmalloc(n);
@@ -204,10 +205,29 @@ printconst(Buf *out, const Module *m, const Func *f, Val v)
 	bufputc(out, ')');
 }
 
+/* A type; in normalized form struct names are replaced by their number. */
+static void
+ptype(Buf *out, const Module *m, int flags, Type t)
+{
+	if (!(flags & PRINT_NORM) || (t.k != T_STRUCT && !(t.k == T_ARRAY && t.ek == T_STRUCT))) {
+		typeprint(out, m, t);
+		return;
+	}
+	if (t.k == T_ARRAY)
+		bufprintf(out, "array<@s%d,%d>", t.sid, t.nd);
+	else
+		bufprintf(out, "@s%d", t.sid);
+}
+
 static void
 pval(Buf *out, Names *nm, Val v)
 {
 	if (v && v < nm->f->nvals && nm->f->vals[v].kind == V_CONST) {
+		if (nm->flags & PRINT_NORM) {
+			bufputc(out, '?');
+			ptype(out, nm->m, nm->flags, nm->f->vals[v].ty);
+			return;
+		}
 		printconst(out, nm->m, nm->f, v);
 		return;
 	}
@@ -232,14 +252,14 @@ pvals(Buf *out, Names *nm, const Val *v, int n)
 }
 
 static void
-ptypes(Buf *out, const Module *m, const Func *f, const Val *v, int n)
+ptypes(Buf *out, const Names *nm, const Val *v, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		if (i)
 			bufputs(out, ", ");
-		typeprint(out, m, f->vals[v[i]].ty);
+		ptype(out, nm->m, nm->flags, nm->f->vals[v[i]].ty);
 	}
 }
 
@@ -252,9 +272,9 @@ indent(Buf *out, int d)
 }
 
 static void
-ploc(Buf *out, Loc loc)
+ploc(Buf *out, const Names *nm, Loc loc)
 {
-	if (loc.line)
+	if (loc.line && !(nm->flags & PRINT_NORM))
 		bufprintf(out, "  ; loc %u:%u", loc.line, loc.col);
 }
 
@@ -272,8 +292,10 @@ fieldname(Buf *out, const Names *nm, const Op *op)
 	Type t = nm->f->vals[op->args[0]].ty;
 	const Module *m = nm->m;
 
-	if (t.k == T_STRUCT && t.sid < m->nstructs && op->attr >= 0 &&
-	    (uint32_t)op->attr < m->structs[t.sid].nfields)
+	if (nm->flags & PRINT_NORM)
+		bufprintf(out, "f%d", op->attr);
+	else if (t.k == T_STRUCT && t.sid < m->nstructs && op->attr >= 0 &&
+	         (uint32_t)op->attr < m->structs[t.sid].nfields)
 		bufputs(out, m->structs[t.sid].fields[op->attr].name);
 	else
 		bufprintf(out, "#%d", op->attr);
@@ -303,10 +325,10 @@ pop(Buf *out, Names *nm, const Op *op, int d)
 		pval(out, nm, op->args[0]);
 		if (op->nres) {
 			bufputs(out, " -> ");
-			ptypes(out, m, nm->f, op->res, op->nres);
+			ptypes(out, nm, op->res, op->nres);
 		}
 		bufputs(out, " {");
-		ploc(out, op->loc);
+		ploc(out, nm, op->loc);
 		bufputc(out, '\n');
 		pregion(out, nm, &op->regs[0], d + 1);
 		indent(out, d);
@@ -344,10 +366,10 @@ pop(Buf *out, Names *nm, const Op *op, int d)
 		}
 		if (op->nres) {
 			bufputs(out, " -> ");
-			ptypes(out, m, nm->f, op->res, op->nres);
+			ptypes(out, nm, op->res, op->nres);
 		}
 		bufputs(out, " {");
-		ploc(out, op->loc);
+		ploc(out, nm, op->loc);
 		bufputc(out, '\n');
 		pregion(out, nm, &op->regs[0], d + 1);
 		indent(out, d);
@@ -361,7 +383,10 @@ pop(Buf *out, Names *nm, const Op *op, int d)
 	}
 	case OP_CALL: {
 		const char *callee = op->attr >= 0 && (uint32_t)op->attr < m->nfuncs ? m->funcs[op->attr]->name : "?";
-		bufprintf(out, " @%s(", callee);
+		if (nm->flags & PRINT_NORM)
+			bufprintf(out, " @f%d(", op->attr);
+		else
+			bufprintf(out, " @%s(", callee);
 		pvals(out, nm, op->args, op->nargs);
 		bufputc(out, ')');
 		break;
@@ -411,9 +436,9 @@ pop(Buf *out, Names *nm, const Op *op, int d)
 	}
 	if (op->nres) {
 		bufputs(out, " : ");
-		ptypes(out, m, nm->f, op->res, op->nres);
+		ptypes(out, nm, op->res, op->nres);
 	}
-	ploc(out, op->loc);
+	ploc(out, nm, op->loc);
 	bufputc(out, '\n');
 }
 
@@ -426,22 +451,26 @@ pregion(Buf *out, Names *nm, const Region *r, int d)
 		pop(out, nm, r->ops[i], d);
 }
 
-void
-printfunc(Buf *out, const Module *m, const Func *f)
+static void
+printfuncx(Buf *out, const Module *m, const Func *f, int flags)
 {
 	Names nm = {0};
 	uint32_t i;
 
+	nm.flags = flags;
 	nm.m = m;
 	nm.f = f;
 	nm.name = xcalloc(f->nvals + 1, sizeof(char *));
-	bufprintf(out, "%s @%s(", f->kernel ? "kernel" : "func", f->name);
+	if (flags & PRINT_NORM)
+		bufprintf(out, "%s @f%d(", f->kernel ? "kernel" : "func", funcindex(m, f));
+	else
+		bufprintf(out, "%s @%s(", f->kernel ? "kernel" : "func", f->name);
 	for (i = 0; i < f->nparams; i++) {
 		if (i)
 			bufputs(out, ", ");
 		pval(out, &nm, f->params[i]);
 		bufputs(out, ": ");
-		typeprint(out, m, f->vals[f->params[i]].ty);
+		ptype(out, m, flags, f->vals[f->params[i]].ty);
 	}
 	bufputc(out, ')');
 	if (f->nrets) {
@@ -449,11 +478,11 @@ printfunc(Buf *out, const Module *m, const Func *f)
 		for (i = 0; i < f->nrets; i++) {
 			if (i)
 				bufputs(out, ", ");
-			typeprint(out, m, f->rets[i]);
+			ptype(out, m, flags, f->rets[i]);
 		}
 	}
 	bufputs(out, " {");
-	ploc(out, f->loc);
+	ploc(out, &nm, f->loc);
 	bufputc(out, '\n');
 	pregion(out, &nm, &f->body, 1);
 	bufputs(out, "}\n");
@@ -464,12 +493,20 @@ printfunc(Buf *out, const Module *m, const Func *f)
 }
 
 void
-printmod(Buf *out, const Module *m)
+printfunc(Buf *out, const Module *m, const Func *f)
 {
+	printfuncx(out, m, f, 0);
+}
+
+static void
+printmodx(Buf *out, const Module *m, int flags)
+{
+	Names none = {0};
 	uint32_t i, j;
 
+	none.flags = flags;
 	bufprintf(out, "kir %d\n", KIR_VERSION);
-	for (i = 0; i < m->nsrcs; i++) {
+	for (i = 0; i < m->nsrcs && !(flags & PRINT_NORM); i++) {
 		bufputs(out, "source ");
 		fmtstr(out, m->srcs[i]);
 		bufputc(out, '\n');
@@ -477,17 +514,35 @@ printmod(Buf *out, const Module *m)
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *s = &m->structs[i];
 		bufputc(out, '\n');
-		bufprintf(out, "struct @%s {", s->name);
+		if (flags & PRINT_NORM)
+			bufprintf(out, "struct @s%u {", i);
+		else
+			bufprintf(out, "struct @%s {", s->name);
 		for (j = 0; j < s->nfields; j++) {
-			bufprintf(out, "%s %s: ", j ? "," : "", s->fields[j].name);
-			typeprint(out, m, s->fields[j].ty);
+			if (flags & PRINT_NORM)
+				bufprintf(out, "%s f%u: ", j ? "," : "", j);
+			else
+				bufprintf(out, "%s %s: ", j ? "," : "", s->fields[j].name);
+			ptype(out, m, flags, s->fields[j].ty);
 		}
 		bufputs(out, s->nfields ? " }" : "}");
-		ploc(out, s->loc);
+		ploc(out, &none, s->loc);
 		bufputc(out, '\n');
 	}
 	for (i = 0; i < m->nfuncs; i++) {
 		bufputc(out, '\n');
-		printfunc(out, m, m->funcs[i]);
+		printfuncx(out, m, m->funcs[i], flags);
 	}
+}
+
+void
+printmod(Buf *out, const Module *m)
+{
+	printmodx(out, m, 0);
+}
+
+void
+printnorm(Buf *out, const Module *m)
+{
+	printmodx(out, m, PRINT_NORM);
 }

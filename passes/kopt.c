@@ -24,6 +24,8 @@ usage(FILE *f)
 	        "      --verify-each     verify the module after every pass\n"
 	        "      --print-after=P   print the module to stderr after pass P ('all': every pass)\n"
 	        "      --max-unroll=N    largest trip count the unroll pass unrolls (default 16)\n"
+	        "      --normalized      print the normalized form (no names, locations or\n"
+	        "                        constants: what datasets deduplicate on)\n"
 	        "      --list-passes     list the passes and exit\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
 	        "  -h, --help            show this help\n"
@@ -63,7 +65,7 @@ addpasses(const char *list, const PassInfo **pipe, int *npipe, int max)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_VERIFY_EACH = 256, OPT_PRINT_AFTER, OPT_MAX_UNROLL, OPT_LIST };
+	enum { OPT_VERIFY_EACH = 256, OPT_PRINT_AFTER, OPT_MAX_UNROLL, OPT_LIST, OPT_NORM };
 	static const struct option longopts[] = {
 		{"passes", required_argument, NULL, 'p'},
 		{"output", required_argument, NULL, 'o'},
@@ -71,13 +73,14 @@ main(int argc, char **argv)
 		{"print-after", required_argument, NULL, OPT_PRINT_AFTER},
 		{"max-unroll", required_argument, NULL, OPT_MAX_UNROLL},
 		{"list-passes", no_argument, NULL, OPT_LIST},
+		{"normalized", no_argument, NULL, OPT_NORM},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const PassInfo *pipe[256];
 	int npipe = 0, c, i, rc = 0;
-	bool verifyeach = false;
+	bool verifyeach = false, normalized = false;
 	const char *out = NULL, *in = "-", *printafter = NULL;
 	PassOpts po = {0};
 	Diag d;
@@ -117,6 +120,9 @@ main(int argc, char **argv)
 			po.max_unroll = (int)v;
 			break;
 		}
+		case OPT_NORM:
+			normalized = true;
+			break;
 		case OPT_LIST:
 			for (i = 0; i < npasses; i++)
 				printf("%-10s %s\n", passtab[i].name, passtab[i].doc);
@@ -172,7 +178,10 @@ main(int argc, char **argv)
 			buffree(&t);
 		}
 	}
-	printmod(&b, m);
+	if (normalized)
+		printnorm(&b, m);
+	else
+		printmod(&b, m);
 	if (writefile(out, b.s, b.n) != 0) {
 		fprintf(stderr, "kopt: cannot write %s: %s\n", out ? out : "standard output", strerror(errno));
 		rc = 2;

@@ -160,6 +160,7 @@ addsub(KpyArg *a, const char *name, int64_t off, const kpy_type_info *t, const k
 	s->offset = off;
 	s->ndim = t->ndim;
 	s->esize = t->size;
+	s->nelem = 1;
 	kpy_default_shape(b, t->ndim, ext);
 	for (d = 0; d < t->ndim; d++)
 		shape[d] = ext[d];
@@ -305,6 +306,22 @@ kpy_arg_make(KpyArg *a, const kpy_param_info *p, const kpy_struct_info *structs,
 			if (fillstruct((unsigned char *)a->a.data + i * t->size, t->sid, structs, p->name, b, seed, spec->zero,
 			               f32size, a, i, err, nerr) < 0)
 				return -1;
+		/* array fields: one shared array per field */
+		{
+			const kpy_struct_info *si = &structs[t->sid];
+			int f;
+			for (f = 0; f < si->nfields; f++) {
+				char sub[160];
+				if (si->fields[f].type.kind != KPY_ARRAY)
+					continue;
+				snprintf(sub, sizeof sub, "%s.%s", p->name, si->fields[f].name);
+				if (addsub(a, sub, si->fields[f].offset, &si->fields[f].type, b, seed, spec->zero, f32size, err, nerr) < 0)
+					return -1;
+				a->subs[a->nsubs - 1].inarray = true;
+				a->subs[a->nsubs - 1].nelem = n;
+				a->subs[a->nsubs - 1].stride = t->size;
+			}
+		}
 		return 0;
 	}
 	if ((int64_t)t->size != kpy_elem_count(t) * npy_dtype_size(sdt)) {
@@ -425,6 +442,19 @@ kpy_put_array_t(unsigned char *bytes, int64_t off, const kpy_array *arr)
 		memcpy(p + 8 + 4 * d, &arr->shape[d], 4);
 	for (d = 0; d < nd; d++)
 		memcpy(p + 8 + 8 * ((nd + 1) / 2) + 8 * d, &arr->strides[d], 8);
+}
+
+void
+kpy_arg_bindsub(KpyArg *a, KpySub *s, void *data)
+{
+	unsigned char *base = s->inarray ? (unsigned char *)a->a.data : a->bytes;
+	kpy_array arr;
+	int64_t e;
+
+	s->dev = data;
+	kpy_arg_abi(&s->a, s->ndim, s->esize, data, &arr);
+	for (e = 0; e < s->nelem; e++)
+		kpy_put_array_t(base + e * s->stride, s->offset, &arr);
 }
 
 const NpyArray *

@@ -12,7 +12,8 @@
  *  - components are stored in the build's type: f32 is float, or double in
  *    a KPY_F32_DOUBLE build (f32size 8): .npy float32 data is widened;
  *  - a struct value is laid out by kpy_structs; an array field gets its own
- *    host array, named "param.field", of the launch's default shape.
+ *    host array, named "param.field", of the launch's default shape; in an
+ *    array of structs, every element's field refers to that one array.
  */
 #ifndef KPY_DATA_H
 #define KPY_DATA_H
@@ -27,6 +28,11 @@ typedef struct KpySub {
 	int ndim;        /* the field's dimensions */
 	int64_t esize;   /* bytes per element */
 	NpyArray a;      /* host data */
+	bool inarray;    /* in the elements of an array of structs (all of
+	                  * them share this one array), else in the value */
+	int64_t nelem;   /* structs holding it: 1, or the array's elements */
+	int64_t stride;  /* bytes from one struct to the next */
+	void *dev;       /* where a launcher put the data (device copies) */
 } KpySub;
 
 typedef struct KpyArg {
@@ -64,6 +70,8 @@ void kpy_arg_free(KpyArg *a);
 void kpy_arg_abi(const NpyArray *a, int ndim, int64_t esize, void *data, kpy_array *out);
 /* Write a kpy::array_t<T, ndim> (layout of kpy/kinfo.h) into bytes+off. */
 void kpy_put_array_t(unsigned char *bytes, int64_t off, const kpy_array *arr);
+/* Point every struct holding sub array s of argument a at data. */
+void kpy_arg_bindsub(KpyArg *a, KpySub *s, void *data);
 /* Copy an array with storage dtype f64 for f32 (widened build) back to
  * float32 for writing; other arrays are returned as they are.  The caller
  * frees tmp->data when it is not NULL. */

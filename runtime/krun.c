@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,7 +55,7 @@ typedef struct Opts {
 	unsigned long long seed;
 	Opt *in, *set, *shape, *adj;
 	int nin, nset, nshape, nadj;
-	bool backward, gradcheck, quiet;
+	bool backward, gradcheck, quiet, list;
 	double tol, eps;
 	int samples;
 } Opts;
@@ -89,6 +90,7 @@ usage(FILE *f)
 	        "      --tol=T              gradcheck: largest relative error (default 1e-6)\n"
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
+	        "  -l, --list               list the module's kernels and their parameters\n"
 	        "  -q, --quiet              no summary lines\n"
 	        "  -h, --help               show this help\n"
 	        "  -V, --version            show the version\n"
@@ -423,6 +425,54 @@ listkernels(const Mod *md)
 	fprintf(stderr, ")\n");
 }
 
+static void
+typestr2(Buf *b, const kpy_type_info *t, const kpy_struct_info *structs)
+{
+	static const char *const dt[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"};
+	const char *s = t->dtype >= 0 && t->dtype <= KPY_F64 ? dt[t->dtype] : "?";
+
+	if (t->kind == KPY_ARRAY)
+		bufputs(b, "array<");
+	switch (t->elem) {
+	case KPY_SCALAR: bufputs(b, s); break;
+	case KPY_VEC: bufprintf(b, "vec<%d,%s>", t->rows, s); break;
+	case KPY_MAT: bufprintf(b, "mat<%d,%d,%s>", t->rows, t->cols, s); break;
+	case KPY_QUAT: bufprintf(b, "quat<%s>", s); break;
+	case KPY_TRANSFORM: bufprintf(b, "transform<%s>", s); break;
+	case KPY_STRUCT: bufprintf(b, "@%s", structs[t->sid].name); break;
+	}
+	if (t->kind == KPY_ARRAY)
+		bufprintf(b, ",%d>", t->ndim);
+}
+
+/* One line per kernel: name, parameters, tid dimensions, its backward. */
+static void
+listmodule(const Mod *md)
+{
+	int i, j;
+
+	for (i = 0; i < md->nkernels; i++) {
+		const kpy_kernel_info *k = &md->kernels[i];
+		Buf b = {0};
+		bufprintf(&b, "%s(", k->name);
+		for (j = 0; j < k->nparams; j++) {
+			const kpy_param_info *p = &k->params[j];
+			bufprintf(&b, "%s%s: ", j ? ", " : "", p->name);
+			typestr2(&b, &p->type, md->structs);
+			if (p->type.kind == KPY_ARRAY)
+				bufprintf(&b, " %s%s%s", p->access & KPY_READ ? "r" : "", p->access & KPY_WRITE ? "w" : "",
+				          p->access ? "" : "-");
+		}
+		bufprintf(&b, ") tid=%d", k->tid_dims);
+		if (k->backward >= 0)
+			bufprintf(&b, " backward=%s", md->kernels[k->backward].name);
+		if (k->forward >= 0)
+			bufprintf(&b, " forward=%s", md->kernels[k->forward].name);
+		printf("%s\n", b.s);
+		buffree(&b);
+	}
+}
+
 /* ---- arguments ----------------------------------------------------- */
 
 typedef struct Run {
@@ -454,15 +504,12 @@ bind(Run *r)
 
 	for (i = 0; i < r->k->nparams; i++) {
 		KpyArg *a = &r->args[i];
+		for (j = 0; j < a->nsubs; j++)
+			kpy_arg_bindsub(a, &a->subs[j], a->subs[j].a.data);
 		if (a->isarray) {
 			kpy_arg_abi(&a->a, a->ndim, a->esize, a->a.data, &r->abi[i]);
 			r->argp[i] = &r->abi[i];
 		} else {
-			for (j = 0; j < a->nsubs; j++) {
-				kpy_array sa;
-				kpy_arg_abi(&a->subs[j].a, a->subs[j].ndim, a->subs[j].esize, a->subs[j].a.data, &sa);
-				kpy_put_array_t(a->bytes, a->subs[j].offset, &sa);
-			}
 			r->argp[i] = a->bytes;
 		}
 	}
@@ -533,17 +580,19 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 	return 0;
 }
 
-/* Check the options name parameters of k (or of its forward kernel). */
+/* Check that the options name parameters of k (or of its backward kernel kb). */
 static int
-checknames(const kpy_kernel_info *k, const Opt *v, int n, const char *what)
+checknames(const kpy_kernel_info *k, const kpy_kernel_info *kb, const Opt *v, int n, const char *what)
 {
 	int i, j;
 
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < k->nparams; j++)
-			if (strcmp(k->params[j].name, v[i].name) == 0)
-				break;
-		if (j == k->nparams) {
+		bool found = false;
+		for (j = 0; j < k->nparams && !found; j++)
+			found = strcmp(k->params[j].name, v[i].name) == 0;
+		for (j = 0; kb && j < kb->nparams && !found; j++)
+			found = strcmp(kb->params[j].name, v[i].name) == 0;
+		if (!found) {
 			fprintf(stderr, "krun: --%s %s: kernel %s has no parameter '%s'\n", what, v[i].name, k->name, v[i].name);
 			return -1;
 		}
@@ -569,11 +618,11 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 		const KpyArg *a = &r->args[i];
 		if (adjonly && a->p->adjoint_of < 0)
 			continue;
-		for (j = 0; j < (a->isarray ? 1 : a->nsubs); j++) {
-			const char *name = a->isarray ? a->p->name : a->subs[j].name;
+		for (j = a->isarray ? -1 : 0; j < a->nsubs; j++) {
+			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
 			const NpyArray *w;
-			if (a->isarray) {
+			if (j < 0) {
 				w = kpy_arg_output(a, md->f32size, &tmp);
 			} else {
 				KpyArg t2;
@@ -779,6 +828,22 @@ done:
 	return rc;
 }
 
+/* ---- crashes ------------------------------------------------------- */
+
+/* A kernel that divides an integer by zero (or reads out of bounds) on
+ * these inputs: say so, exit 1. */
+static void
+oncrash(int sig)
+{
+	const char *m = sig == SIGFPE ? "krun: the kernel raised an arithmetic exception (SIGFPE: integer division by zero "
+	                                "or overflow): undefined behaviour for these inputs\n"
+	                              : "krun: the kernel accessed invalid memory (out-of-bounds index?): undefined "
+	                                "behaviour for these inputs\n";
+	ssize_t r = write(2, m, strlen(m));
+	(void)r;
+	_exit(1);
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 int
@@ -800,6 +865,7 @@ main(int argc, char **argv)
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
 		{"quiet", no_argument, NULL, 'q'},
+		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -818,7 +884,7 @@ main(int argc, char **argv)
 	o.tol = 1e-6;
 	o.eps = 1e-6;
 	o.samples = 256;
-	while ((c = getopt_long(argc, argv, "k:d:s:i:o:bGqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:d:s:i:o:bGqlhV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'k': o.kernel = optarg; break;
@@ -839,6 +905,7 @@ main(int argc, char **argv)
 		case 'b': o.backward = true; break;
 		case 'G': o.gradcheck = true; break;
 		case 'q': o.quiet = true; break;
+		case 'l': o.list = true; break;
 		case OPT_TOL: case OPT_EPS: {
 			double v = strtod(optarg, &end);
 			if (*end || !(v > 0) || v >= 1) {
@@ -871,6 +938,12 @@ main(int argc, char **argv)
 		return 2;
 	}
 	o.module = argv[optind];
+	if (o.list) {
+		if (loadmod(&md, o.module, false) < 0)
+			return 1;
+		listmodule(&md);
+		return 0;
+	}
 	if (!o.kernel) {
 		fprintf(stderr, "krun: which kernel? (--kernel NAME)\n");
 		return 2;
@@ -889,6 +962,9 @@ main(int argc, char **argv)
 	}
 	if (loadmod(&md, o.module, o.gradcheck) < 0)
 		return 1;
+	signal(SIGFPE, oncrash);
+	signal(SIGSEGV, oncrash);
+	signal(SIGBUS, oncrash);
 	if (o.gradcheck && md.f32size != 8) {
 		fprintf(stderr, "krun: %s: --gradcheck needs the C++ source (or a build with -DKPY_F32_DOUBLE)\n", o.module);
 		return 1;
@@ -905,8 +981,9 @@ main(int argc, char **argv)
 			        k->name, k->tid_dims, k->tid_dims, b.ndim);
 			return 2;
 		}
-		if (checknames(k, o.in, o.nin, "in") < 0 || checknames(k, o.set, o.nset, "set") < 0 ||
-		    checknames(k, o.shape, o.nshape, "shape") < 0 || checknames(k, o.adj, o.nadj, "adj") < 0)
+		if (checknames(k, o.backward && k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.in, o.nin, "in") < 0 ||
+		    checknames(k, NULL, o.set, o.nset, "set") < 0 || checknames(k, NULL, o.shape, o.nshape, "shape") < 0 ||
+		    checknames(k, k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.adj, o.nadj, "adj") < 0)
 			return 2;
 		if ((o.backward || o.gradcheck) && k->forward >= 0) {
 			fprintf(stderr, "krun: %s is a backward kernel: name its forward kernel %s\n", k->name,

@@ -607,7 +607,7 @@ kpy_default_shape(const kpy_launch_bounds *b, int ndim, int32_t *shape)
 	int d;
 
 	for (d = 0; d < ndim; d++)
-		shape[d] = d < b->ndim ? b->shape[d] : b->shape[b->ndim - 1];
+		shape[d] = d < b->ndim ? b->shape[d] : 4;
 }
 
 /* ---- summaries and comparison -------------------------------------- */

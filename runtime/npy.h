@@ -67,8 +67,7 @@ double kpy_uniform(uint64_t seed, uint64_t stream, uint64_t i);
  * 0, or -1 with a message. */
 int kpy_parse_dims(const char *s, kpy_launch_bounds *b, char *err, size_t nerr);
 /* The default shape of an ndim array parameter for launch b: the launch's
- * extents, the last one repeated when the array has more dimensions than
- * the launch. */
+ * extents; 4 in the dimensions an array has beyond the launch's. */
 void kpy_default_shape(const kpy_launch_bounds *b, int ndim, int32_t *shape);
 
 /* Print "name dtype (shape) sum=S abs=A" (sums in double, element order). */

@@ -1,0 +1,453 @@
+/*
+ * ast.h — kpyc, the Warp-Python frontend: one header for the frontend
+ * library (libkpyc.a), sectioned by the file that implements each part.
+ *
+ * Pipeline inside kpyc
+ * --------------------
+ *   lex.re    the whole file -> a token array (INDENT/DEDENT/NEWLINE made
+ *             from the indentation stack, brackets join lines);
+ *   top.c     splits the token array into top-level statements and keeps
+ *             only what Warp compiles: imports, @wp.kernel / @wp.func
+ *             definitions, @wp.struct classes and module-level constants;
+ *             everything else (host code) is skipped by indentation;
+ *   py.y      Bison parses each kept statement into an AST (this file);
+ *   types.c   Python type expressions -> kir types;
+ *   sema.c    statements: name resolution, SSA over structured control
+ *             flow, functions and their instances;
+ *   expr.c    expressions, operators, subscripts, attributes;
+ *   call.c    calls: builtins (rows of ir/ops.def), constructors, casts,
+ *             user functions.
+ *
+ * Memory: one arena (Kpyc.arena) holds tokens' side data, the AST and the
+ * symbol tables of every file; the kir module has its own arena.  Scratch
+ * state of one function body lives in Kpyc.tmp, reset between bodies.
+ */
+#ifndef KPY_FRONTEND_AST_H
+#define KPY_FRONTEND_AST_H
+
+#include "ir.h"
+
+/* ------------------------------------------------------------------ */
+/* lex.re — tokens                                                     */
+
+typedef struct Token {
+	int kind;          /* Bison token kind (py.tab.h); PYEOF at the end */
+	uint32_t off;      /* byte offset of its first byte in the source */
+	uint32_t len;      /* length in bytes */
+	Loc loc;           /* line and 1-based byte column */
+	const char *msg;   /* BADTOK: what is wrong (static string) */
+} Token;
+
+typedef struct TokArray {
+	Token *v;      /* tokens, the last one is PYEOF */
+	uint32_t n;    /* number of tokens */
+	uint32_t cap;  /* allocated */
+} TokArray;
+
+/* Tokenize a whole NUL-terminated source.  Never fails: malformed input
+ * becomes BADTOK tokens that the parser reports if it reads them. */
+void pytokenize(Arena *a, const Src *src, TokArray *out);
+
+/* ------------------------------------------------------------------ */
+/* The AST (built by py.y)                                             */
+
+typedef struct Node Node;
+
+/* A list of nodes, growable in the arena. */
+typedef struct NodeList {
+	Node **v;     /* elements */
+	uint32_t n;   /* count */
+	uint32_t cap; /* allocated */
+} NodeList;
+
+enum NodeKind {
+	/* expressions */
+	E_NAME,      /* s */
+	E_INT,       /* u (value), big (does not fit in 64 bits) */
+	E_FLOAT,     /* f */
+	E_STR,       /* s (decoded), u = length in bytes; op = 'b' for bytes */
+	E_BOOL,      /* u = 0 or 1 */
+	E_NONE,
+	E_ELLIPSIS,
+	E_ATTR,      /* a.s */
+	E_SUBSCRIPT, /* a[l1...]: l1 holds the indices (E_SLICE allowed) */
+	E_SLICE,     /* a:b:c, each may be NULL */
+	E_CALL,      /* a(l1 positional (E_STARRED allowed), l2 keywords (E_KEYWORD)) */
+	E_KEYWORD,   /* s=a; s NULL for **a */
+	E_BINOP,     /* a op b; op is a BinOp */
+	E_UNARY,     /* op a; op is a UnOp */
+	E_BOOLOP,    /* l1 joined by op (BO_AND, BO_OR) */
+	E_COMPARE,   /* a, then l1 comparators, ops in cmpops[] */
+	E_IFEXP,     /* a if b else c */
+	E_TUPLE,     /* (l1) */
+	E_LIST,      /* [l1] */
+	E_STARRED,   /* *a */
+	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it */
+	/* statements */
+	S_EXPR,      /* a */
+	S_ASSIGN,    /* l1 targets (more than one: x = y = v), a value */
+	S_AUGASSIGN, /* a op= b */
+	S_ANNASSIGN, /* a: b [= c] */
+	S_IF,        /* if a: l1 else: l2 (elif is an S_IF alone in l2) */
+	S_FOR,       /* for a in b: l1 else: l2 */
+	S_WHILE,     /* while a: l1 else: l2 */
+	S_BREAK,
+	S_CONTINUE,
+	S_RETURN,    /* a may be NULL */
+	S_PASS,
+	S_ASSERT,    /* a [, b] */
+	S_DEF,       /* def s(l2 params) -> a: l1; l3 decorators */
+	S_CLASS,     /* class s(l2 bases): l1; l3 decorators */
+	S_IMPORT,    /* import l1 (E_ALIAS) */
+	S_FROM,      /* from s import l1 (E_ALIAS); u = leading dots */
+	E_ALIAS,     /* s as s2 (s2 NULL if none) */
+	P_PARAM,     /* parameter s: a = b; op: 0 plain, '*' *args, 'k' **kwargs */
+	S_UNSUP,     /* a statement kpyc does not compile; s names it */
+	S_ERROR,     /* a statement that did not parse (already reported) */
+	NNODEKIND
+};
+
+enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_MATMUL,
+             B_LSHIFT, B_RSHIFT, B_BITAND, B_BITOR, B_BITXOR, NBINOP };
+enum UnOp { U_NEG, U_POS, U_NOT, U_INVERT };
+enum BoolOp { BO_AND, BO_OR };
+enum CmpOp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IN, C_NOTIN, C_IS, C_ISNOT };
+
+struct Node {
+	uint16_t kind;     /* NodeKind */
+	uint16_t op;       /* operator (BinOp, UnOp, BoolOp), P_PARAM kind */
+	Loc loc;           /* first character */
+	Loc end;           /* last character (statements; for liveness) */
+	Loc oploc;         /* the operator (binary, comparison, augmented) */
+	const char *s;     /* name, attribute, string, construct name */
+	const char *s2;    /* E_ALIAS: the `as` name */
+	Node *a, *b, *c;   /* operands, see NodeKind */
+	NodeList l1, l2, l3;
+	uint8_t *cmpops;   /* E_COMPARE: l1.n operators (CmpOp) */
+	union {
+		uint64_t u;    /* E_INT, E_BOOL, E_STR length, S_FROM level */
+		double f;      /* E_FLOAT */
+	};
+	bool big;          /* E_INT: more than 64 bits */
+	bool paren;        /* expression written in parentheses */
+	uint64_t *live;    /* sema.c: names live after an if or loop (for and
+	                    * while: then those live at the loop's head) */
+	bool tcomma;       /* E_SUBSCRIPT index list with a trailing comma */
+};
+
+/* ------------------------------------------------------------------ */
+/* py.y — the parser                                                   */
+
+/* Parser state shared with yylex through %param. */
+typedef struct PState {
+	Arena *a;
+	const Src *src;
+	const TokArray *toks;
+	uint32_t pos;      /* next token to hand out */
+	uint32_t end;      /* one past the last token of this unit */
+	Diag *d;
+	bool quiet;        /* syntax errors are not reported (host code) */
+	int nerr;          /* syntax errors in this unit */
+	bool lasterr;      /* the last statement line did not parse */
+	NodeList result;   /* statements parsed */
+} PState;
+
+/* Parse tokens [from, to) as a sequence of statements into ps->result.
+ * Returns the number of syntax errors (0 on success). */
+int pyparse_unit(PState *ps, uint32_t from, uint32_t to);
+
+Node *mknode(Arena *a, int kind, Loc loc);
+void nlpush(Arena *a, NodeList *l, Node *n);
+/* The construct's name as Warp's message spells it: "ast.Lambda"... */
+const char *nodename(const Node *n);
+
+/* ------------------------------------------------------------------ */
+/* top.c — files, module-level names and constants                     */
+
+typedef struct KpycOpts {
+	int max_unroll;    /* Warp's max_unroll (16) for the dynamic-loop rule */
+	bool parse_only;   /* stop after parsing (the fuzz harness's fast mode) */
+} KpycOpts;
+
+/* Compile the Python sources into one kir module.  Diagnostics go to d;
+ * returns NULL when any error was reported. */
+Module *kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
+
+/* The Python value of a literal constant, kept exactly (Warp converts
+ * literals at their full precision where it adapts them). */
+typedef struct Lit {
+	bool ok;       /* a scalar value is known */
+	bool isint;    /* Python int (or bool): i; else float: f */
+	int64_t i;
+	double f;
+} Lit;
+
+/* Kinds of module-level values (and of what a name in a kernel denotes
+ * before it is turned into kir values). */
+enum GKind {
+	G_NONE,     /* nothing / error */
+	G_HOST,     /* host code kpyc does not evaluate */
+	G_WARP,     /* the warp package or a submodule (s: "", "types", ...) */
+	G_WPNAME,   /* a Warp function or type factory by its Warp name (s) */
+	G_CONST,    /* a constant: ty, c[ncomp(ty)], lit for scalars */
+	G_STR,      /* a string constant (s) */
+	G_TYPE,     /* a type: ty; spec.any / spec.anydtype for generics */
+	G_FUNC,     /* @wp.func overloads: fd */
+	G_KERNEL,   /* @wp.kernel: fd */
+	G_MODULE,   /* another Python module (s: "math", "typing", ...) */
+	G_PYNAME,   /* a member of another module (s: "typing.Any", "math.sqrt") */
+	G_TUPLE,    /* a tuple of values: elts[n] (shapes) */
+	G_ANY,      /* typing.Any */
+};
+
+struct FuncDecl;
+
+/* A type as a parameter annotation gives it: concrete, or generic. */
+typedef struct TySpec {
+	Type ty;
+	bool any;      /* typing.Any: matches every type */
+	bool anydtype; /* array(dtype=Any): matches arrays of ty.nd dimensions */
+} TySpec;
+
+typedef struct GVal {
+	int kind;            /* G_* */
+	const char *s;       /* G_WARP, G_WPNAME, G_MODULE, G_PYNAME, G_STR */
+	TySpec spec;         /* G_TYPE; G_CONST: spec.ty is the constant's type */
+	Scal *c;             /* G_CONST: components */
+	Lit lit;             /* G_CONST scalar: the Python value */
+	struct FuncDecl *fd; /* G_FUNC, G_KERNEL */
+	struct GVal *elts;   /* G_TUPLE */
+	int n;               /* G_TUPLE: count */
+} GVal;
+
+/* A module-level name. */
+typedef struct Global {
+	const char *name;
+	GVal v;
+	Loc loc;
+} Global;
+
+/* A parameter of a kernel or function. */
+typedef struct Param {
+	const char *name;
+	Node *node;        /* P_PARAM */
+	TySpec spec;       /* resolved annotation */
+	bool hasdflt;      /* has a default value */
+	GVal dflt;         /* the default (a module-level constant) */
+} Param;
+
+/* One compiled instance of a function for concrete argument types. */
+typedef struct Inst {
+	Type *args;          /* argument types */
+	Func *f;             /* the kir function (NULL if it failed) */
+	int fidx;            /* its index in Module.funcs (until the final sort) */
+	bool busy;           /* being compiled (a call to it is recursion) */
+	bool lenient;        /* compiled only because nothing called it */
+	struct Inst *next;
+} Inst;
+
+/* A @wp.kernel or @wp.func definition. */
+typedef struct FuncDecl {
+	Node *def;              /* S_DEF */
+	struct FileCtx *file;
+	const char *name;
+	bool kernel;
+	bool generic;           /* a parameter is generic */
+	bool bad;               /* its signature did not resolve */
+	Param *params;
+	int nparams;
+	bool hasret;            /* return annotation present (and not None) */
+	TySpec *rets;           /* annotated return types */
+	int nrets;
+	int order;              /* position among the file's definitions */
+	struct FuncDecl *next;  /* next overload of the same name */
+	Inst *insts;
+	int ninsts;
+} FuncDecl;
+
+/* Open-addressing map from names to indices. */
+typedef struct NameMap {
+	const char **keys;
+	uint32_t *vals;
+	uint32_t n, cap;
+} NameMap;
+
+/* One Python source file. */
+typedef struct FileCtx {
+	Src *src;
+	int index;             /* among the input files */
+	TokArray toks;
+	Global *g;             /* module-level names, in order of binding */
+	uint32_t ng, capg;
+	NameMap gmap;          /* name -> index in g (the latest binding) */
+	FuncDecl **decls;      /* kernels and functions, in source order */
+	uint32_t ndecls, capdecls;
+	const char *modname;   /* the file name without directories and .py */
+} FileCtx;
+
+/* The whole compilation. */
+typedef struct Kpyc {
+	Module *m;
+	Diag *d;
+	Arena *a;              /* AST and tables, for the whole run */
+	const KpycOpts *o;
+	FileCtx *files;
+	int nfiles;
+	FileCtx *file;         /* the file being compiled */
+	int lenient;           /* > 0: errors are reported as warnings */
+	int nlenient;          /* errors downgraded so far */
+	NameMap fnames;        /* kir function names in use */
+	struct FuncKey *keys;  /* per kir function: where it comes from */
+	uint32_t nkeys, capkeys;
+} Kpyc;
+
+/* Report an error located in the current file (a warning when lenient). */
+void kerr(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+void kwarn(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+void knote(Kpyc *k, const char *fmt, ...) KPY_PRINTF(2, 3);
+
+uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent */
+void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
+
+const Global *gfind(const FileCtx *f, const char *name);
+/* Evaluate a module-level expression (constants, types, Warp names).
+ * quiet: return G_NONE without reporting. */
+GVal geval(Kpyc *k, FileCtx *f, Node *e, bool quiet);
+
+/* ------------------------------------------------------------------ */
+/* types.c — Warp's names and types                                    */
+
+/* What `wp.NAME` is: a type, a constant, a function or a factory. */
+GVal wpname(Kpyc *k, const char *name);
+/* Resolve a type expression (an annotation, a dtype=).  Reports errors
+ * unless quiet; returns false if e is not a type. */
+bool evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet);
+/* Turn a GVal into a type (a G_TYPE, a scalar Python builtin...). */
+bool gvaltype(const GVal *g, TySpec *out);
+/* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
+const char *wptypename(const Module *m, Type t);
+/* A name for t that is a valid identifier part (function instance names). */
+void typemangle(Buf *b, const Module *m, Type t);
+/* The scalar type of a Python literal constant (i32, f32, bool). */
+Scal litscal(Lit l, int s);
+
+/* ------------------------------------------------------------------ */
+/* sema.c — functions and statements                                   */
+
+/* A local variable's current binding. */
+typedef struct Bind {
+	const char *name;
+	Val v;           /* current value (0 when poisoned) */
+	bool wconst;     /* Warp sees a compile-time constant (x = 1.0) */
+	bool poison;     /* an earlier error left it without a value */
+	bool zinit;      /* a loop's placeholder: undefined until assigned */
+	bool hasrange;   /* index of a loop Warp unrolls: values in [lo, hi] */
+	int64_t lo, hi;
+	Lit lit;         /* exact Python value of a constant binding */
+} Bind;
+
+typedef struct Env {
+	Bind *v;
+	uint32_t n, cap;
+} Env;
+
+/* What an expression evaluates to. */
+enum XKind {
+	X_NONE,   /* an error was reported */
+	X_VAL,    /* a kir value */
+	X_TUPLE,  /* several values (a tuple, a multi-result call) */
+	X_G,      /* a module-level thing: type, function, module ... */
+	X_SHAPE,  /* arr.shape (v: the array) */
+};
+
+typedef struct X {
+	int k;
+	Val v;              /* X_VAL; X_SHAPE: the array */
+	bool wconst;        /* Warp sees a compile-time constant */
+	bool hasrange;      /* a static loop index: values in [lo, hi] */
+	int64_t lo, hi;
+	Lit lit;            /* exact Python value of a literal constant */
+	GVal g;             /* X_G */
+	struct X *elts;     /* X_TUPLE */
+	int n;
+	const char *name;   /* the expression is this local variable */
+	Loc loc;
+} X;
+
+typedef struct LoopCtx {
+	struct LoopCtx *up;
+	Op *op;
+	int first;            /* params before the carried ones (1: for) */
+	int nc;               /* carried variables */
+	const char **names;
+} LoopCtx;
+
+/* The state of one function body being compiled. */
+typedef struct Ctx {
+	Kpyc *k;
+	FileCtx *file;
+	FuncDecl *fd;
+	Module *m;
+	Func *f;
+	Builder b;            /* b.r: the region ops go to */
+	Arena *tmp;           /* scratch for this body */
+	Env env;
+	bool dead;            /* the current region already has its terminator */
+	LoopCtx *loop;        /* innermost loop */
+	bool retset;          /* the function's result types are known */
+	NameMap lnames;       /* liveness: local name -> bit */
+	uint32_t nw;          /* 64-bit words per liveness set */
+	Region scratch;       /* dead code goes here */
+	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
+	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
+} Ctx;
+
+void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+Bind *envfind(const Env *e, const char *name);
+void envset(Ctx *c, Bind b);
+Env envcopy(Ctx *c, const Env *e);
+/* Bind a local name to x (an assignment); fromname: x = y copies, which
+ * Warp never treats as a constant. */
+void assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname);
+void nameval(Ctx *c, Val v, const char *name);
+bool regionpure(const Region *r);
+
+/* Compile every kernel of every file, the functions they call, then the
+ * remaining non-generic functions. */
+void semamodule(Kpyc *k);
+/* The instance of fd for argument types args (compiling it if new);
+ * NULL after an error. */
+Inst *instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc);
+
+/* ------------------------------------------------------------------ */
+/* expr.c — expressions                                                */
+
+X xnone(void);
+X xval(Val v);
+X expr(Ctx *c, Node *e);
+/* The kir value of x; reports an error if x is not a value. */
+Val xvalue(Ctx *c, X x, Loc loc);
+/* x as a bool (Python truthiness of numbers, as Warp's C++ does). */
+Val condval(Ctx *c, X x, Loc loc);
+/* Emit op code on args; the result's type from typeop (out[0] preset for
+ * F_CAST ops).  On a typing error reports "what: reason" and returns NULL. */
+Op *emitop(Ctx *c, int code, const Val *args, int n, int attr, Type declared, Loc loc, const char *what);
+Val emit1(Ctx *c, int code, const Val *args, int n, Loc loc, const char *what);
+Val emitcast(Ctx *c, Val v, Type t, Loc loc);
+/* A zero of type t: a constant, or a zero op for structs; 0 for arrays. */
+Val zeroval(Ctx *c, Type t, Loc loc);
+X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
+/* An assignment to a subscript or attribute target. */
+void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
+const char *opsym(int binop);
+
+/* ------------------------------------------------------------------ */
+/* call.c — calls                                                      */
+
+/* Compile a call; want: the number of values the context unpacks (0: one
+ * or none); used: the result is used. */
+X call(Ctx *c, Node *e, int want, bool used);
+/* The op (OP_*) a Warp builtin name maps to, or -1. */
+int builtinop(const char *name);
+
+#endif /* KPY_FRONTEND_AST_H */

@@ -1,0 +1,1340 @@
+/*
+ * call.c — calls: Warp builtins, constructors and casts, user functions.
+ *
+ * A builtin `wp.NAME(...)` is the row NAME of ir/ops.def: its operands are
+ * the arguments (keywords mapped through Warp's parameter names, from
+ * sigs.inc), its typing rule decides, and when no overload fits the error
+ * lists Warp's signatures of NAME.  A few builtins need more than an op:
+ *   tid           as many results as the assignment unpacks (1 to 4);
+ *   rand*, sample_*, poisson
+ *                 yield (value, new state); a state held in a variable is
+ *                 rebound to the new state, as Warp's in-place uint32&;
+ *   print, printf, len, min/max/abs/round/pow (Python's names), where;
+ *   type names    constructors (wp.vec3(...), wp.mat22(...), wp.quat(...),
+ *                 wp.transform(...), wp.spatial_vector(...), S()) and casts
+ *                 (float(x), wp.int64(x), wp.vec3d(v)); constant arguments
+ *                 are converted at their full Python precision, as Warp
+ *                 does (wp.vec3d(0.1, ...), wp.float64(0.1));
+ *   vector, matrix, quaternion, transformation, identity, quat_identity,
+ *   transform_identity, matrix_from_rows/cols: result types from dtype=,
+ *                 length=, shape= or the arguments;
+ *   static, constant: evaluated at compile time.
+ * User functions: overloads are tried in order (concrete before generic);
+ * the match is exact, like Warp's; instance() compiles the callee for the
+ * argument types.
+ */
+#include <string.h>
+
+#include "ast.h"
+
+static const struct Sig {
+	const char *name, *params, *sigs;
+} sigtab[] = {
+#define SIG(n, p, s) {n, p, s},
+#define WARPNAME(n)
+#include "sigs.inc"
+#undef SIG
+#undef WARPNAME
+};
+
+static const char *const warpnames[] = {
+#define SIG(n, p, s)
+#define WARPNAME(n) n,
+#include "sigs.inc"
+#undef SIG
+#undef WARPNAME
+};
+
+static const struct Sig *
+findsig(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < countof(sigtab); i++)
+		if (strcmp(sigtab[i].name, name) == 0)
+			return &sigtab[i];
+	return NULL;
+}
+
+static bool
+iswarpname(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < countof(warpnames); i++)
+		if (strcmp(warpnames[i], name) == 0)
+			return true;
+	return findsig(name) != NULL;
+}
+
+/* Rows of ops.def that are not Warp builtins a user calls by name. */
+static bool
+internalrow(int op)
+{
+	switch (op) {
+	case OP_IF: case OP_FOR: case OP_WHILE: case OP_YIELD: case OP_BREAK: case OP_CONTINUE:
+	case OP_RET: case OP_CALL: case OP_CAST: case OP_VEC: case OP_MAT: case OP_QUAT:
+	case OP_TRANSFORM: case OP_ZERO: case OP_EXTRACT: case OP_INSERT: case OP_FIELD:
+	case OP_SETFIELD: case OP_LOAD: case OP_VIEW: case OP_STORE: case OP_SHAPE: case OP_ASSERT:
+	case OP_AND: case OP_OR: case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		return true;
+	}
+	return false;
+}
+
+int
+builtinop(const char *name)
+{
+	int op = oplookup(name, strlen(name));
+
+	if (op < 0 || internalrow(op))
+		return -1;
+	return op;
+}
+
+static void
+candidates(Ctx *c, const char *name)
+{
+	const struct Sig *s = findsig(name);
+	const char *p, *e;
+
+	if (!s || !*s->sigs)
+		return;
+	for (p = s->sigs; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		knote(c->k, "candidate: %.*s", (int)(e - p), p);
+	}
+}
+
+static void
+typelist(Ctx *c, Buf *b, const Val *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		bufprintf(b, "%s%s", i ? ", " : "", wptypename(c->m, vty(c->f, v[i])));
+}
+
+static X
+void_x(void)
+{
+	X x = xnone();
+	x.k = X_TUPLE;
+	x.n = 0;
+	return x;
+}
+
+/* ---- arguments ------------------------------------------------------ */
+
+typedef struct Args {
+	X *pos;           /* positional (starred ones expanded) */
+	Loc *ploc;
+	int n;
+	const char **kw;  /* keyword names */
+	X *kx;
+	Loc *kloc;
+	int nk;
+	bool starred;     /* some positional argument was starred */
+} Args;
+
+static bool
+evalargs(Ctx *c, Node *e, Args *a)
+{
+	uint32_t i;
+	int cap = 8;
+	bool ok = true;
+
+	memset(a, 0, sizeof *a);
+	for (i = 0; i < e->l1.n; i++)
+		cap += e->l1.v[i]->kind == E_STARRED ? 40 : 1;
+	a->pos = aalloc(c->tmp, (size_t)cap * sizeof *a->pos);
+	a->ploc = aalloc(c->tmp, (size_t)cap * sizeof *a->ploc);
+	for (i = 0; i < e->l1.n; i++) {
+		Node *n = e->l1.v[i];
+		if (n->kind == E_STARRED) {
+			X v = expr(c, n->a);
+			Type t;
+			int k, m;
+			a->starred = true;
+			if (v.k == X_NONE) {
+				ok = false;
+				continue;
+			}
+			if (v.k != X_VAL) {
+				serr(c, n->loc, "Starred expressions are only supported for arrays (with slice), vectors, "
+				     "quaternions, and matrices.");
+				ok = false;
+				continue;
+			}
+			t = vty(c->f, v.v);
+			if (!(t.k == T_VEC || t.k == T_QUAT || t.k == T_MAT)) {
+				serr(c, n->loc, "Starred expressions are only supported for arrays (with slice), vectors, "
+				     "quaternions, and matrices.");
+				ok = false;
+				continue;
+			}
+			m = t.k == T_MAT ? t.n : ncomp(t);
+			for (k = 0; k < m; k++) {
+				Val args[2];
+				args[0] = v.v;
+				args[1] = cint(c->m, c->f, S_I32, k);
+				a->pos[a->n] = xval(emit1(c, OP_EXTRACT, args, 2, n->loc, "starred argument"));
+				a->ploc[a->n++] = n->loc;
+			}
+			continue;
+		}
+		a->pos[a->n] = expr(c, n);
+		if (a->pos[a->n].k == X_NONE)
+			ok = false;
+		if (n->kind == E_NAME && a->pos[a->n].k == X_VAL)
+			a->pos[a->n].wconst = a->pos[a->n].wconst; /* names keep their constness as arguments */
+		a->ploc[a->n++] = n->loc;
+	}
+	a->kw = aalloc(c->tmp, (e->l2.n + 1) * sizeof *a->kw);
+	a->kx = aalloc(c->tmp, (e->l2.n + 1) * sizeof *a->kx);
+	a->kloc = aalloc(c->tmp, (e->l2.n + 1) * sizeof *a->kloc);
+	for (i = 0; i < e->l2.n; i++) {
+		Node *k = e->l2.v[i];
+		if (!k->s) {
+			serr(c, k->loc, "**kwargs arguments are not supported in kernels");
+			ok = false;
+			continue;
+		}
+		a->kw[a->nk] = k->s;
+		a->kloc[a->nk] = k->loc;
+		a->kx[a->nk] = expr(c, k->a);
+		if (a->kx[a->nk].k == X_NONE)
+			ok = false;
+		a->nk++;
+	}
+	return ok;
+}
+
+static X *
+kwget(Args *a, const char *name)
+{
+	int i;
+
+	for (i = 0; i < a->nk; i++)
+		if (strcmp(a->kw[i], name) == 0)
+			return &a->kx[i];
+	return NULL;
+}
+
+static bool
+nokw(Ctx *c, Args *a, const char *what)
+{
+	if (a->nk) {
+		serr(c, a->kloc[0], "%s takes no keyword argument '%s'", what, a->kw[0]);
+		return false;
+	}
+	return true;
+}
+
+/* The values of all positional arguments. */
+static Val *
+argvals(Ctx *c, Args *a)
+{
+	Val *v = aalloc(c->tmp, (size_t)(a->n + 1) * sizeof *v);
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (!(v[i] = xvalue(c, a->pos[i], a->ploc[i])))
+			return NULL;
+	return v;
+}
+
+/* A type given as a keyword (dtype=float). */
+static bool
+typearg(Ctx *c, X *x, Loc loc, Type *t)
+{
+	TySpec ts;
+
+	if (x->k == X_G && gvaltype(&x->g, &ts) && !ts.any && !ts.anydtype) {
+		*t = ts.ty;
+		return true;
+	}
+	serr(c, loc, "expected a type");
+	return false;
+}
+
+static bool
+intarg(Ctx *c, X *x, Loc loc, int64_t *v)
+{
+	if (x->k == X_VAL && isconst(c->f, x->v) && isint(vty(c->f, x->v)) && !x->hasrange) {
+		*v = val(c->f, x->v)->c[0].i;
+		return true;
+	}
+	serr(c, loc, "expected a constant integer");
+	return false;
+}
+
+/* ---- constructors and casts ----------------------------------------- */
+
+/* One scalar argument converted to scalar kind s for a constructor:
+ * constants convert (Warp casts them at full precision), variables must
+ * already have the type. */
+static Val
+ctorscalar(Ctx *c, X *x, Loc loc, int s, const char *msg)
+{
+	Val v;
+	Type t;
+
+	if (!(v = xvalue(c, *x, loc)))
+		return 0;
+	t = vty(c->f, v);
+	if (t.k == T_SCALAR && t.s == s)
+		return v;
+	if (t.k == T_SCALAR && x->wconst) {
+		if (x->lit.ok)
+			return cscalar(c->m, c->f, tscalar(s), litscal(x->lit, s));
+		return emitcast(c, v, tscalar(s), loc);
+	}
+	serr(c, loc, "%s", msg);
+	return 0;
+}
+
+static X
+opx(Op *op)
+{
+	/* (only single-result and void ops come here) */
+	if (!op)
+		return xnone();
+	if (op->nres == 1)
+		return xval(op->res[0]);
+	if (op->nres == 0)
+		return void_x();
+	return xnone();
+}
+
+static X
+castx(Ctx *c, Type t, Args *a, Loc loc, const char *name)
+{
+	X *x;
+	Val v;
+	Type at;
+
+	if (!nokw(c, a, name))
+		return xnone();
+	if (a->n == 0) {
+		X r = xval(czero(c->m, c->f, t));
+		r.wconst = true;
+		return r;
+	}
+	if (a->n != 1) {
+		serr(c, loc, "%s() takes one argument", name);
+		return xnone();
+	}
+	x = &a->pos[0];
+	if (!(v = xvalue(c, *x, a->ploc[0])))
+		return xnone();
+	at = vty(c->f, v);
+	if (at.k != T_SCALAR) {
+		serr(c, loc, "Couldn't find function overload for '%s' that matched inputs with types: [%s]", name,
+		     wptypename(c->m, at));
+		return xnone();
+	}
+	if (isconst(c->f, v)) {
+		/* A conversion of a constant is a constant, but not one Warp treats
+		 * as compile-time (x = float(0.0) is its idiom for a variable).
+		 * 64-bit types take the Python value at full precision, as Warp's
+		 * "constant precision preservation" does; other types convert the
+		 * 32-bit constant, as Warp's C++ does. */
+		X r;
+		if ((t.s == S_F64 || t.s == S_I64 || t.s == S_U64) && x->wconst && x->lit.ok)
+			r = xval(cscalar(c->m, c->f, t, litscal(x->lit, t.s)));
+		else
+			r = xval(emitcast(c, v, t, loc));
+		return r;
+	}
+	{
+		Op *op = emitop(c, OP_CAST, &v, 1, 0, t, loc, name);
+		return opx(op);
+	}
+}
+
+static X
+vectorx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	Val *v;
+	int i;
+	char msg[160];
+	Op *op;
+
+	if (a->n == 0) {
+		op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "vector");
+		return opx(op);
+	}
+	if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC) {
+		Type at = vty(c->f, a->pos[0].v);
+		if (at.n != t.n) {
+			serr(c, loc, "incompatible vector of length %d given when copy constructing a vector of length %d",
+			     t.n, at.n);
+			return xnone();
+		}
+		op = emitop(c, OP_CAST, &a->pos[0].v, 1, 0, t, loc, "vector conversion");
+		return opx(op);
+	}
+	if (t.n == 6 && a->n == 2 && a->pos[0].k == X_VAL && a->pos[1].k == X_VAL &&
+	    typeeq(vty(c->f, a->pos[0].v), tvec(3, t.s)) && typeeq(vty(c->f, a->pos[1].v), tvec(3, t.s))) {
+		/* spatial_vector(w, v) */
+		Val comps[6], e[2];
+		int k;
+		for (k = 0; k < 6; k++) {
+			e[0] = a->pos[k / 3].v;
+			e[1] = cint(c->m, c->f, S_I32, k % 3);
+			if (!(comps[k] = emit1(c, OP_EXTRACT, e, 2, loc, "spatial vector")))
+				return xnone();
+		}
+		op = emitop(c, OP_VEC, comps, 6, 0, t, loc, "spatial vector");
+		return opx(op);
+	}
+	if (a->n != 1 && a->n != t.n) {
+		serr(c, loc, "incompatible number of values given (%d) when constructing a vector of length %d", a->n, t.n);
+		return xnone();
+	}
+	v = aalloc(c->tmp, (size_t)a->n * sizeof *v);
+	if (a->n == 1)
+		snprintf(msg, sizeof msg, "the value used to fill this vector is expected to be of the type `%s`",
+		         wptypename(c->m, tcomp(t)));
+	else
+		snprintf(msg, sizeof msg, "all values used to initialize this vector are expected to be of the type `%s`",
+		         wptypename(c->m, tcomp(t)));
+	for (i = 0; i < a->n; i++)
+		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+			return xnone();
+	op = emitop(c, OP_VEC, v, a->n, 0, t, loc, "vector");
+	return opx(op);
+}
+
+static X
+matrixx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	Val *v;
+	int i;
+	char msg[160];
+	Op *op;
+
+	if (a->n == 0) {
+		op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "matrix");
+		return opx(op);
+	}
+	if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_MAT) {
+		Type at = vty(c->f, a->pos[0].v);
+		if (at.n != t.n || at.m != t.m) {
+			serr(c, loc, "incompatible matrix of shape (%d, %d) given when copy constructing a matrix of shape (%d, %d)",
+			     at.n, at.m, t.n, t.m);
+			return xnone();
+		}
+		op = emitop(c, OP_CAST, &a->pos[0].v, 1, 0, t, loc, "matrix conversion");
+		return opx(op);
+	}
+	for (i = 0; i < a->n; i++)
+		if (a->pos[i].k == X_VAL && vty(c->f, a->pos[i].v).k == T_VEC && !a->starred) {
+			serr(c, loc, "Passing vectors to `wp.matrix()` isn't supported, use `wp.matrix_from_rows()` or "
+			     "`wp.matrix_from_cols()` instead.");
+			return xnone();
+		}
+	if (a->n != 1 && a->n != t.n * t.m) {
+		serr(c, loc, "incompatible number of values given (%d) when constructing a matrix of shape (%d, %d)", a->n,
+		     t.n, t.m);
+		return xnone();
+	}
+	v = aalloc(c->tmp, (size_t)a->n * sizeof *v);
+	snprintf(msg, sizeof msg, "all values used to initialize this matrix are expected to be of the type `%s`",
+	         wptypename(c->m, tcomp(t)));
+	for (i = 0; i < a->n; i++)
+		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+			return xnone();
+	op = emitop(c, OP_MAT, v, a->n, 0, t, loc, "matrix");
+	return opx(op);
+}
+
+static X
+quatx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	Val v[4];
+	int i;
+	char msg[160];
+	Op *op;
+
+	snprintf(msg, sizeof msg, "all values used to initialize this quaternion are expected to be of the type `%s`",
+	         wptypename(c->m, tcomp(t)));
+	if (a->n == 0) {
+		op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "quaternion");
+		return opx(op);
+	}
+	if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_QUAT) {
+		op = emitop(c, OP_CAST, &a->pos[0].v, 1, 0, t, loc, "quaternion conversion");
+		return opx(op);
+	}
+	if (a->n == 2 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC) {
+		if (!typeeq(vty(c->f, a->pos[0].v), tvec(3, t.s))) {
+			serr(c, loc, "%s", msg);
+			return xnone();
+		}
+		v[0] = a->pos[0].v;
+		if (!(v[1] = ctorscalar(c, &a->pos[1], a->ploc[1], t.s, msg)))
+			return xnone();
+		op = emitop(c, OP_QUAT, v, 2, 0, t, loc, "quaternion");
+		return opx(op);
+	}
+	if (a->n != 4) {
+		serr(c, loc, "a quaternion takes 4 components, a (vec3, real) pair, a quaternion or nothing");
+		return xnone();
+	}
+	for (i = 0; i < 4; i++)
+		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+			return xnone();
+	op = emitop(c, OP_QUAT, v, 4, 0, t, loc, "quaternion");
+	return opx(op);
+}
+
+static X
+transformx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	Val v[7];
+	int i;
+	char msg[160];
+	Op *op;
+	X *p = a->n >= 1 ? &a->pos[0] : kwget(a, "p"), *q = a->n >= 2 ? &a->pos[1] : kwget(a, "q");
+
+	snprintf(msg, sizeof msg, "all values used to initialize this transform are expected to be of the type `%s`",
+	         wptypename(c->m, tcomp(t)));
+	if (a->n == 0 && !p) {
+		op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "transform");
+		return opx(op);
+	}
+	if (a->n == 1 && p->k == X_VAL && vty(c->f, p->v).k == T_XFORM) {
+		op = emitop(c, OP_CAST, &p->v, 1, 0, t, loc, "transform conversion");
+		return opx(op);
+	}
+	if (p && p->k == X_VAL && vty(c->f, p->v).k == T_VEC && a->n <= 2) {
+		if (!typeeq(vty(c->f, p->v), tvec(3, t.s))) {
+			serr(c, loc, "%s", msg);
+			return xnone();
+		}
+		v[0] = p->v;
+		if (q) {
+			if (!(v[1] = xvalue(c, *q, loc)))
+				return xnone();
+		} else {
+			Op *id = emitop(c, OP_QUAT_IDENTITY, NULL, 0, 0, tquat(t.s), loc, "transform");
+			if (!id)
+				return xnone();
+			v[1] = id->res[0];
+		}
+		op = emitop(c, OP_TRANSFORM, v, 2, 0, t, loc, "transform");
+		return opx(op);
+	}
+	if (a->n != 7) {
+		serr(c, loc, "a transform takes (p, q), (p), 7 components or nothing");
+		return xnone();
+	}
+	for (i = 0; i < 7; i++)
+		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+			return xnone();
+	op = emitop(c, OP_TRANSFORM, v, 7, 0, t, loc, "transform");
+	return opx(op);
+}
+
+/* A constructor or cast of type t (a wp.<type>, float, int, bool, S). */
+static X
+construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
+{
+	switch (t.k) {
+	case T_SCALAR:
+		return castx(c, t, a, loc, name);
+	case T_VEC:
+		if (!nokw(c, a, name))
+			return xnone();
+		return vectorx(c, t, a, loc);
+	case T_MAT:
+		if (!nokw(c, a, name))
+			return xnone();
+		return matrixx(c, t, a, loc);
+	case T_QUAT:
+		if (!nokw(c, a, name))
+			return xnone();
+		return quatx(c, t, a, loc);
+	case T_XFORM:
+		return transformx(c, t, a, loc);
+	case T_STRUCT:
+		if (a->n || a->nk) {
+			serr(c, loc, "struct %s() takes no arguments (assign the fields one by one)", c->m->structs[t.sid].name);
+			return xnone();
+		}
+		return opx(emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "struct"));
+	case T_ARRAY:
+		serr(c, loc, "arrays cannot be created in kernels");
+		return xnone();
+	}
+	serr(c, loc, "not a constructible type");
+	return xnone();
+}
+
+/* wp.vector / wp.matrix / wp.quaternion / wp.transformation with dtype=,
+ * length=, shape= */
+static X
+factory(Ctx *c, const char *w, Args *a, Loc loc)
+{
+	X *dt = kwget(a, "dtype");
+	Type st = tvoid(), t;
+	int i;
+	Args b = *a;
+
+	if (dt && !typearg(c, dt, loc, &st))
+		return xnone();
+	if (dt && st.k != T_SCALAR) {
+		serr(c, loc, "dtype must be a scalar type");
+		return xnone();
+	}
+	if (st.k == T_VOID) {
+		/* the dtype of the first scalar argument, else float32 */
+		st = tscalar(S_F32);
+		for (i = 0; i < a->n; i++)
+			if (a->pos[i].k == X_VAL && !a->pos[i].wconst) {
+				st = tcomp(vty(c->f, a->pos[i].v));
+				break;
+			}
+		if (i == a->n && a->n > 0 && a->pos[0].k == X_VAL)
+			st = tcomp(vty(c->f, a->pos[0].v));
+	}
+	/* drop the keywords the factory consumed */
+	b.nk = 0;
+	b.kw = aalloc(c->tmp, (size_t)(a->nk + 1) * sizeof *b.kw);
+	b.kx = aalloc(c->tmp, (size_t)(a->nk + 1) * sizeof *b.kx);
+	b.kloc = aalloc(c->tmp, (size_t)(a->nk + 1) * sizeof *b.kloc);
+	for (i = 0; i < a->nk; i++)
+		if (strcmp(a->kw[i], "dtype") != 0 && strcmp(a->kw[i], "length") != 0 && strcmp(a->kw[i], "shape") != 0) {
+			b.kw[b.nk] = a->kw[i];
+			b.kx[b.nk] = a->kx[i];
+			b.kloc[b.nk++] = a->kloc[i];
+		}
+	if (strcmp(w, "vector") == 0) {
+		X *ln = kwget(a, "length");
+		int64_t n = a->n;
+		if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC)
+			n = vty(c->f, a->pos[0].v).n;
+		if (ln && !intarg(c, ln, loc, &n))
+			return xnone();
+		if (n < 1 || n > MAXVEC) {
+			serr(c, loc, "the `length` argument must be specified when zero-initializing a vector");
+			return xnone();
+		}
+		t = tvec((int)n, st.s);
+		return construct(c, t, &b, loc, "vector");
+	}
+	if (strcmp(w, "matrix") == 0) {
+		X *sh = kwget(a, "shape");
+		int64_t r, cc;
+		if (a->n == 3 && !sh && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC) {
+			/* matrix(pos, rot, scale): a 4x4 transform matrix */
+			Val *v = argvals(c, a);
+			return v ? opx(emitop(c, OP_TRANSFORM_COMPOSE, v, 3, 0, tvoid(), loc, "matrix(pos, rot, scale)"))
+			         : xnone();
+		}
+		if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_MAT && !sh) {
+			Type at = vty(c->f, a->pos[0].v);
+			return construct(c, tmat(at.n, at.m, st.s), &b, loc, "matrix");
+		}
+		if (!sh || sh->k != X_TUPLE || sh->n != 2 || !intarg(c, &sh->elts[0], loc, &r) ||
+		    !intarg(c, &sh->elts[1], loc, &cc) || r < 1 || cc < 1 || r > MAXVEC || cc > MAXVEC) {
+			serr(c, loc, "the `shape` argument must be specified when initializing a matrix by value");
+			return xnone();
+		}
+		return construct(c, tmat((int)r, (int)cc, st.s), &b, loc, "matrix");
+	}
+	if (!scalarisfloat(st.s)) {
+		serr(c, loc, "a %s needs a float dtype", w);
+		return xnone();
+	}
+	if (strcmp(w, "quaternion") == 0)
+		return construct(c, tquat(st.s), &b, loc, "quaternion");
+	return construct(c, txform(st.s), &b, loc, "transformation");
+}
+
+/* ---- builtins ------------------------------------------------------- */
+
+/* Map keyword arguments onto positions through Warp's parameter names. */
+static bool
+keywords(Ctx *c, const char *name, Args *a)
+{
+	const struct Sig *s = findsig(name);
+	const char *names[16];
+	int n = 0, i, j;
+	X *pos;
+	Loc *ploc;
+	bool *have;
+	char buf[256];
+	char *p, *tok;
+
+	if (!a->nk)
+		return true;
+	if (!s) {
+		serr(c, a->kloc[0], "%s() takes no keyword arguments", name);
+		return false;
+	}
+	snprintf(buf, sizeof buf, "%s", s->params);
+	for (p = buf; n < 16 && (tok = strtok(p, ",")); p = NULL)
+		names[n++] = tok;
+	pos = aalloc(c->tmp, (size_t)(n + a->n + 1) * sizeof *pos);
+	ploc = aalloc(c->tmp, (size_t)(n + a->n + 1) * sizeof *ploc);
+	have = aalloc(c->tmp, (size_t)(n + a->n + 1) * sizeof *have);
+	for (i = 0; i < a->n; i++) {
+		pos[i] = a->pos[i];
+		ploc[i] = a->ploc[i];
+		have[i] = true;
+	}
+	for (i = 0; i < a->nk; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(names[j], a->kw[i]) == 0)
+				break;
+		if (j == n) {
+			serr(c, a->kloc[i], "%s() got an unexpected keyword argument '%s'", name, a->kw[i]);
+			return false;
+		}
+		if (j < a->n || have[j]) {
+			serr(c, a->kloc[i], "%s() got multiple values for argument '%s'", name, a->kw[i]);
+			return false;
+		}
+		pos[j] = a->kx[i];
+		ploc[j] = a->kloc[i];
+		have[j] = true;
+	}
+	for (j = 0; j < n && have[j]; j++)
+		;
+	for (i = j; i < n; i++)
+		if (have[i]) {
+			serr(c, a->kloc[0], "%s(): argument '%s' needs the arguments before it (kpyc does not fill Warp's defaults)",
+			     name, names[j]);
+			return false;
+		}
+	a->pos = pos;
+	a->ploc = ploc;
+	a->n = j;
+	a->nk = 0;
+	return true;
+}
+
+static X
+generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
+{
+	Val *v;
+	Type in[256], out[8];
+	Buf err = {0};
+	int i, nr;
+	Op *op;
+
+	if (!keywords(c, name, a))
+		return xnone();
+	if (!(v = argvals(c, a)))
+		return xnone();
+	for (i = 0; i < a->n && i < 256; i++)
+		in[i] = vty(c->f, v[i]);
+	nr = typeop(c->m, code, in, a->n, 0, out, &err);
+	if (nr < 0) {
+		Buf tl = {0};
+		const char *why = err.s ? strstr(err.s, "): ") : NULL;
+		typelist(c, &tl, v, a->n);
+		if ((code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS) && a->n >= 2 && in[0].k == T_ARRAY &&
+		    why && strstr(why, "element type"))
+			serr(c, loc, "%s() value argument type (%s) must be of the same type as the array (%s)", name,
+			     wptypename(c->m, in[a->n - 1]), wptypename(c->m, telem(in[0])));
+		else
+			serr(c, loc, "Couldn't find function overload for '%s' that matched inputs with types: [%s] (%s)",
+			     name, tl.s ? tl.s : "", why ? why + 3 : "no overload matches");
+		buffree(&tl);
+		buffree(&err);
+		candidates(c, name);
+		return xnone();
+	}
+	buffree(&err);
+	op = mkop(c->m, c->f, code, v, a->n, out, nr, loc);
+	regpush(c->m, c->b.r, op);
+	if (opinfo[code].flags & F_RAND) {
+		/* (value, new state): the variable holding the state takes the new one */
+		X st = a->pos[0];
+		if (st.name && e->l1.n > 0 && e->l1.v[0]->kind == E_NAME) {
+			assignname(c, st.name, xval(op->res[1]), e->l1.v[0]->loc, false);
+		}
+		return xval(op->res[0]);
+	}
+	if (code == OP_TRANSFORM_SET_TRANSLATION || code == OP_TRANSFORM_SET_ROTATION) {
+		/* Warp sets these in place (they return nothing): the variable
+		 * passed takes the new transform */
+		X xf = a->pos[0];
+		if (xf.name && e->l1.n > 0 && e->l1.v[0]->kind == E_NAME)
+			assignname(c, xf.name, xval(op->res[0]), e->l1.v[0]->loc, false);
+		else
+			kwarn(c->k, loc, "wp.%s() modifies its first argument in place; this one is a temporary, "
+			      "so the call has no effect", name);
+		return void_x();
+	}
+	if (nr == 1)
+		return xval(op->res[0]);
+	if (nr == 0)
+		return void_x();
+	{
+		X x = xnone();
+		x.k = X_TUPLE;
+		x.n = nr;
+		x.elts = aalloc(c->tmp, (size_t)nr * sizeof *x.elts);
+		for (i = 0; i < nr; i++)
+			x.elts[i] = xval(op->res[i]);
+		return x;
+	}
+}
+
+static X
+tidcall(Ctx *c, Args *a, int want, Loc loc)
+{
+	Type t[4];
+	Op *op;
+	int n = want ? want : 1, i;
+
+	if (!c->fd->kernel) {
+		serr(c, loc, "tid() may only be called from a Warp kernel, not a Warp function. Instead, obtain the "
+		     "indices from a @wp.kernel and pass them as arguments to the function %s", c->fd->name);
+		return xnone();
+	}
+	if (a->n || a->nk) {
+		serr(c, loc, "tid() takes no arguments");
+		return xnone();
+	}
+	if (n > MAXDIM) {
+		serr(c, loc, "tid() yields 1 to 4 indices, not %d", n);
+		return xnone();
+	}
+	for (i = 0; i < n; i++)
+		t[i] = tscalar(S_I32);
+	op = mkop(c->m, c->f, OP_TID, NULL, 0, t, n, loc);
+	op->attr = n;
+	regpush(c->m, c->b.r, op);
+	if (n == 1)
+		return xval(op->res[0]);
+	{
+		X x = xnone();
+		x.k = X_TUPLE;
+		x.n = n;
+		x.elts = aalloc(c->tmp, (size_t)n * sizeof *x.elts);
+		for (i = 0; i < n; i++)
+			x.elts[i] = xval(op->res[i]);
+		return x;
+	}
+}
+
+/* Escape % for a printf format made from a plain string. */
+static const char *
+pctescape(Ctx *c, const char *s, bool nl)
+{
+	Buf b = {0};
+	const char *r;
+
+	for (; *s; s++) {
+		if (*s == '%')
+			bufputc(&b, '%');
+		bufputc(&b, *s);
+	}
+	if (nl)
+		bufputc(&b, '\n');
+	r = astrdup(c->k->a, b.s ? b.s : "");
+	buffree(&b);
+	return r;
+}
+
+static X
+printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
+{
+	Val *v;
+	Op *op;
+
+	if (!isprintf) {
+		X *sep = kwget(a, "end");
+		if (a->nk && !(a->nk == 1 && sep)) {
+			serr(c, a->kloc[0], "print() keyword arguments are not supported in kernels");
+			return xnone();
+		}
+		if (a->n != 1) {
+			serr(c, loc, "Couldn't find function overload for 'print' that matched inputs with types: [%d values] "
+			     "(Warp's print takes one value)", a->n);
+			candidates(c, "print");
+			return xnone();
+		}
+		if (!(v = argvals(c, a)))
+			return xnone();
+		if (vty(c->f, v[0]).k == T_STR) {
+			Val f = cstr(c->m, c->f, pctescape(c, c->m->strs[val(c->f, v[0])->c[0].u], true));
+			op = emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "print");
+			return op ? void_x() : xnone();
+		}
+		op = emitop(c, OP_PRINT, v, 1, 0, tvoid(), loc, "print");
+		if (!op)
+			candidates(c, "print");
+		return op ? void_x() : xnone();
+	}
+	if (!nokw(c, a, "printf"))
+		return xnone();
+	if (!(v = argvals(c, a)))
+		return xnone();
+	op = emitop(c, OP_PRINTF, v, a->n, 0, tvoid(), loc, "printf");
+	return op ? void_x() : xnone();
+}
+
+static X
+lencall(Ctx *c, Args *a, Loc loc)
+{
+	Val v;
+	Type t;
+	Op *op;
+
+	if (a->n != 1 || a->nk) {
+		serr(c, loc, "len() takes one argument");
+		return xnone();
+	}
+	if (!(v = xvalue(c, a->pos[0], a->ploc[0])))
+		return xnone();
+	t = vty(c->f, v);
+	if (t.k == T_ARRAY) {
+		op = emitop(c, OP_SHAPE, &v, 1, 0, tvoid(), loc, "len");
+		return opx(op);
+	}
+	if (iscomposite(t))
+		return xval(cint(c->m, c->f, S_I32, t.k == T_MAT ? t.n : ncomp(t)));
+	serr(c, loc, "Couldn't find function overload for 'len' that matched inputs with types: [%s]",
+	     wptypename(c->m, t));
+	return xnone();
+}
+
+/* Declared-type builtins: identity(n, dtype), quat_identity(dtype), ... */
+static X
+identitycall(Ctx *c, int code, const char *name, Args *a, Loc loc)
+{
+	X *dt = kwget(a, "dtype"), *nx = kwget(a, "n");
+	Type st = tscalar(S_F32), t;
+	int64_t n = 0;
+
+	if (code == OP_IDENTITY) {
+		if (!nx && a->n >= 1)
+			nx = &a->pos[0];
+		if (!dt && a->n >= 2)
+			dt = &a->pos[1];
+		if (!nx || !intarg(c, nx, loc, &n))
+			return xnone();
+		if (n < 1 || n > MAXVEC) {
+			serr(c, loc, "identity() size out of range");
+			return xnone();
+		}
+	} else if (!dt && a->n >= 1) {
+		dt = &a->pos[0];
+	}
+	if (dt && !typearg(c, dt, loc, &st))
+		return xnone();
+	if (st.k != T_SCALAR) {
+		serr(c, loc, "dtype must be a scalar type");
+		return xnone();
+	}
+	t = code == OP_IDENTITY ? tmat((int)n, (int)n, st.s) : code == OP_QUAT_IDENTITY ? tquat(st.s) : txform(st.s);
+	return opx(emitop(c, code, NULL, 0, 0, t, loc, name));
+}
+
+static X
+fromvecs(Ctx *c, int code, const char *name, Args *a, Loc loc)
+{
+	Val *v;
+	Type vt;
+
+	if (!nokw(c, a, name) || a->n == 0) {
+		if (a->n == 0)
+			serr(c, loc, "%s() needs at least one vector", name);
+		return xnone();
+	}
+	if (!(v = argvals(c, a)))
+		return xnone();
+	vt = vty(c->f, v[0]);
+	if (vt.k != T_VEC) {
+		serr(c, loc, "%s() takes vectors", name);
+		return xnone();
+	}
+	return opx(emitop(c, code, v, a->n, 0, code == OP_MATRIX_FROM_ROWS ? tmat(a->n, vt.n, vt.s) : tmat(vt.n, a->n, vt.s),
+	                  loc, name));
+}
+
+static X
+staticcall(Ctx *c, Node *e, const char *name)
+{
+	GVal g;
+	X x;
+
+	if (e->l1.n != 1 || e->l2.n) {
+		serr(c, e->loc, "wp.%s() takes one argument", name);
+		return xnone();
+	}
+	g = geval(c->k, c->file, e->l1.v[0], true);
+	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
+		serr(c, e->l1.v[0]->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
+		     "(module constants and literals)", name);
+		return xnone();
+	}
+	x = xnone();
+	if (g.kind == G_TYPE) {
+		x.k = X_G;
+		x.g = g;
+		return x;
+	}
+	if (g.kind == G_STR)
+		x = xval(cstr(c->m, c->f, g.s));
+	else
+		x = xval(cconst(c->m, c->f, g.spec.ty, g.c));
+	x.wconst = true;
+	x.lit = g.lit;
+	return x;
+}
+
+/* pnoise(state, x, px[, py[, pz[, pt]]]): Warp passes one period per
+ * dimension; the kir row takes them as one int32 vector. */
+static X
+pnoisecall(Ctx *c, Args *a, Loc loc)
+{
+	Val *v, ops[3];
+	Type pt;
+	int dims, i;
+	Op *op;
+
+	if (!keywords(c, "pnoise", a) || !(v = argvals(c, a)))
+		return xnone();
+	pt = a->n >= 2 ? vty(c->f, v[1]) : tvoid();
+	dims = pt.k == T_VEC ? pt.n : 1;
+	for (i = 2; i < a->n; i++)
+		if (!typeeq(vty(c->f, v[i]), tscalar(S_I32)))
+			break;
+	if (a->n != 2 + dims || i != a->n || !(pt.k == T_SCALAR || (pt.k == T_VEC && pt.n <= 4))) {
+		Buf tl = {0};
+		typelist(c, &tl, v, a->n);
+		serr(c, loc, "Couldn't find function overload for 'pnoise' that matched inputs with types: [%s]",
+		     tl.s ? tl.s : "");
+		buffree(&tl);
+		candidates(c, "pnoise");
+		return xnone();
+	}
+	ops[0] = v[0];
+	ops[1] = v[1];
+	if (dims == 1) {
+		ops[2] = v[2];
+	} else {
+		op = emitop(c, OP_VEC, v + 2, dims, 0, tvec(dims, S_I32), loc, "pnoise");
+		if (!op)
+			return xnone();
+		ops[2] = op->res[0];
+	}
+	return opx(emitop(c, OP_PNOISE, ops, 3, 0, tvoid(), loc, "pnoise"));
+}
+
+static X
+builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
+{
+	Args a;
+	int code;
+	Loc loc = e->loc;
+
+	if (strcmp(name, "static") == 0 || strcmp(name, "constant") == 0)
+		return staticcall(c, e, name);
+	if (strcmp(name, "select") == 0) {
+		serr(c, loc, "wp.select() has been removed. Use wp.where(cond, value_if_true, value_if_false) instead.");
+		return xnone();
+	}
+	if (strcmp(name, "range") == 0 || strcmp(name, "reversed") == 0) {
+		serr(c, loc, "%s() is only supported as the iterable of a for loop", name);
+		return xnone();
+	}
+	if (!evalargs(c, e, &a))
+		return xnone();
+	if (strcmp(name, "tid") == 0)
+		return tidcall(c, &a, want, loc);
+	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
+		return printcall(c, &a, loc, name[5] == 'f');
+	if (strcmp(name, "len") == 0)
+		return lencall(c, &a, loc);
+	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
+	    strcmp(name, "transformation") == 0)
+		return factory(c, name, &a, loc);
+	if (strcmp(name, "identity") == 0)
+		return identitycall(c, OP_IDENTITY, name, &a, loc);
+	if (strcmp(name, "quat_identity") == 0)
+		return identitycall(c, OP_QUAT_IDENTITY, name, &a, loc);
+	if (strcmp(name, "transform_identity") == 0)
+		return identitycall(c, OP_TRANSFORM_IDENTITY, name, &a, loc);
+	if (strcmp(name, "matrix_from_rows") == 0)
+		return fromvecs(c, OP_MATRIX_FROM_ROWS, name, &a, loc);
+	if (strcmp(name, "matrix_from_cols") == 0)
+		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
+	if (strcmp(name, "pnoise") == 0)
+		return pnoisecall(c, &a, loc);
+	code = builtinop(name);
+	if (code < 0) {
+		if (!pyname && iswarpname(name))
+			serr(c, loc, "wp.%s is a Warp builtin that kpyc does not support", name);
+		else
+			serr(c, loc, "Could not find function %s%s as a built-in or user-defined function. Note that user "
+			     "functions must be annotated with a @wp.func decorator to be called from a kernel.",
+			     pyname ? "" : "wp.", name);
+		return xnone();
+	}
+	return generic(c, code, name, &a, loc, e);
+}
+
+/* Python's builtins that Warp maps to its own. */
+static X
+pybuiltin(Ctx *c, Node *e, const char *name, int want)
+{
+	Args a;
+
+	if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0 || strcmp(name, "bool") == 0) {
+		Type t = tscalar(name[0] == 'f' ? S_F32 : name[0] == 'i' ? S_I32 : S_BOOL);
+		if (!evalargs(c, e, &a))
+			return xnone();
+		return castx(c, t, &a, e->loc, name);
+	}
+	if (strcmp(name, "abs") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
+	    strcmp(name, "round") == 0 || strcmp(name, "pow") == 0 || strcmp(name, "print") == 0 ||
+	    strcmp(name, "len") == 0 || strcmp(name, "range") == 0 || strcmp(name, "reversed") == 0)
+		return builtin(c, e, name, want, true);
+	serr(c, e->loc, "Could not find function %s as a built-in or user-defined function. Note that user functions "
+	     "must be annotated with a @wp.func decorator to be called from a kernel.", name);
+	return xnone();
+}
+
+/* ---- user functions ------------------------------------------------- */
+
+static bool
+matches(const TySpec *s, Type t)
+{
+	if (s->any)
+		return t.k != T_STR;
+	if (s->anydtype)
+		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	return typeeq(s->ty, t);
+}
+
+static const char *
+specname(Ctx *c, const TySpec *s)
+{
+	if (s->any)
+		return "Any";
+	if (s->anydtype)
+		return aprintf(c->tmp, "array(ndim=%d, dtype=Any)", s->ty.nd);
+	return wptypename(c->m, s->ty);
+}
+
+/* Bind the arguments to fd's parameters; false if they do not fit. */
+static bool
+bindargs(Ctx *c, FuncDecl *fd, Args *a, X *out, bool report, Loc loc)
+{
+	int i, j;
+	bool *have = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *have);
+
+	if (a->n > fd->nparams) {
+		if (report)
+			serr(c, loc, "%s() takes %d arguments but %d were given", fd->name, fd->nparams, a->n);
+		return false;
+	}
+	for (i = 0; i < a->n; i++) {
+		out[i] = a->pos[i];
+		have[i] = true;
+	}
+	for (i = 0; i < a->nk; i++) {
+		for (j = 0; j < fd->nparams; j++)
+			if (strcmp(fd->params[j].name, a->kw[i]) == 0)
+				break;
+		if (j == fd->nparams || have[j]) {
+			if (report)
+				serr(c, a->kloc[i], j == fd->nparams ? "%s() got an unexpected keyword argument '%s'"
+				                                     : "%s() got multiple values for argument '%s'", fd->name, a->kw[i]);
+			return false;
+		}
+		out[j] = a->kx[i];
+		have[j] = true;
+	}
+	for (j = 0; j < fd->nparams; j++) {
+		if (have[j])
+			continue;
+		if (!fd->params[j].hasdflt) {
+			if (report)
+				serr(c, loc, "%s() missing required argument '%s'", fd->name, fd->params[j].name);
+			return false;
+		}
+		if (fd->params[j].dflt.kind == G_STR)
+			out[j] = xval(cstr(c->m, c->f, fd->params[j].dflt.s));
+		else
+			out[j] = xval(cconst(c->m, c->f, fd->params[j].dflt.spec.ty, fd->params[j].dflt.c));
+		out[j].wconst = true;
+	}
+	for (j = 0; j < fd->nparams; j++)
+		if (out[j].k != X_VAL) {
+			if (report)
+				xvalue(c, out[j], loc);
+			return false;
+		}
+	return true;
+}
+
+static X
+usercall(Ctx *c, Node *e, FuncDecl *first)
+{
+	Args a;
+	FuncDecl *fd, *pick = NULL;
+	X *bound = NULL;
+	int pass;
+	Type *types;
+	Inst *in;
+	Val *vals;
+	Op *op;
+	int i;
+
+	if (!evalargs(c, e, &a))
+		return xnone();
+	/* concrete overloads first, then generic ones */
+	for (pass = 0; pass < 2 && !pick; pass++)
+		for (fd = first; fd && !pick; fd = fd->next) {
+			X *b;
+			if (!fd->def || fd->generic != (pass == 1))
+				continue;
+			b = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *b);
+			if (!bindargs(c, fd, &a, b, false, e->loc))
+				continue;
+			for (i = 0; i < fd->nparams; i++)
+				if (!matches(&fd->params[i].spec, vty(c->f, b[i].v)))
+					break;
+			if (i == fd->nparams) {
+				pick = fd;
+				bound = b;
+			}
+		}
+	if (!pick) {
+		Buf tl = {0};
+		int nlive = 0;
+		for (fd = first; fd; fd = fd->next)
+			if (fd->def)
+				nlive++;
+		if (nlive == 1) {
+			for (fd = first; !fd->def; fd = fd->next)
+				;
+			bound = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *bound);
+			if (!bindargs(c, fd, &a, bound, true, e->loc))
+				return xnone();
+		}
+		for (i = 0; i < a.n; i++)
+			bufprintf(&tl, "%s%s", i ? ", " : "", a.pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a.pos[i].v)) : "?");
+		for (i = 0; i < a.nk; i++)
+			bufprintf(&tl, "%s%s=%s", i || a.n ? ", " : "", a.kw[i],
+			          a.kx[i].k == X_VAL ? wptypename(c->m, vty(c->f, a.kx[i].v)) : "?");
+		serr(c, e->loc, "Couldn't find function overload for '%s' that matched inputs with types: [%s]",
+		     first->name, tl.s ? tl.s : "");
+		buffree(&tl);
+		for (fd = first; fd; fd = fd->next) {
+			Buf s = {0};
+			if (!fd->def)
+				continue;
+			for (i = 0; i < fd->nparams; i++)
+				bufprintf(&s, "%s%s: %s", i ? ", " : "", fd->params[i].name, specname(c, &fd->params[i].spec));
+			knote(c->k, "candidate: %s(%s)", fd->name, s.s ? s.s : "");
+			buffree(&s);
+		}
+		return xnone();
+	}
+	fd = pick;
+	if (fd->bad)
+		return xnone();
+	types = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *types);
+	vals = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *vals);
+	for (i = 0; i < fd->nparams; i++) {
+		vals[i] = bound[i].v;
+		types[i] = vty(c->f, vals[i]);
+		if (types[i].k == T_STR) {
+			serr(c, e->loc, "strings cannot be passed to functions");
+			return xnone();
+		}
+	}
+	in = instantiate(c->k, fd, types, e->loc);
+	if (!in) {
+		if (c->k->lenient)
+			serr(c, e->loc, "'%s' does not compile for these argument types", fd->name);
+		return xnone();
+	}
+	op = mkop(c->m, c->f, OP_CALL, vals, fd->nparams, in->f->rets, (int)in->f->nrets, e->loc);
+	op->attr = in->fidx;
+	regpush(c->m, c->b.r, op);
+	if (op->nres == 1)
+		return xval(op->res[0]);
+	if (op->nres == 0)
+		return void_x();
+	{
+		X x = xnone();
+		x.k = X_TUPLE;
+		x.n = op->nres;
+		x.elts = aalloc(c->tmp, (size_t)x.n * sizeof *x.elts);
+		for (i = 0; i < x.n; i++)
+			x.elts[i] = xval(op->res[i]);
+		return x;
+	}
+}
+
+/* ---- the entry ------------------------------------------------------ */
+
+X
+call(Ctx *c, Node *e, int want, bool used)
+{
+	X fn;
+	X r;
+
+	c->b.loc = e->loc;
+	fn = expr(c, e->a);
+	if (fn.k == X_NONE)
+		return xnone();
+	if (fn.k != X_G) {
+		if (fn.k == X_VAL)
+			serr(c, e->loc, "'%s' object is not callable", wptypename(c->m, vty(c->f, fn.v)));
+		else
+			serr(c, e->loc, "this expression is not callable");
+		return xnone();
+	}
+	c->b.loc = e->loc;
+	switch (fn.g.kind) {
+	case G_WPNAME:
+		r = builtin(c, e, fn.g.s, want, false);
+		break;
+	case G_TYPE: {
+		Args a;
+		if (fn.g.spec.any || fn.g.spec.anydtype) {
+			serr(c, e->loc, "a generic type cannot be constructed");
+			return xnone();
+		}
+		if (!evalargs(c, e, &a))
+			return xnone();
+		r = construct(c, fn.g.spec.ty, &a, e->loc, e->a->kind == E_ATTR ? e->a->s : e->a->kind == E_NAME ? e->a->s : "type");
+		break;
+	}
+	case G_PYNAME:
+		if (strncmp(fn.g.s, "builtins.", 9) == 0) {
+			r = pybuiltin(c, e, fn.g.s + 9, want);
+			break;
+		}
+		serr(c, e->loc, "Could not find function %s as a built-in or user-defined function. Note that user functions "
+		     "must be annotated with a @wp.func decorator to be called from a kernel.", fn.g.s);
+		return xnone();
+	case G_FUNC:
+		r = usercall(c, e, fn.g.fd);
+		break;
+	case G_KERNEL:
+		serr(c, e->loc, "kernels cannot be called from kernels or functions (Could not find function %s as a "
+		     "built-in or user-defined function)", fn.g.fd->name);
+		return xnone();
+	default:
+		serr(c, e->loc, "this is not a function");
+		return xnone();
+	}
+	(void)used;
+	return r;
+}

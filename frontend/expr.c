@@ -1,0 +1,1539 @@
+/*
+ * expr.c — expressions: names, constants, operators, comparisons,
+ * subscripts, attributes, and stores to subscripts and attributes.
+ *
+ * Typing is typeop()'s (ir/typing.c): kpyc never converts implicitly,
+ * like Warp, with Warp's exceptions: comparisons are C++ comparisons in
+ * Warp, so mixed scalar operands are converted with C's usual arithmetic
+ * conversions (a cast op is emitted); constant conditions fold; unary
+ * minus on a constant is a constant.  `and`/`or` and `x if c else y`
+ * become the and/or/where ops when their operands have no effect, else
+ * an `if` so that they short-circuit.
+ */
+#include <string.h>
+
+#include "ast.h"
+
+X
+xnone(void)
+{
+	X x;
+	memset(&x, 0, sizeof x);
+	return x;
+}
+
+X
+xval(Val v)
+{
+	X x = xnone();
+	x.k = X_VAL;
+	x.v = v;
+	return x;
+}
+
+static X
+xg(GVal g, Loc loc)
+{
+	X x = xnone();
+	x.k = X_G;
+	x.g = g;
+	x.loc = loc;
+	return x;
+}
+
+const char *
+opsym(int op)
+{
+	static const char *const s[NBINOP] = {"+", "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^"};
+	return op >= 0 && op < NBINOP ? s[op] : "?";
+}
+
+static const char *
+gdesc(const GVal *g)
+{
+	switch (g->kind) {
+	case G_TYPE: return "a type";
+	case G_FUNC: return "a function";
+	case G_KERNEL: return "a kernel";
+	case G_WARP: return "a module";
+	case G_MODULE: return "a module";
+	case G_WPNAME: return "a Warp builtin";
+	case G_PYNAME: return "a Python object";
+	default: return "not a value";
+	}
+}
+
+Val
+xvalue(Ctx *c, X x, Loc loc)
+{
+	if (x.k == X_VAL)
+		return x.v;
+	if (x.k == X_TUPLE && x.n == 0)
+		serr(c, loc, "the call returns no value");
+	else if (x.k == X_TUPLE)
+		serr(c, loc, "a tuple is not a value here");
+	else if (x.k == X_SHAPE)
+		serr(c, loc, "an array's shape is not a value; index it (a.shape[0])");
+	else if (x.k == X_G)
+		serr(c, loc, "this is %s, not a value", gdesc(&x.g));
+	return 0;
+}
+
+/* The reason part of a typeop message ("add(f32, i32): reason"). */
+static const char *
+reason(const char *msg)
+{
+	const char *p = msg ? strstr(msg, "): ") : NULL;
+	return p ? p + 3 : msg ? msg : "type error";
+}
+
+Op *
+emitop(Ctx *c, int code, const Val *args, int n, int attr, Type declared, Loc loc, const char *what)
+{
+	Type in[256], out[8];
+	Buf e = {0};
+	int i, nr;
+	Op *op;
+
+	for (i = 0; i < n; i++) {
+		if (!args[i])
+			return NULL;
+		in[i] = vty(c->f, args[i]);
+	}
+	out[0] = declared;
+	nr = typeop(c->m, code, in, n, attr, out, &e);
+	if (nr < 0) {
+		if (what) {
+			Buf t = {0};
+			for (i = 0; i < n; i++)
+				bufprintf(&t, "%s%s", i ? ", " : "", wptypename(c->m, in[i]));
+			serr(c, c->errloc.line ? c->errloc : loc, "%s: %s (argument types: %s)", what, reason(e.s), t.s ? t.s : "");
+			buffree(&t);
+		}
+		buffree(&e);
+		return NULL;
+	}
+	buffree(&e);
+	if ((opinfo[code].flags & F_CAST) && nr == 1)
+		out[0] = declared;
+	op = mkop(c->m, c->f, code, args, n, out, nr, loc);
+	op->attr = attr;
+	regpush(c->m, c->b.r, op);
+	return op;
+}
+
+Val
+emit1(Ctx *c, int code, const Val *args, int n, Loc loc, const char *what)
+{
+	Op *op = emitop(c, code, args, n, 0, tvoid(), loc, what);
+
+	if (!op || op->nres != 1)
+		return 0;
+	return op->res[0];
+}
+
+Val
+emitcast(Ctx *c, Val v, Type t, Loc loc)
+{
+	Op *op;
+
+	if (typeeq(vty(c->f, v), t))
+		return v;
+	if (isconst(c->f, v) && t.k == T_SCALAR && vty(c->f, v).k == T_SCALAR) {
+		Scal s = val(c->f, v)->c[0];
+		int from = vty(c->f, v).s;
+		Scal r;
+		if (scalarisfloat(from) && t.s == S_BOOL)
+			r.i = s.f != 0;
+		else if (scalarisfloat(from) && !scalarisfloat(t.s))
+			r.i = s.f != s.f ? 0 : s.f >= 9.2e18 ? INT64_MAX : s.f <= -9.2e18 ? INT64_MIN : (int64_t)s.f;
+		else if (!scalarisfloat(from) && scalarisfloat(t.s))
+			r.f = from >= S_U8 && from <= S_U64 ? (double)s.u : (double)s.i;
+		else
+			r = s;
+		return cscalar(c->m, c->f, t, r);
+	}
+	op = emitop(c, OP_CAST, &v, 1, 0, t, loc, "conversion");
+	return op ? op->res[0] : 0;
+}
+
+Val
+zeroval(Ctx *c, Type t, Loc loc)
+{
+	Op *op;
+
+	if (t.k == T_SCALAR || iscomposite(t))
+		return czero(c->m, c->f, t);
+	if (t.k != T_STRUCT)
+		return 0;
+	op = mkop(c->m, c->f, OP_ZERO, NULL, 0, &t, 1, loc);
+	regpush(c->m, c->b.r, op);
+	return op->res[0];
+}
+
+Val
+condval(Ctx *c, X x, Loc loc)
+{
+	Val v = xvalue(c, x, loc), a[2];
+	Type t;
+
+	if (!v)
+		return 0;
+	t = vty(c->f, v);
+	if (isbool(t))
+		return v;
+	if (t.k == T_SCALAR) {
+		a[0] = v;
+		a[1] = czero(c->m, c->f, t);
+		return emit1(c, OP_NE, a, 2, loc, "condition");
+	}
+	serr(c, loc, "a condition must be a bool or a number, not %s", wptypename(c->m, t));
+	return 0;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static X
+gvalx(Ctx *c, GVal g, Loc loc, const char *name)
+{
+	X x;
+
+	switch (g.kind) {
+	case G_CONST:
+		x = xval(cconst(c->m, c->f, g.spec.ty, g.c));
+		x.wconst = true;
+		x.lit = g.lit;
+		return x;
+	case G_STR:
+		x = xval(cstr(c->m, c->f, g.s));
+		x.wconst = true;
+		return x;
+	case G_HOST:
+		serr(c, loc, "'%s' is not a Warp constant, function or type (kpyc does not evaluate host code)", name);
+		return xnone();
+	case G_NONE:
+		serr(c, loc, "'%s' cannot be used in a kernel", name);
+		return xnone();
+	default:
+		return xg(g, loc);
+	}
+}
+
+static X
+namex(Ctx *c, Node *e)
+{
+	Bind *b = envfind(&c->env, e->s);
+	const Global *g;
+	X x;
+
+	if (b) {
+		if (b->poison)
+			return xnone();
+		if (b->zinit) {
+			serr(c, e->loc, "Referencing undefined symbol: %s (it is first assigned later in the loop)", e->s);
+			return xnone();
+		}
+		x = xval(b->v);
+		x.wconst = b->wconst;
+		x.lit = b->lit;
+		x.hasrange = b->hasrange;
+		x.lo = b->lo;
+		x.hi = b->hi;
+		x.name = b->name;
+		x.loc = e->loc;
+		return x;
+	}
+	if ((g = gfind(c->file, e->s)))
+		return gvalx(c, g->v, e->loc, e->s);
+	{
+		static const char *const py[] = {"float", "int", "bool", "range", "len", "abs", "min", "max",
+		                                 "round", "pow", "print", "reversed", "isinstance", "sum", "list",
+		                                 "tuple", "type"};
+		size_t i;
+		for (i = 0; i < countof(py); i++)
+			if (strcmp(py[i], e->s) == 0) {
+				GVal gv;
+				memset(&gv, 0, sizeof gv);
+				gv.kind = G_PYNAME;
+				gv.s = aprintf(c->k->a, "builtins.%s", e->s);
+				return xg(gv, e->loc);
+			}
+	}
+	if (!c->syntaxerr)
+		serr(c, e->loc, "Referencing undefined symbol: %s", e->s);
+	return xnone();
+}
+
+/* ---- operators ------------------------------------------------------ */
+
+static int
+binopcode(int op)
+{
+	switch (op) {
+	case B_ADD: return OP_ADD;
+	case B_SUB: return OP_SUB;
+	case B_MUL: return OP_MUL;
+	case B_MATMUL: return OP_MUL;
+	case B_DIV: return OP_DIV;
+	case B_FLOORDIV: return OP_FLOORDIV;
+	case B_MOD: return OP_MOD;
+	case B_POW: return OP_POW;
+	case B_LSHIFT: return OP_LSHIFT;
+	case B_RSHIFT: return OP_RSHIFT;
+	case B_BITAND: return OP_BIT_AND;
+	case B_BITOR: return OP_BIT_OR;
+	case B_BITXOR: return OP_BIT_XOR;
+	}
+	return OP_ADD;
+}
+
+X
+binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc)
+{
+	Val args[2];
+	Val r;
+	char what[64];
+
+	if (a.k == X_NONE || b.k == X_NONE)
+		return xnone();
+	if (!(args[0] = xvalue(c, a, loc)) || !(args[1] = xvalue(c, b, loc)))
+		return xnone();
+	snprintf(what, sizeof what, "invalid operand types for '%s'", opsym(op));
+	c->errloc = oploc;
+	r = emit1(c, binopcode(op), args, 2, loc, what);
+	c->errloc = (Loc){0, 0};
+	return r ? xval(r) : xnone();
+}
+
+/* C's usual arithmetic conversions for a comparison of scalars a and b. */
+static int
+commonscalar(int a, int b)
+{
+	static const int rank[NSCALAR] = {0, 1, 2, 3, 4, 1, 2, 3, 4, 0, 0, 0};
+	bool sa, sb;
+
+	if (scalarisfloat(a) || scalarisfloat(b)) {
+		if (a == S_F64 || b == S_F64)
+			return S_F64;
+		if (a == S_F16 && b == S_F16)
+			return S_F16;
+		return S_F32;
+	}
+	/* integer promotions */
+	if (a == S_BOOL || rank[a] < 3)
+		a = S_I32;
+	if (b == S_BOOL || rank[b] < 3)
+		b = S_I32;
+	if (a == b)
+		return a;
+	sa = scalarissigned(a);
+	sb = scalarissigned(b);
+	if (sa == sb)
+		return rank[a] >= rank[b] ? a : b;
+	if (!sa && rank[a] >= rank[b])
+		return a;
+	if (!sb && rank[b] >= rank[a])
+		return b;
+	/* the signed type is wider and holds every value of the unsigned one */
+	return sa ? a : b;
+}
+
+static Val
+cmpop(Ctx *c, int op, Val a, Val b, Loc loc)
+{
+	static const int code[] = {OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE};
+	Type ta = vty(c->f, a), tb = vty(c->f, b);
+	Val args[2];
+
+	if (!typeeq(ta, tb) && ta.k == T_SCALAR && tb.k == T_SCALAR) {
+		Type t = tscalar(commonscalar(ta.s, tb.s));
+		a = emitcast(c, a, t, loc);
+		b = emitcast(c, b, t, loc);
+		if (!a || !b)
+			return 0;
+	}
+	args[0] = a;
+	args[1] = b;
+	return emit1(c, code[op], args, 2, loc, "invalid comparison");
+}
+
+static X
+compare(Ctx *c, Node *e)
+{
+	uint32_t n = e->l1.n, i;
+	X *xs = aalloc(c->tmp, (n + 1) * sizeof *xs);
+	Val *vs = aalloc(c->tmp, (n + 1) * sizeof *vs), acc = 0;
+
+	for (i = 0; i < n; i++)
+		if (e->cmpops[i] >= C_IN) {
+			static const char *const nm[] = {"in", "not in", "is", "is not"};
+			serr(c, e->oploc, "`%s` comparisons are not supported in kernels", nm[e->cmpops[i] - C_IN]);
+			return xnone();
+		}
+	/* Warp evaluates every operand first */
+	xs[0] = expr(c, e->a);
+	for (i = 0; i < n; i++)
+		xs[i + 1] = expr(c, e->l1.v[i]);
+	for (i = 0; i <= n; i++) {
+		if (xs[i].k == X_NONE)
+			return xnone();
+		if (!(vs[i] = xvalue(c, xs[i], i ? e->l1.v[i - 1]->loc : e->a->loc)))
+			return xnone();
+	}
+	for (i = 0; i < n; i++) {
+		Val r;
+		if (i > 0 && !typeeq(vty(c->f, vs[i]), vty(c->f, vs[i + 1]))) {
+			static const char *const sym[] = {"<", "<=", ">", ">=", "==", "!="};
+			serr(c, e->l1.v[i]->loc, "Cannot chain comparisons of unequal types: %s %s %s.",
+			     wptypename(c->m, vty(c->f, vs[i])), sym[e->cmpops[i]], wptypename(c->m, vty(c->f, vs[i + 1])));
+			return xnone();
+		}
+		if (!(r = cmpop(c, e->cmpops[i], vs[i], vs[i + 1], e->loc)))
+			return xnone();
+		if (acc) {
+			Val a2[2] = {acc, r};
+			acc = emit1(c, OP_AND, a2, 2, e->loc, "comparison");
+		} else {
+			acc = r;
+		}
+	}
+	return xval(acc);
+}
+
+/* Compile e into a fresh region; report whether it had no effect. */
+static X
+sideregion(Ctx *c, Node *e, Region *r, bool *pure, Env *after)
+{
+	Region *keep = c->b.r;
+	Env pre = envcopy(c, &c->env);
+	X x;
+	uint32_t i;
+
+	c->b.r = r;
+	x = expr(c, e);
+	c->b.r = keep;
+	*pure = regionpure(r);
+	for (i = 0; i < c->env.n; i++)
+		if (!envfind(&pre, c->env.v[i].name) || envfind(&pre, c->env.v[i].name)->v != c->env.v[i].v)
+			*pure = false;
+	*after = c->env;
+	c->env = pre;
+	return x;
+}
+
+static void
+splice(Ctx *c, Region *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		regpush(c->m, c->b.r, r->ops[i]);
+}
+
+/* Variables a side region rebound (random states): merged like an if. */
+static int
+sidechanges(Ctx *c, const Env *after, const char ***names)
+{
+	uint32_t i;
+	int n = 0;
+
+	*names = aalloc(c->tmp, (after->n + 1) * sizeof **names);
+	for (i = 0; i < after->n; i++) {
+		Bind *o = envfind(&c->env, after->v[i].name);
+		if (after->v[i].poison || (o && o->v == after->v[i].v))
+			continue;
+		if (!o)
+			continue; /* first bound inside an expression: not visible after */
+		(*names)[n++] = after->v[i].name;
+	}
+	return n;
+}
+
+static X
+boolop(Ctx *c, Node *e)
+{
+	bool isand = e->op == BO_AND;
+	X x = expr(c, e->l1.v[0]);
+	Val acc;
+	uint32_t i;
+
+	if (x.k == X_NONE)
+		return xnone();
+	if (!(acc = condval(c, x, e->l1.v[0]->loc)))
+		return xnone();
+	for (i = 1; i < e->l1.n; i++) {
+		Region r = {0}, other = {0};
+		bool pure;
+		Env after;
+		X y = sideregion(c, e->l1.v[i], &r, &pure, &after);
+		Val yv;
+		if (y.k == X_NONE)
+			return xnone();
+		{
+			Region *keep = c->b.r;
+			Env save = c->env;
+			c->b.r = &r;
+			c->env = after;
+			yv = condval(c, y, e->l1.v[i]->loc);
+			c->b.r = keep;
+			c->env = save;
+		}
+		if (!yv)
+			return xnone();
+		pure = pure && regionpure(&r);
+		if (pure) {
+			Val a2[2] = {acc, yv};
+			splice(c, &r);
+			acc = emit1(c, isand ? OP_AND : OP_OR, a2, 2, e->loc, "boolean operator");
+			if (!acc)
+				return xnone();
+			continue;
+		}
+		{
+			/* short-circuit: if acc { rhs } else { false } (and), if acc { true } else { rhs } (or) */
+			const char **nm;
+			int nn = sidechanges(c, &after, &nm), j;
+			Type *tys = aalloc(c->tmp, (size_t)(nn + 1) * sizeof *tys);
+			Val *yr = aalloc(c->tmp, (size_t)(nn + 1) * sizeof *yr), *yo = aalloc(c->tmp, (size_t)(nn + 1) * sizeof *yo);
+			Op *op;
+			tys[0] = tscalar(S_BOOL);
+			yr[0] = yv;
+			yo[0] = cbool(c->m, c->f, !isand);
+			for (j = 0; j < nn; j++) {
+				Bind *nb = envfind(&after, nm[j]), *ob = envfind(&c->env, nm[j]);
+				tys[j + 1] = vty(c->f, nb->v);
+				yr[j + 1] = nb->v;
+				yo[j + 1] = ob->v;
+			}
+			regpush(c->m, &r, mkop(c->m, c->f, OP_YIELD, yr, nn + 1, NULL, 0, e->loc));
+			regpush(c->m, &other, mkop(c->m, c->f, OP_YIELD, yo, nn + 1, NULL, 0, e->loc));
+			op = mkop(c->m, c->f, OP_IF, &acc, 1, tys, nn + 1, e->loc);
+			opsetregions(c->m, op, 2);
+			op->regs[isand ? 0 : 1] = r;
+			op->regs[isand ? 1 : 0] = other;
+			regpush(c->m, c->b.r, op);
+			acc = op->res[0];
+			for (j = 0; j < nn; j++) {
+				Bind b = *envfind(&after, nm[j]);
+				b.v = op->res[j + 1];
+				b.wconst = false;
+				nameval(c, b.v, b.name);
+				envset(c, b);
+			}
+		}
+	}
+	return xval(acc);
+}
+
+static X
+ifexp(Ctx *c, Node *e)
+{
+	X cx = expr(c, e->b), a, b;
+	Region ra = {0}, rb = {0};
+	bool pa, pb;
+	Env ea, eb;
+	Val av, bv, cv;
+
+	if (cx.k == X_NONE)
+		return xnone();
+	if (cx.k == X_VAL && cx.wconst && !cx.hasrange && isconst(c->f, cx.v) && vty(c->f, cx.v).k == T_SCALAR) {
+		const Value *v = val(c->f, cx.v);
+		bool t = scalarisfloat(v->ty.s) ? v->c[0].f != 0 : v->c[0].u != 0;
+		return expr(c, t ? e->a : e->c);
+	}
+	if (!(cv = xvalue(c, cx, e->b->loc)))
+		return xnone();
+	a = sideregion(c, e->a, &ra, &pa, &ea);
+	b = sideregion(c, e->c, &rb, &pb, &eb);
+	if (a.k == X_NONE || b.k == X_NONE)
+		return xnone();
+	if (!(av = xvalue(c, a, e->a->loc)) || !(bv = xvalue(c, b, e->c->loc)))
+		return xnone();
+	if (!typeeq(vty(c->f, av), vty(c->f, bv))) {
+		serr(c, e->loc, "where() true value type (%s) must be of the same type as the false type (%s)",
+		     wptypename(c->m, vty(c->f, av)), wptypename(c->m, vty(c->f, bv)));
+		return xnone();
+	}
+	if (pa && pb) {
+		Val args[3] = {cv, av, bv};
+		Val r;
+		splice(c, &ra);
+		splice(c, &rb);
+		r = emit1(c, OP_WHERE, args, 3, e->loc, "conditional expression");
+		return r ? xval(r) : xnone();
+	}
+	{
+		Type t = vty(c->f, av);
+		Op *op;
+		Val cb;
+		const char **na, **nb;
+		int nna, nnb;
+		if (!isbool(vty(c->f, cv))) {
+			Type ct = vty(c->f, cv);
+			if (!isint(ct)) {
+				serr(c, e->b->loc, "where(): the condition must be a bool or an integer, not %s", wptypename(c->m, ct));
+				return xnone();
+			}
+			cb = condval(c, xval(cv), e->b->loc);
+		} else {
+			cb = cv;
+		}
+		nna = sidechanges(c, &ea, &na);
+		nnb = sidechanges(c, &eb, &nb);
+		if (nna || nnb) {
+			serr(c, e->loc, "a random state updated inside a conditional expression is not supported; use an if statement");
+			return xnone();
+		}
+		regpush(c->m, &ra, mkop(c->m, c->f, OP_YIELD, &av, 1, NULL, 0, e->loc));
+		regpush(c->m, &rb, mkop(c->m, c->f, OP_YIELD, &bv, 1, NULL, 0, e->loc));
+		op = mkop(c->m, c->f, OP_IF, &cb, 1, &t, 1, e->loc);
+		opsetregions(c->m, op, 2);
+		op->regs[0] = ra;
+		op->regs[1] = rb;
+		regpush(c->m, c->b.r, op);
+		return xval(op->res[0]);
+	}
+}
+
+static X
+unary(Ctx *c, Node *e)
+{
+	X a = expr(c, e->a);
+	Val v;
+	static const int code[] = {OP_NEG, OP_POS, OP_UNOT, OP_INVERT};
+	static const char *const sym[] = {"-", "+", "not", "~"};
+	char what[64];
+
+	if (a.k == X_NONE)
+		return xnone();
+	if (!(v = xvalue(c, a, e->loc)))
+		return xnone();
+	if (e->op == U_NEG && a.wconst && !a.hasrange && isconst(c->f, v) && vty(c->f, v).k == T_SCALAR &&
+	    vty(c->f, v).s != S_BOOL) {
+		/* Warp folds unary minus on a constant */
+		Type t = vty(c->f, v);
+		Scal s = val(c->f, v)->c[0];
+		X r;
+		if (scalarisfloat(t.s))
+			s.f = -s.f;
+		else
+			s.i = (int64_t)(0 - s.u);
+		r = xval(cscalar(c->m, c->f, t, s));
+		r.wconst = true;
+		r.lit = a.lit;
+		if (r.lit.ok) {
+			r.lit.i = (int64_t)(0 - (uint64_t)r.lit.i);
+			r.lit.f = -r.lit.f;
+		}
+		return r;
+	}
+	snprintf(what, sizeof what, "invalid operand type for unary '%s'", sym[e->op]);
+	v = emit1(c, code[e->op], &v, 1, e->loc, what);
+	return v ? xval(v) : xnone();
+}
+
+/* ---- subscripts and attributes -------------------------------------- */
+
+/* An integer index value. */
+static Val
+indexval(Ctx *c, Node *n)
+{
+	X x;
+	Val v;
+
+	if (n->kind == E_SLICE) {
+		serr(c, n->loc, "slices are not supported here");
+		return 0;
+	}
+	if (n->kind == E_STARRED) {
+		serr(c, n->loc, "starred indices are not supported");
+		return 0;
+	}
+	x = expr(c, n);
+	if (x.k == X_NONE)
+		return 0;
+	if (!(v = xvalue(c, x, n->loc)))
+		return 0;
+	if (!isint(vty(c->f, v))) {
+		serr(c, n->loc, "indices must be integers, not %s", wptypename(c->m, vty(c->f, v)));
+		return 0;
+	}
+	return v;
+}
+
+/* A component index into a composite of n components: constant negative
+ * indices count from the end, as in Python and Warp. */
+static Val
+compindex(Ctx *c, Val i, int n, Loc loc)
+{
+	const Value *v = val(c->f, i);
+
+	if (isconst(c->f, i)) {
+		int64_t k = scalarissigned(v->ty.s) ? v->c[0].i : (int64_t)v->c[0].u;
+		if (k < -n || k >= n) {
+			serr(c, loc, "index %lld is out of range for %d components", (long long)k, n);
+			return 0;
+		}
+		if (k < 0)
+			return cint(c->m, c->f, S_I32, k + n);
+	}
+	return i;
+}
+
+/* A subscript not yet turned into a value: a sub-array (fewer indices
+ * than dimensions, so a[i][j] is one load) or a matrix row (so m[i][j]
+ * is one extract). */
+typedef struct Pend {
+	Val arr;             /* array with n indices so far */
+	Val idx[MAXDIM];
+	int n;
+	Val mat, row;        /* row `row` of matrix `mat` */
+} Pend;
+
+static Val
+materialize(Ctx *c, Pend *p, Loc loc)
+{
+	Val a[MAXDIM + 1];
+
+	if (p->arr) {
+		Op *op;
+		a[0] = p->arr;
+		memcpy(a + 1, p->idx, (size_t)p->n * sizeof *a);
+		op = emitop(c, OP_VIEW, a, p->n + 1, 0, tvoid(), loc, "array view");
+		return op ? op->res[0] : 0;
+	}
+	a[0] = p->mat;
+	a[1] = p->row;
+	return emit1(c, OP_EXTRACT, a, 2, loc, "row");
+}
+
+static X
+pending(void)
+{
+	X x = xnone();
+	x.k = X_VAL;
+	x.v = 0;
+	return x;
+}
+
+static X
+addindices(Ctx *c, Node *e, Pend *p)
+{
+	int nd = vty(c->f, p->arr).nd;
+	uint32_t i;
+	Val a[MAXDIM + 1];
+	Op *op;
+
+	for (i = 0; i < e->l1.n; i++) {
+		Node *ix = e->l1.v[i];
+		Val v;
+		if (ix->kind == E_SLICE) {
+			serr(c, ix->loc, "array slices are not supported by kpyc");
+			return xnone();
+		}
+		if (!(v = indexval(c, ix)))
+			return xnone();
+		if (p->n >= nd) {
+			serr(c, ix->loc, "too many indices for a %d-dimensional array", nd);
+			return xnone();
+		}
+		p->idx[p->n++] = v;
+	}
+	if (p->n < nd)
+		return pending();
+	a[0] = p->arr;
+	memcpy(a + 1, p->idx, (size_t)p->n * sizeof *a);
+	op = emitop(c, OP_LOAD, a, p->n + 1, 0, tvoid(), e->loc, "array index");
+	p->arr = 0;
+	return op ? xval(op->res[0]) : xnone();
+}
+
+static X compsub(Ctx *c, Node *e, Val base);
+
+static X
+shapeindex(Ctx *c, Node *e, Val arr)
+{
+	X ix;
+	Type at = vty(c->f, arr);
+	int64_t d;
+	Op *op;
+
+	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
+		serr(c, e->loc, "index a shape with one constant: a.shape[0]");
+		return xnone();
+	}
+	ix = expr(c, e->l1.v[0]);
+	if (ix.k == X_NONE)
+		return xnone();
+	if (ix.k != X_VAL || !isconst(c->f, ix.v) || !isint(vty(c->f, ix.v)) || ix.hasrange) {
+		serr(c, e->l1.v[0]->loc, "a shape index must be a constant integer");
+		return xnone();
+	}
+	d = val(c->f, ix.v)->c[0].i;
+	if (d < 0)
+		d += at.nd;
+	if (d < 0 || d >= at.nd) {
+		serr(c, e->l1.v[0]->loc, "shape index %lld out of range for a %d-dimensional array",
+		     (long long)val(c->f, ix.v)->c[0].i, at.nd);
+		return xnone();
+	}
+	op = emitop(c, OP_SHAPE, &arr, 1, (int)d, tvoid(), e->loc, "shape");
+	return op ? xval(op->res[0]) : xnone();
+}
+
+static X
+subeval(Ctx *c, Node *e, Pend *p)
+{
+	X b;
+	Pend in;
+
+	memset(p, 0, sizeof *p);
+	if (e->a->kind == E_SUBSCRIPT) {
+		b = subeval(c, e->a, &in);
+		if (b.k == X_NONE)
+			return b;
+		if (b.k == X_VAL && !b.v && in.arr) {
+			*p = in;
+			return addindices(c, e, p);
+		}
+		if (b.k == X_VAL && !b.v && in.mat) {
+			if (e->l1.n == 1 && e->l1.v[0]->kind != E_SLICE && !e->tcomma) {
+				Type t = vty(c->f, in.mat);
+				Val a[3];
+				Val r;
+				if (!(a[2] = indexval(c, e->l1.v[0])) || !(a[2] = compindex(c, a[2], t.m, e->l1.v[0]->loc)))
+					return xnone();
+				a[0] = in.mat;
+				a[1] = in.row;
+				r = emit1(c, OP_EXTRACT, a, 3, e->loc, "component");
+				return r ? xval(r) : xnone();
+			}
+			b = xval(materialize(c, &in, e->a->loc));
+			if (!b.v)
+				return xnone();
+		}
+	} else {
+		b = expr(c, e->a);
+	}
+	if (b.k == X_NONE)
+		return xnone();
+	if (b.k == X_SHAPE)
+		return shapeindex(c, e, b.v);
+	if (b.k == X_G) {
+		serr(c, e->loc, "%s cannot be subscripted in a kernel", gdesc(&b.g));
+		return xnone();
+	}
+	if (b.k == X_TUPLE) {
+		serr(c, e->loc, "tuples cannot be indexed in kernels");
+		return xnone();
+	}
+	if (vty(c->f, b.v).k == T_ARRAY) {
+		p->arr = b.v;
+		p->n = 0;
+		return addindices(c, e, p);
+	}
+	if (vty(c->f, b.v).k == T_MAT && e->l1.n == 1 && e->l1.v[0]->kind != E_SLICE && !e->tcomma) {
+		Type t = vty(c->f, b.v);
+		Val r;
+		if (!(r = indexval(c, e->l1.v[0])) || !(r = compindex(c, r, t.n, e->l1.v[0]->loc)))
+			return xnone();
+		p->mat = b.v;
+		p->row = r;
+		return pending();
+	}
+	return compsub(c, e, b.v);
+}
+
+static X
+subscript(Ctx *c, Node *e)
+{
+	Pend p;
+	X x = subeval(c, e, &p);
+
+	if (x.k == X_VAL && !x.v) {
+		x.v = materialize(c, &p, e->loc);
+		if (!x.v)
+			return xnone();
+	}
+	return x;
+}
+
+static X
+compsub(Ctx *c, Node *e, Val base)
+{
+	Type t = vty(c->f, base);
+	Val a[3];
+	Val r;
+
+	if (t.k == T_VEC || t.k == T_QUAT || t.k == T_XFORM) {
+		Node *ix = e->l1.v[0];
+		if (e->l1.n != 1 || e->tcomma) {
+			serr(c, e->loc, "a %s takes one index", wptypename(c->m, t));
+			return xnone();
+		}
+		if (ix->kind == E_SLICE && t.k == T_VEC) {
+			/* v[a:b:s] with constant bounds: a shorter vector */
+			int64_t bnd[3] = {0, t.n, 1};
+			Node *pp[3] = {ix->a, ix->b, ix->c};
+			int k, n = 0;
+			Val comps[MAXVEC];
+			Op *op;
+			for (k = 0; k < 3; k++) {
+				X bx;
+				if (!pp[k])
+					continue;
+				bx = expr(c, pp[k]);
+				if (bx.k == X_NONE)
+					return xnone();
+				if (bx.k != X_VAL || !bx.wconst || bx.hasrange || !isconst(c->f, bx.v) || !isint(vty(c->f, bx.v))) {
+					serr(c, pp[k]->loc, "Slice component must be a compile-time constant.");
+					return xnone();
+				}
+				bnd[k] = val(c->f, bx.v)->c[0].i;
+			}
+			if (bnd[2] == 0) {
+				serr(c, ix->loc, "slice step cannot be zero");
+				return xnone();
+			}
+			if (!pp[0])
+				bnd[0] = bnd[2] < 0 ? t.n - 1 : 0;
+			else if (bnd[0] < 0)
+				bnd[0] += t.n;
+			if (!pp[1])
+				bnd[1] = bnd[2] < 0 ? -1 : t.n;
+			else if (bnd[1] < 0)
+				bnd[1] += t.n;
+			for (k = 0; k < 2; k++) {
+				if (bnd[k] < -1)
+					bnd[k] = -1;
+				if (bnd[k] > t.n)
+					bnd[k] = t.n;
+			}
+			for (k = (int)bnd[0]; bnd[2] > 0 ? k < bnd[1] : k > bnd[1]; k += (int)bnd[2]) {
+				if (k < 0 || k >= t.n)
+					continue;
+				a[0] = base;
+				a[1] = cint(c->m, c->f, S_I32, k);
+				if (!(comps[n++] = emit1(c, OP_EXTRACT, a, 2, e->loc, "component")))
+					return xnone();
+			}
+			if (n == 0) {
+				serr(c, ix->loc, "the slice is empty");
+				return xnone();
+			}
+			op = emitop(c, OP_VEC, comps, n, 0, tvec(n, t.s), e->loc, "slice");
+			return op ? xval(op->res[0]) : xnone();
+		}
+		if (!(a[1] = indexval(c, ix)))
+			return xnone();
+		if (!(a[1] = compindex(c, a[1], ncomp(t), ix->loc)))
+			return xnone();
+		a[0] = base;
+		r = emit1(c, OP_EXTRACT, a, 2, e->loc, "component");
+		return r ? xval(r) : xnone();
+	}
+	if (t.k == T_MAT) {
+		if (e->l1.n == 2) {
+			if (!(a[1] = indexval(c, e->l1.v[0])) || !(a[2] = indexval(c, e->l1.v[1])))
+				return xnone();
+			if (!(a[1] = compindex(c, a[1], t.n, e->l1.v[0]->loc)) || !(a[2] = compindex(c, a[2], t.m, e->l1.v[1]->loc)))
+				return xnone();
+			a[0] = base;
+			r = emit1(c, OP_EXTRACT, a, 3, e->loc, "component");
+			return r ? xval(r) : xnone();
+		}
+		serr(c, e->loc, "a matrix takes one or two indices (matrix slices are not supported)");
+		return xnone();
+	}
+	serr(c, e->loc, "'%s' object is not subscriptable", wptypename(c->m, t));
+	return xnone();
+}
+
+static X
+attribute(Ctx *c, Node *e)
+{
+	X b = expr(c, e->a);
+	Type t;
+	Val a[2];
+	Val r;
+
+	if (b.k == X_NONE)
+		return xnone();
+	if (b.k == X_G) {
+		GVal g = b.g, v;
+		memset(&v, 0, sizeof v);
+		if (g.kind == G_WARP) {
+			if (strcmp(e->s, "types") == 0 || strcmp(e->s, "_src") == 0) {
+				v.kind = G_WARP;
+				v.s = e->s;
+				return xg(v, e->loc);
+			}
+			v = wpname(c->k, e->s);
+			return gvalx(c, v, e->loc, e->s);
+		}
+		if (g.kind == G_MODULE) {
+			if (strcmp(g.s, "math") == 0 && (strcmp(e->s, "pi") == 0 || strcmp(e->s, "e") == 0 ||
+			                                 strcmp(e->s, "tau") == 0 || strcmp(e->s, "inf") == 0)) {
+				Node tmp = *e;
+				v = geval(c->k, c->file, &tmp, true);
+				return gvalx(c, v, e->loc, e->s);
+			}
+			v.kind = G_PYNAME;
+			v.s = aprintf(c->k->a, "%s.%s", g.s, e->s);
+			return xg(v, e->loc);
+		}
+		if (g.kind == G_TYPE && !g.spec.any) {
+			Node tmp = *e;
+			v = geval(c->k, c->file, &tmp, true);
+			if (v.kind != G_NONE)
+				return gvalx(c, v, e->loc, e->s);
+		}
+		serr(c, e->loc, "'%s' is not an attribute kpyc knows of %s", e->s, gdesc(&g));
+		return xnone();
+	}
+	if (b.k != X_VAL) {
+		serr(c, e->loc, "'%s' is not an attribute of this expression", e->s);
+		return xnone();
+	}
+	t = vty(c->f, b.v);
+	if ((t.k == T_VEC && t.n <= 4) || t.k == T_QUAT) {
+		const char *sw = "xyzw", *p;
+		if (strlen(e->s) == 1 && (p = strchr(sw, e->s[0])) && p - sw < ncomp(t)) {
+			a[0] = b.v;
+			a[1] = cint(c->m, c->f, S_I32, p - sw);
+			r = emit1(c, OP_EXTRACT, a, 2, e->loc, "component");
+			return r ? xval(r) : xnone();
+		}
+	}
+	if (t.k == T_XFORM && (strcmp(e->s, "p") == 0 || strcmp(e->s, "q") == 0)) {
+		r = emit1(c, e->s[0] == 'p' ? OP_TRANSFORM_GET_TRANSLATION : OP_TRANSFORM_GET_ROTATION, &b.v, 1, e->loc,
+		          "transform");
+		return r ? xval(r) : xnone();
+	}
+	if (t.k == T_STRUCT) {
+		int fi = fieldindex(c->m, t.sid, e->s);
+		Op *op;
+		if (fi < 0) {
+			serr(c, e->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, e->s);
+			return xnone();
+		}
+		op = emitop(c, OP_FIELD, &b.v, 1, fi, tvoid(), e->loc, "field");
+		return op ? xval(op->res[0]) : xnone();
+	}
+	if (t.k == T_ARRAY) {
+		if (strcmp(e->s, "shape") == 0) {
+			X x = xnone();
+			x.k = X_SHAPE;
+			x.v = b.v;
+			return x;
+		}
+		serr(c, e->oploc, "array attribute '%s' is not supported in kernels (only a.shape[i])", e->s);
+		return xnone();
+	}
+	serr(c, e->oploc, "Error, `%s` is not an attribute of '%s' (%s)", e->s,
+	     e->a->kind == E_NAME ? e->a->s : "expression", wptypename(c->m, t));
+	return xnone();
+}
+
+/* ---- the dispatcher ------------------------------------------------- */
+
+X
+expr(Ctx *c, Node *e)
+{
+	X x;
+	uint32_t i;
+
+	c->b.loc = e->loc;
+	switch (e->kind) {
+	case E_INT:
+		x = xval(cint(c->m, c->f, S_I32, (int64_t)e->u));
+		x.wconst = true;
+		x.lit = (Lit){true, true, (int64_t)e->u, (double)(int64_t)e->u};
+		return x;
+	case E_FLOAT:
+		x = xval(cfloat(c->m, c->f, S_F32, e->f));
+		x.wconst = true;
+		x.lit = (Lit){true, false, 0, e->f};
+		return x;
+	case E_BOOL:
+		x = xval(cbool(c->m, c->f, e->u != 0));
+		x.wconst = true;
+		x.lit = (Lit){true, true, (int64_t)e->u, (double)e->u};
+		return x;
+	case E_STR:
+		if (e->op == 'b') {
+			serr(c, e->loc, "bytes literals are not supported in kernels");
+			return xnone();
+		}
+		x = xval(cstr(c->m, c->f, e->s));
+		x.wconst = true;
+		return x;
+	case E_NONE:
+		serr(c, e->loc, "None type unsupported");
+		return xnone();
+	case E_ELLIPSIS:
+		serr(c, e->loc, "`...` is not a value in a kernel");
+		return xnone();
+	case E_NAME:
+		return namex(c, e);
+	case E_ATTR:
+		return attribute(c, e);
+	case E_SUBSCRIPT:
+		return subscript(c, e);
+	case E_CALL:
+		return call(c, e, 0, true);
+	case E_BINOP: {
+		X a = expr(c, e->a), b = expr(c, e->b);
+		return binop(c, e->op, a, b, e->loc, e->oploc);
+	}
+	case E_UNARY:
+		return unary(c, e);
+	case E_BOOLOP:
+		return boolop(c, e);
+	case E_COMPARE:
+		return compare(c, e);
+	case E_IFEXP:
+		return ifexp(c, e);
+	case E_TUPLE:
+		x = xnone();
+		x.k = X_TUPLE;
+		x.n = (int)e->l1.n;
+		x.elts = aalloc(c->tmp, (e->l1.n + 1) * sizeof *x.elts);
+		for (i = 0; i < e->l1.n; i++) {
+			if (e->l1.v[i]->kind == E_STARRED) {
+				serr(c, e->l1.v[i]->loc, "starred expressions are only supported in calls");
+				return xnone();
+			}
+			x.elts[i] = expr(c, e->l1.v[i]);
+			if (x.elts[i].k == X_NONE)
+				return xnone();
+			if (x.elts[i].k == X_VAL && e->l1.v[i]->kind == E_NAME)
+				x.elts[i].wconst = false;
+		}
+		return x;
+	case E_LIST:
+		serr(c, e->loc, "List constructs are not supported in kernels. Use vectors like `wp.vec3()` for small "
+		     "fixed-size collections, or `wp.zeros(shape=N, dtype=...)` for stack-allocated arrays.");
+		return xnone();
+	case E_STARRED:
+		serr(c, e->loc, "Starred expressions are only supported in calls (wp.vec4(*v, 1.0))");
+		return xnone();
+	case E_SLICE:
+		serr(c, e->loc, "a slice is only valid as an index");
+		return xnone();
+	case E_UNSUP:
+		if (strncmp(e->s, "ast.", 4) == 0)
+			serr(c, e->loc, "Construct `%s` not supported in kernels.", e->s);
+		else
+			serr(c, e->loc, "%s are not supported in kernels", e->s);
+		return xnone();
+	case E_KEYWORD:
+		serr(c, e->loc, "keyword argument outside a call");
+		return xnone();
+	default:
+		serr(c, e->loc, "unsupported expression");
+		return xnone();
+	}
+}
+
+/* ---- stores to subscripts and attributes ---------------------------- */
+
+/* One step of a store path below its base: a component index, a struct
+ * field or a transform's p/q. */
+typedef struct Step {
+	int kind;        /* 'i' index, 'f' field, 'p' or 'q' transform part */
+	Val idx[2];
+	int nidx;
+	int field;
+	Val container;   /* the value the step reads from */
+	Loc loc;
+} Step;
+
+/* Warp's element types whose in-place + and - are not atomic. */
+static bool
+nonatomic(Type t)
+{
+	int s = t.s;
+	return s == S_I8 || s == S_U8 || s == S_I16 || s == S_U16 || s == S_BOOL || s == S_F16;
+}
+
+/* Read the leaf of a path and apply op with rhs (an augmented assignment). */
+static Val
+augvalue(Ctx *c, Val cur, int op, Node *rhs, Loc loc)
+{
+	X r = expr(c, rhs);
+	X v;
+
+	if (r.k == X_NONE)
+		return 0;
+	v = binop(c, op, xval(cur), r, loc, loc);
+	if (v.k != X_VAL)
+		return 0;
+	if (!typeeq(vty(c->f, v.v), vty(c->f, cur))) {
+		serr(c, loc, "augmented assignment produces a %s where a %s is stored", wptypename(c->m, vty(c->f, v.v)),
+		     wptypename(c->m, vty(c->f, cur)));
+		return 0;
+	}
+	return v.v;
+}
+
+static Val
+readstep(Ctx *c, Step *s)
+{
+	Val a[3];
+	Op *op;
+
+	a[0] = s->container;
+	switch (s->kind) {
+	case 'i':
+		a[1] = s->idx[0];
+		a[2] = s->idx[1];
+		return emit1(c, OP_EXTRACT, a, s->nidx + 1, s->loc, "component");
+	case 'f':
+		op = emitop(c, OP_FIELD, a, 1, s->field, tvoid(), s->loc, "field");
+		return op ? op->res[0] : 0;
+	case 'p':
+		return emit1(c, OP_TRANSFORM_GET_TRANSLATION, a, 1, s->loc, "transform");
+	default:
+		return emit1(c, OP_TRANSFORM_GET_ROTATION, a, 1, s->loc, "transform");
+	}
+}
+
+static Val
+writestep(Ctx *c, Step *s, Val v)
+{
+	Val a[4];
+	Op *op;
+	Type ct = vty(c->f, s->container), vt = vty(c->f, v);
+
+	a[0] = s->container;
+	switch (s->kind) {
+	case 'i': {
+		Type want = ct.k == T_MAT && s->nidx == 1 ? tvec(ct.m, ct.s) : tcomp(ct);
+		if (!typeeq(want, vt)) {
+			serr(c, s->loc, "cannot assign a %s to a component of a %s (expected %s)", wptypename(c->m, vt),
+			     wptypename(c->m, ct), wptypename(c->m, want));
+			return 0;
+		}
+		a[1] = s->idx[0];
+		a[2] = s->idx[1];
+		a[s->nidx + 1] = v;
+		return emit1(c, OP_INSERT, a, s->nidx + 2, s->loc, "component assignment");
+	}
+	case 'f': {
+		Type ft = c->m->structs[ct.sid].fields[s->field].ty;
+		if (!typeeq(ft, vt)) {
+			serr(c, s->loc, "Error, assigning to struct field `%s` (%s) with different type (%s)",
+			     c->m->structs[ct.sid].fields[s->field].name, wptypename(c->m, ft), wptypename(c->m, vt));
+			return 0;
+		}
+		a[1] = v;
+		op = emitop(c, OP_SETFIELD, a, 2, s->field, tvoid(), s->loc, "field assignment");
+		return op ? op->res[0] : 0;
+	}
+	default:
+		a[1] = v;
+		return emit1(c, s->kind == 'p' ? OP_TRANSFORM_SET_TRANSLATION : OP_TRANSFORM_SET_ROTATION, a, 2, s->loc,
+		             "transform assignment");
+	}
+}
+
+/* The step an attribute or subscript node takes from a value of type t. */
+static bool
+mkstep(Ctx *c, Node *n, Type t, Step *s)
+{
+	memset(s, 0, sizeof *s);
+	s->loc = n->loc;
+	if (n->kind == E_ATTR) {
+		if ((t.k == T_VEC && t.n <= 4) || t.k == T_QUAT) {
+			const char *sw = "xyzw", *p;
+			if (strlen(n->s) == 1 && (p = strchr(sw, n->s[0])) && p - sw < ncomp(t)) {
+				s->kind = 'i';
+				s->nidx = 1;
+				s->idx[0] = cint(c->m, c->f, S_I32, p - sw);
+				return true;
+			}
+		}
+		if (t.k == T_XFORM && (strcmp(n->s, "p") == 0 || strcmp(n->s, "q") == 0)) {
+			s->kind = n->s[0];
+			return true;
+		}
+		if (t.k == T_STRUCT) {
+			int fi = fieldindex(c->m, t.sid, n->s);
+			if (fi < 0) {
+				serr(c, n->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, n->s);
+				return false;
+			}
+			s->kind = 'f';
+			s->field = fi;
+			return true;
+		}
+		serr(c, n->oploc, "Error, `%s` is not an attribute of %s", n->s, wptypename(c->m, t));
+		return false;
+	}
+	/* a subscript of a composite */
+	if (!iscomposite(t)) {
+		serr(c, n->loc, "'%s' object does not support item assignment", wptypename(c->m, t));
+		return false;
+	}
+	if (n->l1.n < 1 || n->l1.n > (t.k == T_MAT ? 2u : 1u)) {
+		serr(c, n->loc, "wrong number of indices for a %s", wptypename(c->m, t));
+		return false;
+	}
+	s->kind = 'i';
+	s->nidx = (int)n->l1.n;
+	if (!(s->idx[0] = indexval(c, n->l1.v[0])))
+		return false;
+	if (!(s->idx[0] = compindex(c, s->idx[0], t.k == T_MAT ? t.n : ncomp(t), n->l1.v[0]->loc)))
+		return false;
+	if (s->nidx == 2) {
+		if (!(s->idx[1] = indexval(c, n->l1.v[1])))
+			return false;
+		if (!(s->idx[1] = compindex(c, s->idx[1], t.m, n->l1.v[1]->loc)))
+			return false;
+	}
+	return true;
+}
+
+static Type
+steptype(Ctx *c, Type t, const Step *s)
+{
+	switch (s->kind) {
+	case 'i': return t.k == T_MAT && s->nidx == 1 ? tvec(t.m, t.s) : tcomp(t);
+	case 'f': return c->m->structs[t.sid].fields[s->field].ty;
+	case 'p': return tvec(3, t.s);
+	default: return tquat(t.s);
+	}
+}
+
+/* The state of a store path: a base (a local variable's value, or an
+ * array element loaded only if needed) and steps below it, whose
+ * containers are read on demand. */
+typedef struct Path {
+	Val base;            /* the base value (0: the element is not loaded yet) */
+	Val arr;             /* the base is element idx of arr */
+	Val idx[MAXDIM];
+	int nidx;
+	Step steps[64];
+	int n;
+	Loc loc;
+} Path;
+
+static Val
+container(Ctx *c, Path *p, int k)
+{
+	Val a[MAXDIM + 1];
+
+	if (p->steps[k].container)
+		return p->steps[k].container;
+	if (k == 0) {
+		if (!p->base) {
+			a[0] = p->arr;
+			memcpy(a + 1, p->idx, (size_t)p->nidx * sizeof *a);
+			p->base = emit1(c, OP_LOAD, a, p->nidx + 1, p->loc, "array index");
+		}
+		return p->steps[0].container = p->base;
+	}
+	if (!container(c, p, k - 1))
+		return 0;
+	return p->steps[k].container = readstep(c, &p->steps[k - 1]);
+}
+
+/* The current value at the end of the path. */
+static Val
+pathval(Ctx *c, Path *p)
+{
+	if (p->n == 0)
+		return container(c, p, 0) ? p->base : 0; /* (n == 0 only with an element base) */
+	if (!container(c, p, p->n - 1))
+		return 0;
+	return readstep(c, &p->steps[p->n - 1]);
+}
+
+void
+storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
+{
+	Node *nodes[64];
+	int np = 0, i;
+	Node *root = target;
+	Path p;
+	const char *local = NULL;
+	Type t;
+	Val v;
+	Loc loc = target->loc;
+	X b;
+
+	memset(&p, 0, sizeof p);
+	p.loc = loc;
+	while ((root->kind == E_SUBSCRIPT || root->kind == E_ATTR) && np < 64) {
+		nodes[np++] = root;
+		root = root->a;
+	}
+	/* the base */
+	if (root->kind == E_NAME && !envfind(&c->env, root->s) && gfind(c->file, root->s)) {
+		serr(c, root->loc, "cannot assign to '%s', a module-level name", root->s);
+		return;
+	}
+	b = expr(c, root);
+	if (b.k == X_NONE || !(p.base = xvalue(c, b, root->loc)))
+		return;
+	t = vty(c->f, p.base);
+	if (root->kind == E_NAME && t.k != T_ARRAY)
+		local = root->s;
+	/* walk from the base to the target */
+	for (i = np - 1; i >= 0; i--) {
+		Node *n = nodes[i];
+		if (t.k == T_ARRAY) {
+			uint32_t j;
+			Val arr;
+			if (n->kind != E_SUBSCRIPT) {
+				serr(c, n->oploc, "cannot assign to an array attribute");
+				return;
+			}
+			arr = p.n ? pathval(c, &p) : p.base;
+			if (!arr)
+				return;
+			p.arr = arr;
+			p.nidx = 0;
+			for (;;) {
+				for (j = 0; j < n->l1.n; j++) {
+					if (n->l1.v[j]->kind == E_SLICE) {
+						serr(c, n->l1.v[j]->loc, "array slices are not supported by kpyc");
+						return;
+					}
+					if (p.nidx >= t.nd) {
+						serr(c, n->l1.v[j]->loc, "too many indices for a %d-dimensional array", t.nd);
+						return;
+					}
+					if (!(p.idx[p.nidx++] = indexval(c, n->l1.v[j])))
+						return;
+				}
+				if (p.nidx == t.nd || i == 0)
+					break;
+				n = nodes[--i]; /* a[i][j]: the indices go on */
+				if (n->kind != E_SUBSCRIPT) {
+					serr(c, n->oploc, "a sub-array has no attribute '%s'", n->s);
+					return;
+				}
+			}
+			if (p.nidx < t.nd) {
+				serr(c, n->loc, "cannot assign to a sub-array (%d of %d indices)", p.nidx, t.nd);
+				return;
+			}
+			/* the element is the new base, written back with a store */
+			p.base = 0;
+			p.n = 0;
+			local = NULL;
+			t = telem(t);
+			continue;
+		}
+		if (p.n == 64) {
+			serr(c, n->loc, "the assignment target is too deep");
+			return;
+		}
+		if (!mkstep(c, n, t, &p.steps[p.n]))
+			return;
+		t = steptype(c, t, &p.steps[p.n]);
+		p.n++;
+	}
+	if (p.n == 0 && !p.arr) {
+		serr(c, loc, "cannot assign to this expression");
+		return;
+	}
+	/* a[i] = v, a[i] op= v */
+	if (p.n == 0) {
+		Val a[MAXDIM + 2];
+		Type et = t;
+		int code;
+		a[0] = p.arr;
+		memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
+		if (augop < 0) {
+			if (!(v = xvalue(c, val, loc)))
+				return;
+			if (!typeeq(vty(c->f, v), et)) {
+				serr(c, loc, "array_store() value argument type (%s) must be of the same type as the array (%s)",
+				     wptypename(c->m, vty(c->f, v)), wptypename(c->m, et));
+				return;
+			}
+			a[p.nidx + 1] = v;
+			emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
+			return;
+		}
+		/* Warp's in-place operators on array elements: + - & | ^ are
+		 * atomic, except on its non-atomic types; the rest load, compute
+		 * and store */
+		code = augop == B_ADD ? OP_ATOMIC_ADD : augop == B_SUB ? OP_ATOMIC_SUB
+		     : augop == B_BITAND ? OP_ATOMIC_AND : augop == B_BITOR ? OP_ATOMIC_OR
+		     : augop == B_BITXOR ? OP_ATOMIC_XOR : -1;
+		if (code >= 0 && !nonatomic(et)) {
+			X r = expr(c, rhs);
+			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
+				return;
+			if (!typeeq(vty(c->f, v), et)) {
+				serr(c, loc, "%s() value argument type (%s) must be of the same type as the array (%s)",
+				     opinfo[code].name, wptypename(c->m, vty(c->f, v)), wptypename(c->m, et));
+				return;
+			}
+			a[p.nidx + 1] = v;
+			emitop(c, code, a, p.nidx + 2, 0, tvoid(), loc, "augmented assignment");
+			return;
+		}
+		if (!(v = pathval(c, &p)) || !(v = augvalue(c, v, augop, rhs, loc)))
+			return;
+		a[p.nidx + 1] = v;
+		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
+		return;
+	}
+	/* a[i].x += v on vectors and matrices of Warp's atomic types: one
+	 * atomic operation on a composite holding v at that component and
+	 * zeros elsewhere, as Warp's atomic slot update */
+	if (p.arr && !p.base && p.n == 1 && p.steps[0].kind == 'i' && (augop == B_ADD || augop == B_SUB)) {
+		Type et = telem(vty(c->f, p.arr));
+		if ((et.k == T_VEC || et.k == T_MAT) && !nonatomic(et)) {
+			X r = expr(c, rhs);
+			Type want = steptype(c, et, &p.steps[0]);
+			Val a[MAXDIM + 2];
+			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
+				return;
+			if (!typeeq(vty(c->f, v), want)) {
+				serr(c, loc, "invalid operand types for '%s': %s and %s", opsym(augop), wptypename(c->m, want),
+				     wptypename(c->m, vty(c->f, v)));
+				return;
+			}
+			p.steps[0].container = czero(c->m, c->f, et);
+			if (!(v = writestep(c, &p.steps[0], v)))
+				return;
+			a[0] = p.arr;
+			memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
+			a[p.nidx + 1] = v;
+			emitop(c, augop == B_ADD ? OP_ATOMIC_ADD : OP_ATOMIC_SUB, a, p.nidx + 2, 0, tvoid(), loc,
+			       "augmented assignment");
+			return;
+		}
+	}
+	if (augop < 0) {
+		if (!(v = xvalue(c, val, loc)))
+			return;
+	} else if (!(v = pathval(c, &p)) || !(v = augvalue(c, v, augop, rhs, loc))) {
+		return;
+	}
+	for (i = p.n - 1; i >= 0; i--) {
+		if (!container(c, &p, i))
+			return;
+		if (!(v = writestep(c, &p.steps[i], v)))
+			return;
+	}
+	if (p.arr) {
+		Val a[MAXDIM + 2];
+		a[0] = p.arr;
+		memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
+		a[p.nidx + 1] = v;
+		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
+		return;
+	}
+	if (local) {
+		assignname(c, local, xval(v), root->loc, false);
+		return;
+	}
+	serr(c, loc, "cannot assign to a component of a temporary value");
+}

@@ -1,0 +1,115 @@
+/*
+ * kpyc — the Warp-Python frontend: Python files in, one kir module out.
+ *
+ *   kpyc [-o OUT.kir] [FILE.py...]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: kpyc [options] [FILE.py...]\n"
+	        "Compile the Warp kernels, functions and structs of Python files (or standard\n"
+	        "input) into one kir module.\n"
+	        "\n"
+	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
+	        "      --max-unroll=N    Warp's max_unroll, for its dynamic-loop rule (default 16)\n"
+	        "      --parse-only      check the syntax only; write nothing\n"
+	        "  -h, --help            show this help\n"
+	        "  -V, --version         show the version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_MAX_UNROLL = 256, OPT_PARSE_ONLY };
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"max-unroll", required_argument, NULL, OPT_MAX_UNROLL},
+		{"parse-only", no_argument, NULL, OPT_PARSE_ONLY},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = NULL;
+	KpycOpts o = {16, false};
+	int c, i, n, rc = 0;
+	Src *srcs;
+	char **texts;
+	Diag d;
+	Module *m;
+
+	progname = "kpyc";
+	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_MAX_UNROLL: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v > 1 << 20) {
+				fprintf(stderr, "kpyc: bad --max-unroll value '%s'\n", optarg);
+				return 2;
+			}
+			o.max_unroll = (int)v;
+			break;
+		}
+		case OPT_PARSE_ONLY:
+			o.parse_only = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("kpyc (kpy) %s\n", KPY_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	n = argc - optind;
+	if (n == 0)
+		n = 1;
+	srcs = xcalloc((size_t)n, sizeof *srcs);
+	texts = xcalloc((size_t)n, sizeof *texts);
+	for (i = 0; i < n; i++) {
+		const char *path = optind < argc ? argv[optind + i] : "-";
+		if (!(texts[i] = readfile(path, &srcs[i].len))) {
+			fprintf(stderr, "kpyc: cannot read %s: %s\n", path, strerror(errno));
+			rc = 1;
+			goto done;
+		}
+		srcs[i].name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+		srcs[i].text = texts[i];
+	}
+	diaginit(&d);
+	m = kpyc_compile(srcs, n, &d, &o);
+	if (!m) {
+		rc = 1;
+	} else if (!o.parse_only) {
+		Buf b = {0};
+		printmod(&b, m);
+		if (writefile(out, b.s, b.n) != 0) {
+			fprintf(stderr, "kpyc: cannot write %s: %s\n", out ? out : "standard output", strerror(errno));
+			rc = 2;
+		}
+		buffree(&b);
+	}
+	modfree(m);
+done:
+	for (i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(srcs);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("write error on standard output:");
+	return rc;
+}

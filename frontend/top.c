@@ -1,0 +1,1125 @@
+/*
+ * top.c — a Python file's top level: what kpyc keeps and what it skips.
+ *
+ * A Warp module is ordinary Python: imports, host code, classes,
+ * `if __name__ == "__main__":` blocks.  kpyc splits the token array into
+ * top-level statements by indentation alone (a statement runs to the next
+ * line at column 0 that does not continue it: else/elif/except/finally or
+ * a decorated definition) and parses only:
+ *   - imports (to learn the names of warp, warp.types, typing, math),
+ *   - definitions decorated @wp.kernel / @wp.func / @wp.struct,
+ *   - `NAME = expr` assignments, evaluated as constants or type aliases
+ *     when they are (N = wp.constant(3), SCALE = 2.5,
+ *     vec5 = wp.types.vector(length=5, dtype=wp.float32)), else recorded
+ *     as host names.
+ * Everything else is skipped without being parsed, so host code may use
+ * any Python syntax.  Names are processed in order, like Python executes a
+ * module; function bodies see the final binding of every name.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "py.tab.h"
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+void
+kerr(Kpyc *k, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (k->lenient) {
+		diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+		k->nlenient++;
+	} else {
+		diagv(k->d, k->file ? k->file->src : NULL, loc, "error", fmt, ap);
+	}
+	va_end(ap);
+}
+
+void
+kwarn(Kpyc *k, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+knote(Kpyc *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (k->d->maxerr && k->d->nerr > k->d->maxerr)
+		return;
+	va_start(ap, fmt);
+	diagv(k->d, k->file ? k->file->src : NULL, (Loc){0, 0}, "note", fmt, ap);
+	va_end(ap);
+}
+
+/* ---- name maps ------------------------------------------------------ */
+
+static uint32_t
+strhash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+uint32_t
+nmget(const NameMap *m, const char *key)
+{
+	uint32_t i;
+
+	if (!m->cap)
+		return UINT32_MAX;
+	for (i = strhash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0)
+			return m->vals[i];
+	return UINT32_MAX;
+}
+
+void
+nmput(Arena *a, NameMap *m, const char *key, uint32_t val)
+{
+	uint32_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		uint32_t ncap = m->cap ? 2 * m->cap : 64, j;
+		const char **nk = aalloc(a, ncap * sizeof *nk);
+		uint32_t *nv = aalloc(a, ncap * sizeof *nv);
+		for (j = 0; j < m->cap; j++) {
+			if (!m->keys[j])
+				continue;
+			for (i = strhash(m->keys[j]) & (ncap - 1); nk[i]; i = (i + 1) & (ncap - 1))
+				;
+			nk[i] = m->keys[j];
+			nv[i] = m->vals[j];
+		}
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = ncap;
+	}
+	for (i = strhash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0) {
+			m->vals[i] = val;
+			return;
+		}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+/* ---- globals ------------------------------------------------------- */
+
+const Global *
+gfind(const FileCtx *f, const char *name)
+{
+	uint32_t i = nmget(&f->gmap, name);
+	return i == UINT32_MAX ? NULL : &f->g[i];
+}
+
+static void
+gbind(Kpyc *k, FileCtx *f, const char *name, GVal v, Loc loc)
+{
+	Global g;
+
+	g.name = name;
+	g.v = v;
+	g.loc = loc;
+	APUSH(k->a, f->g, f->ng, f->capg, g);
+	nmput(k->a, &f->gmap, name, f->ng - 1);
+}
+
+static GVal
+gnone(void)
+{
+	GVal v;
+	memset(&v, 0, sizeof v);
+	return v;
+}
+
+static GVal
+gkind(int kind, const char *s)
+{
+	GVal v = gnone();
+	v.kind = kind;
+	v.s = s;
+	return v;
+}
+
+/* A scalar constant of kind s from a Python value. */
+static GVal
+gscalar(Kpyc *k, int s, Lit l)
+{
+	GVal v = gnone();
+
+	v.kind = G_CONST;
+	v.spec.ty = tscalar(s);
+	v.c = aalloc(k->a, sizeof *v.c);
+	v.c[0] = scalround(s, litscal(l, s));
+	v.lit = l;
+	return v;
+}
+
+static Lit
+litint(int64_t i)
+{
+	Lit l = {true, true, i, (double)i};
+	return l;
+}
+
+static Lit
+litfloat(double f)
+{
+	Lit l = {true, false, 0, f};
+	return l;
+}
+
+/* ---- module-level evaluation --------------------------------------- */
+
+static const struct { const char *name; double v; } mathconst[] = {
+	{"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536},
+	{"tau", 6.28318530717958647692}, {"inf", INFINITY}, {"nan", NAN},
+};
+
+/* A member of a module that is not warp. */
+static GVal
+modmember(Kpyc *k, const char *mod, const char *name)
+{
+	size_t i;
+
+	if (strcmp(mod, "typing") == 0 && strcmp(name, "Any") == 0)
+		return gkind(G_ANY, NULL);
+	if (strcmp(mod, "math") == 0)
+		for (i = 0; i < countof(mathconst); i++)
+			if (strcmp(mathconst[i].name, name) == 0)
+				return gscalar(k, S_F32, litfloat(mathconst[i].v));
+	if (strcmp(mod, "builtins") == 0) {
+		GVal v = gkind(G_PYNAME, aprintf(k->a, "builtins.%s", name));
+		return v;
+	}
+	return gkind(G_PYNAME, aprintf(k->a, "%s.%s", mod, name));
+}
+
+static GVal geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet);
+
+static bool
+numval(const GVal *v, Lit *l)
+{
+	if (v->kind != G_CONST || v->spec.ty.k != T_SCALAR || !v->lit.ok)
+		return false;
+	*l = v->lit;
+	return true;
+}
+
+/* Python arithmetic on two module-level numbers. */
+static GVal
+garith(Kpyc *k, int op, GVal a, GVal b)
+{
+	Lit x, y, r = {0};
+	bool isint;
+
+	if (!numval(&a, &x) || !numval(&b, &y))
+		return gnone();
+	isint = x.isint && y.isint;
+	r.ok = true;
+	r.isint = isint;
+	if (isint) {
+		int64_t p = x.i, q = y.i;
+		switch (op) {
+		case B_ADD: r.i = (int64_t)((uint64_t)p + (uint64_t)q); break;
+		case B_SUB: r.i = (int64_t)((uint64_t)p - (uint64_t)q); break;
+		case B_MUL: r.i = (int64_t)((uint64_t)p * (uint64_t)q); break;
+		case B_FLOORDIV:
+		case B_MOD: {
+			int64_t qq, rr;
+			if (q == 0 || (p == INT64_MIN && q == -1))
+				return gnone();
+			qq = p / q;
+			rr = p % q;
+			if (rr != 0 && ((rr < 0) != (q < 0))) {
+				qq--;
+				rr += q;
+			}
+			r.i = op == B_FLOORDIV ? qq : rr;
+			break;
+		}
+		case B_DIV:
+			if (q == 0)
+				return gnone();
+			r.isint = false;
+			r.f = (double)p / (double)q;
+			break;
+		case B_POW:
+			if (q < 0) {
+				r.isint = false;
+				r.f = pow((double)p, (double)q);
+			} else {
+				int64_t acc = 1, i;
+				for (i = 0; i < q && i < 64; i++)
+					acc = (int64_t)((uint64_t)acc * (uint64_t)p);
+				r.i = acc;
+			}
+			break;
+		case B_LSHIFT: if (q < 0 || q > 63) return gnone(); r.i = (int64_t)((uint64_t)p << q); break;
+		case B_RSHIFT: if (q < 0) return gnone(); r.i = q > 63 ? (p < 0 ? -1 : 0) : p >> q; break;
+		case B_BITAND: r.i = p & q; break;
+		case B_BITOR: r.i = p | q; break;
+		case B_BITXOR: r.i = p ^ q; break;
+		default: return gnone();
+		}
+		if (r.isint)
+			r.f = (double)r.i;
+		return gscalar(k, a.spec.ty.s == S_BOOL && b.spec.ty.s == S_BOOL ? S_I32 : S_I32, r);
+	}
+	{
+		double p = x.isint ? (double)x.i : x.f, q = y.isint ? (double)y.i : y.f;
+		switch (op) {
+		case B_ADD: r.f = p + q; break;
+		case B_SUB: r.f = p - q; break;
+		case B_MUL: r.f = p * q; break;
+		case B_DIV: if (q == 0) return gnone(); r.f = p / q; break;
+		case B_FLOORDIV: if (q == 0) return gnone(); r.f = floor(p / q); break;
+		case B_MOD: if (q == 0) return gnone(); r.f = fmod(p, q); if (r.f != 0 && ((r.f < 0) != (q < 0))) r.f += q; break;
+		case B_POW: r.f = pow(p, q); break;
+		default: return gnone();
+		}
+	}
+	/* a Warp-typed operand keeps its type (wp.float64(2) * 2.0 is a float64) */
+	{
+		int s = S_F32;
+		if (a.spec.ty.k == T_SCALAR && scalarisfloat(a.spec.ty.s) && !(a.lit.ok && a.spec.ty.s == S_F32))
+			s = a.spec.ty.s;
+		else if (b.spec.ty.k == T_SCALAR && scalarisfloat(b.spec.ty.s))
+			s = b.spec.ty.s;
+		return gscalar(k, s, r);
+	}
+}
+
+/* A keyword argument of a call node, or NULL. */
+static Node *
+kwarg(Node *call, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < call->l2.n; i++)
+		if (call->l2.v[i]->s && strcmp(call->l2.v[i]->s, name) == 0)
+			return call->l2.v[i]->a;
+	return NULL;
+}
+
+/* Evaluate a call at module level: wp.constant(), type factories, scalar
+ * and composite constructors with constant arguments. */
+static GVal
+gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
+{
+	GVal fn = geval1(k, f, e->a, true), v = gnone();
+	const char *w;
+	uint32_t i;
+	TySpec ts;
+
+	if (fn.kind == G_TYPE && !fn.spec.any && e->l2.n == 0 &&
+	    (fn.spec.ty.k == T_SCALAR || iscomposite(fn.spec.ty))) {
+		/* a constant of a Warp type: wp.float64(2.5), wp.vec3(1, 2, 3) */
+		Type t = fn.spec.ty;
+		int n = ncomp(t), j = 0;
+		Scal *c;
+		if (e->l1.n == 0) {
+			v.kind = G_CONST;
+			v.spec.ty = t;
+			v.c = aalloc(k->a, (size_t)n * sizeof *v.c);
+			return v;
+		}
+		if (t.k == T_SCALAR && e->l1.n != 1)
+			return gnone();
+		if (t.k != T_SCALAR && (int)e->l1.n != n && e->l1.n != 1)
+			return gnone();
+		c = aalloc(k->a, (size_t)n * sizeof *c);
+		for (i = 0; i < e->l1.n; i++) {
+			GVal a = geval1(k, f, e->l1.v[i], true);
+			Lit l;
+			if (!numval(&a, &l))
+				return gnone();
+			c[j++] = scalround(t.s, litscal(l, t.s));
+			if (t.k == T_SCALAR) {
+				if (!l.isint && scalarisint(t.s)) {
+					l.isint = true;
+					l.i = (int64_t)l.f;
+				}
+				v = gscalar(k, t.s, l);
+				return v;
+			}
+		}
+		if (e->l1.n == 1)
+			for (; j < n; j++)
+				c[j] = c[0];
+		v.kind = G_CONST;
+		v.spec.ty = t;
+		v.c = c;
+		return v;
+	}
+	if (fn.kind == G_PYNAME && strncmp(fn.s, "builtins.", 9) == 0) {
+		const char *b = fn.s + 9;
+		if ((strcmp(b, "float") == 0 || strcmp(b, "int") == 0) && e->l1.n == 1 && !e->l2.n) {
+			GVal a = geval1(k, f, e->l1.v[0], true);
+			Lit l;
+			if (!numval(&a, &l))
+				return gnone();
+			if (b[0] == 'f')
+				return gscalar(k, S_F32, litfloat(l.isint ? (double)l.i : l.f));
+			return gscalar(k, S_I32, litint(l.isint ? l.i : (int64_t)l.f));
+		}
+		return gnone();
+	}
+	if (fn.kind != G_WPNAME)
+		return gnone();
+	w = fn.s;
+	if (strcmp(w, "constant") == 0 || strcmp(w, "static") == 0) {
+		if (e->l1.n != 1)
+			return gnone();
+		return geval1(k, f, e->l1.v[0], quiet);
+	}
+	/* type factories */
+	if (strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0 || strcmp(w, "quaternion") == 0 ||
+	    strcmp(w, "transformation") == 0 || strncmp(w, "array", 5) == 0) {
+		Node *dt = kwarg(e, "dtype");
+		bool anyd = false;
+		Type et = tscalar(S_F32);
+		if (dt) {
+			GVal g = geval1(k, f, dt, quiet);
+			if (g.kind == G_ANY) {
+				anyd = true;
+			} else if (!gvaltype(&g, &ts) || ts.any) {
+				return gnone();
+			} else {
+				et = ts.ty;
+			}
+		}
+		if (strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0) {
+			Node *ln = kwarg(e, w[0] == 'v' ? "length" : "shape");
+			GVal g;
+			if (!ln && e->l1.n >= 1 && !dt) {
+				/* wp.types.vector(3, float) */
+				ln = e->l1.v[0];
+				if (e->l1.n >= 2) {
+					GVal d = geval1(k, f, e->l1.v[1], quiet);
+					if (!gvaltype(&d, &ts) || ts.any)
+						return gnone();
+					et = ts.ty;
+				}
+			}
+			if (!ln || anyd || et.k != T_SCALAR)
+				return gnone();
+			g = geval1(k, f, ln, quiet);
+			v.kind = G_TYPE;
+			if (w[0] == 'v') {
+				Lit l;
+				if (!numval(&g, &l) || !l.isint || l.i < 1 || l.i > MAXVEC)
+					return gnone();
+				v.spec.ty = tvec((int)l.i, et.s);
+			} else {
+				Lit r, c;
+				if (g.kind != G_TUPLE || g.n != 2 || !numval(&g.elts[0], &r) || !numval(&g.elts[1], &c) ||
+				    !r.isint || !c.isint || r.i < 1 || r.i > MAXVEC || c.i < 1 || c.i > MAXVEC)
+					return gnone();
+				v.spec.ty = tmat((int)r.i, (int)c.i, et.s);
+			}
+			return v;
+		}
+		if (strcmp(w, "quaternion") == 0 || strcmp(w, "transformation") == 0) {
+			if (anyd || et.k != T_SCALAR || !scalarisfloat(et.s))
+				return gnone();
+			v.kind = G_TYPE;
+			v.spec.ty = w[0] == 'q' ? tquat(et.s) : txform(et.s);
+			return v;
+		}
+		/* arrays */
+		{
+			int nd = 1;
+			Node *ndn = kwarg(e, "ndim");
+			if (strcmp(w, "array") != 0 && strcmp(w, "array1d") != 0 && strcmp(w, "array2d") != 0 &&
+			    strcmp(w, "array3d") != 0 && strcmp(w, "array4d") != 0)
+				return gnone();
+			if (w[5] >= '1' && w[5] <= '4')
+				nd = w[5] - '0';
+			if (!dt && e->l1.n >= 1 && w[5] == 0) {
+				/* wp.array(float) is a data argument in Python; kpyc reads it as a dtype */
+				return gnone();
+			}
+			if (!dt)
+				anyd = true;
+			if (ndn) {
+				GVal g = geval1(k, f, ndn, quiet);
+				Lit l;
+				if (!numval(&g, &l) || !l.isint || l.i < 1 || l.i > MAXDIM)
+					return gnone();
+				nd = (int)l.i;
+			}
+			v.kind = G_TYPE;
+			v.spec.ty = tarray(anyd ? tscalar(S_F32) : et, nd);
+			v.spec.anydtype = anyd;
+			if (!anyd && (et.k == T_ARRAY || et.k == T_VOID))
+				return gnone();
+			return v;
+		}
+	}
+	return gnone();
+}
+
+static GVal
+geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
+{
+	GVal v = gnone();
+	const Global *g;
+	uint32_t i;
+
+	switch (e->kind) {
+	case E_INT:
+		if (e->big)
+			return gnone();
+		return gscalar(k, S_I32, litint((int64_t)e->u));
+	case E_FLOAT:
+		return gscalar(k, S_F32, litfloat(e->f));
+	case E_BOOL: {
+		Lit l = litint((int64_t)e->u);
+		return gscalar(k, S_BOOL, l);
+	}
+	case E_STR:
+		if (e->op == 'b')
+			return gnone();
+		return gkind(G_STR, e->s);
+	case E_NAME:
+		if ((g = gfind(f, e->s)))
+			return g->v;
+		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
+		    strcmp(e->s, "range") == 0 || strcmp(e->s, "len") == 0 || strcmp(e->s, "abs") == 0 ||
+		    strcmp(e->s, "min") == 0 || strcmp(e->s, "max") == 0 || strcmp(e->s, "round") == 0 ||
+		    strcmp(e->s, "pow") == 0 || strcmp(e->s, "print") == 0 || strcmp(e->s, "reversed") == 0)
+			return gkind(G_PYNAME, aprintf(k->a, "builtins.%s", e->s));
+		return gnone();
+	case E_ATTR: {
+		GVal b = geval1(k, f, e->a, quiet);
+		if (b.kind == G_WARP) {
+			if (strcmp(e->s, "types") == 0 || strcmp(e->s, "_src") == 0 || strcmp(e->s, "context") == 0)
+				return gkind(G_WARP, e->s);
+			return wpname(k, e->s);
+		}
+		if (b.kind == G_MODULE)
+			return modmember(k, b.s, e->s);
+		if (b.kind == G_TYPE && !b.spec.any) {
+			/* vec3.dtype, vec3.length */
+			if (strcmp(e->s, "dtype") == 0 && b.spec.ty.k != T_STRUCT && b.spec.ty.k != T_ARRAY) {
+				v.kind = G_TYPE;
+				v.spec.ty = tcomp(b.spec.ty);
+				return v;
+			}
+			if (strcmp(e->s, "length") == 0 && b.spec.ty.k == T_VEC)
+				return gscalar(k, S_I32, litint(b.spec.ty.n));
+		}
+		return gnone();
+	}
+	case E_UNARY: {
+		GVal a = geval1(k, f, e->a, quiet);
+		Lit l;
+		if (!numval(&a, &l))
+			return gnone();
+		if (e->op == U_NEG) {
+			if (l.isint)
+				l.i = (int64_t)(0 - (uint64_t)l.i);
+			else
+				l.f = -l.f;
+			if (l.isint)
+				l.f = (double)l.i;
+			return gscalar(k, a.spec.ty.s == S_BOOL ? S_I32 : a.spec.ty.s, l);
+		}
+		if (e->op == U_POS)
+			return a;
+		if (e->op == U_INVERT && l.isint) {
+			l.i = ~l.i;
+			l.f = (double)l.i;
+			return gscalar(k, S_I32, l);
+		}
+		if (e->op == U_NOT) {
+			l = litint(l.isint ? l.i == 0 : l.f == 0);
+			return gscalar(k, S_BOOL, l);
+		}
+		return gnone();
+	}
+	case E_BINOP:
+		return garith(k, e->op, geval1(k, f, e->a, quiet), geval1(k, f, e->b, quiet));
+	case E_TUPLE:
+		v.kind = G_TUPLE;
+		v.n = (int)e->l1.n;
+		v.elts = aalloc(k->a, (e->l1.n + 1) * sizeof *v.elts);
+		for (i = 0; i < e->l1.n; i++) {
+			v.elts[i] = geval1(k, f, e->l1.v[i], quiet);
+			if (v.elts[i].kind == G_NONE)
+				return gnone();
+		}
+		return v;
+	case E_CALL:
+		return gcall(k, f, e, quiet);
+	case E_SUBSCRIPT: {
+		/* wp.array[float], wp.array2d[wp.vec3] */
+		GVal b = geval1(k, f, e->a, quiet);
+		TySpec ts;
+		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
+			GVal d = geval1(k, f, e->l1.v[0], quiet);
+			int nd = b.s[5] >= '1' && b.s[5] <= '4' ? b.s[5] - '0' : 1;
+			v.kind = G_TYPE;
+			if (d.kind == G_ANY) {
+				v.spec.ty = tarray(tscalar(S_F32), nd);
+				v.spec.anydtype = true;
+				return v;
+			}
+			if (!gvaltype(&d, &ts) || ts.any || ts.ty.k == T_ARRAY)
+				return gnone();
+			v.spec.ty = tarray(ts.ty, nd);
+			return v;
+		}
+		return gnone();
+	}
+	default:
+		return gnone();
+	}
+}
+
+GVal
+geval(Kpyc *k, FileCtx *f, Node *e, bool quiet)
+{
+	return geval1(k, f, e, quiet);
+}
+
+/* ---- splitting the file -------------------------------------------- */
+
+/* The end (exclusive) of the top-level statement starting at token i:
+ * its first NEWLINE at depth 0 that is not followed by an indented block,
+ * a continuation keyword (else, elif, except, finally) or, after a
+ * decorator line, the decorated definition. */
+static uint32_t
+stmtend(const TokArray *t, uint32_t i)
+{
+	int depth = 0;
+	uint32_t line = i; /* first token of the current logical line */
+
+	for (; i < t->n; i++) {
+		int kind = t->v[i].kind, nk;
+		if (kind == T_END)
+			return i;
+		if (kind == T_INDENT) {
+			depth++;
+			line = i + 1;
+			continue;
+		}
+		if (kind == T_DEDENT) {
+			depth--;
+			line = i + 1;
+			if (depth > 0)
+				continue;
+			depth = 0;
+			nk = i + 1 < t->n ? t->v[i + 1].kind : T_END;
+			if (nk == T_DEDENT || nk == T_ELSE || nk == T_ELIF || nk == T_EXCEPT || nk == T_FINALLY)
+				continue;
+			return i + 1;
+		}
+		if (kind != T_NEWLINE || depth > 0) {
+			if (kind == T_NEWLINE)
+				line = i + 1;
+			continue;
+		}
+		nk = i + 1 < t->n ? t->v[i + 1].kind : T_END;
+		if (nk == T_INDENT || t->v[line].kind == '@' ||
+		    nk == T_ELSE || nk == T_ELIF || nk == T_EXCEPT || nk == T_FINALLY) {
+			line = i + 1;
+			continue;
+		}
+		return i + 1;
+	}
+	return i;
+}
+
+/* Is the decorator expression starting at token i (after '@') one of
+ * Warp's?  Returns 'k' (kernel), 'f' (func), 's' (struct), 'o' (another
+ * Warp decorator: func_grad, overload, ...) or 0. */
+static int
+warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
+{
+	const TokArray *t = &f->toks;
+	const char *text = f->src->text;
+	GVal v = gnone();
+	char name[128];
+	bool first = true;
+
+	while (i < t->n && t->v[i].kind == T_NAME) {
+		const Token *tk = &t->v[i];
+		if (tk->len >= sizeof name)
+			return 0;
+		memcpy(name, text + tk->off, tk->len);
+		name[tk->len] = 0;
+		if (first) {
+			const Global *g = gfind(f, name);
+			if (!g)
+				return 0;
+			v = g->v;
+			first = false;
+		} else if (v.kind == G_WARP) {
+			if (strcmp(name, "types") == 0 || strcmp(name, "context") == 0)
+				v = gkind(G_WARP, "types");
+			else
+				v = wpname(k, name);
+		} else {
+			return 0;
+		}
+		i++;
+		if (i < t->n && t->v[i].kind == '.')
+			i++;
+		else
+			break;
+	}
+	if (v.kind != G_WPNAME)
+		return 0;
+	if (strcmp(v.s, "kernel") == 0)
+		return 'k';
+	if (strcmp(v.s, "func") == 0)
+		return 'f';
+	if (strcmp(v.s, "struct") == 0)
+		return 's';
+	if (strncmp(v.s, "func_", 5) == 0 || strcmp(v.s, "overload") == 0)
+		return 'o';
+	return 0;
+}
+
+static char *
+toktext(Kpyc *k, FileCtx *f, const Token *t)
+{
+	return astrndup(k->a, f->src->text + t->off, t->len);
+}
+
+/* ---- imports -------------------------------------------------------- */
+
+static void
+doimport(Kpyc *k, FileCtx *f, Node *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->l1.n; i++) {
+		Node *al = s->l1.v[i];
+		const char *mod = al->s, *bind = al->s2;
+		GVal v;
+		if (!bind) {
+			/* import a.b binds a */
+			const char *dot = strchr(mod, '.');
+			bind = dot ? astrndup(k->a, mod, (size_t)(dot - mod)) : mod;
+			mod = bind;
+		}
+		if (strcmp(mod, "warp") == 0)
+			v = gkind(G_WARP, "");
+		else if (strncmp(mod, "warp.", 5) == 0)
+			v = gkind(G_WARP, mod + 5);
+		else
+			v = gkind(G_MODULE, mod);
+		gbind(k, f, bind, v, al->loc);
+	}
+}
+
+static void
+dofrom(Kpyc *k, FileCtx *f, Node *s)
+{
+	uint32_t i;
+	const char *mod = s->s;
+	bool warp = s->u == 0 && (strcmp(mod, "warp") == 0 || strncmp(mod, "warp.", 5) == 0);
+
+	for (i = 0; i < s->l1.n; i++) {
+		Node *al = s->l1.v[i];
+		const char *bind = al->s2 ? al->s2 : al->s;
+		GVal v;
+		if (strcmp(al->s, "*") == 0)
+			continue; /* from warp import *: names resolve through wpname below */
+		if (warp) {
+			if (strcmp(al->s, "types") == 0)
+				v = gkind(G_WARP, "types");
+			else
+				v = wpname(k, al->s);
+		} else if (s->u == 0) {
+			v = modmember(k, mod, al->s);
+		} else {
+			v = gkind(G_HOST, NULL);
+		}
+		gbind(k, f, bind, v, al->loc);
+	}
+}
+
+/* ---- definitions ---------------------------------------------------- */
+
+static void declfunc(Kpyc *k, FileCtx *f, Node *def, int kind);
+static void declstruct(Kpyc *k, FileCtx *f, Node *cls);
+
+/* Parse tokens [from, to) as statements; NULL on a syntax error. */
+static NodeList *
+parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
+{
+	PState ps;
+	NodeList *l;
+
+	memset(&ps, 0, sizeof ps);
+	ps.a = k->a;
+	ps.src = f->src;
+	ps.toks = &f->toks;
+	ps.d = k->d;
+	ps.quiet = quiet;
+	if (pyparse_unit(&ps, from, to) != 0 && quiet)
+		return NULL;
+	l = aalloc(k->a, sizeof *l);
+	*l = ps.result;
+	return l;
+}
+
+static void
+doassign(Kpyc *k, FileCtx *f, Node *s)
+{
+	Node *t;
+	Node *val;
+	GVal v;
+	uint32_t i;
+
+	if (s->kind == S_ANNASSIGN) {
+		t = s->a;
+		val = s->c;
+		if (!val)
+			return;
+	} else {
+		val = s->a;
+		if (s->l1.n != 1) {
+			for (i = 0; i < s->l1.n; i++)
+				if (s->l1.v[i]->kind == E_NAME)
+					gbind(k, f, s->l1.v[i]->s, gkind(G_HOST, NULL), s->l1.v[i]->loc);
+			return;
+		}
+		t = s->l1.v[0];
+	}
+	if (t->kind == E_TUPLE) {
+		for (i = 0; i < t->l1.n; i++)
+			if (t->l1.v[i]->kind == E_NAME)
+				gbind(k, f, t->l1.v[i]->s, gkind(G_HOST, NULL), t->l1.v[i]->loc);
+		return;
+	}
+	if (t->kind != E_NAME)
+		return;
+	v = geval(k, f, val, true);
+	if (v.kind == G_NONE || v.kind == G_TUPLE)
+		v = gkind(G_HOST, NULL);
+	gbind(k, f, t->s, v, t->loc);
+}
+
+/* Read the top level of file f: bind names, declare definitions. */
+static void
+scanfile(Kpyc *k, FileCtx *f)
+{
+	const TokArray *t = &f->toks;
+	uint32_t i = 0, e;
+
+	while (i < t->n && t->v[i].kind != T_END) {
+		const Token *tk = &t->v[i];
+		e = stmtend(t, i);
+		if (e <= i)
+			e = i + 1;
+		switch (tk->kind) {
+		case T_IMPORT:
+		case T_FROM: {
+			NodeList *l = parse(k, f, i, e, true);
+			uint32_t j;
+			for (j = 0; l && j < l->n; j++) {
+				if (l->v[j]->kind == S_IMPORT)
+					doimport(k, f, l->v[j]);
+				else if (l->v[j]->kind == S_FROM)
+					dofrom(k, f, l->v[j]);
+			}
+			break;
+		}
+		case '@': {
+			/* decorated: is any decorator Warp's? */
+			uint32_t j = i, defat = i;
+			int kind = 0;
+			while (j < e && t->v[j].kind == '@') {
+				int w = warpdecorator(k, f, j + 1);
+				if (w && !kind)
+					kind = w;
+				while (j < e && t->v[j].kind != T_NEWLINE)
+					j++;
+				j++;
+			}
+			defat = j;
+			if (defat < e && t->v[defat].kind == T_ASYNC)
+				defat++;
+			if (kind == 'k' || kind == 'f' || kind == 's') {
+				NodeList *l = parse(k, f, i, e, false);
+				if (l && l->n == 1 && (l->v[0]->kind == S_DEF || l->v[0]->kind == S_CLASS)) {
+					Node *d = l->v[0];
+					if (kind == 's' && d->kind == S_CLASS)
+						declstruct(k, f, d);
+					else if (kind != 's' && d->kind == S_DEF)
+						declfunc(k, f, d, kind);
+					else
+						kerr(k, d->loc, "@wp.%s decorates a %s", kind == 's' ? "struct" : kind == 'k' ? "kernel" : "func",
+						     d->kind == S_DEF ? "function" : "class");
+				} else if (l && l->n == 1 && l->v[0]->kind == S_UNSUP) {
+					kerr(k, l->v[0]->loc, "Construct `%s` not supported in kernels.", l->v[0]->s);
+				}
+			} else if (defat + 1 < e && (t->v[defat].kind == T_DEF || t->v[defat].kind == T_CLASS) &&
+			           t->v[defat + 1].kind == T_NAME) {
+				/* host function or class (or a Warp decorator kpyc leaves to Warp: func_grad, overload) */
+				if (kind != 'o')
+					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
+			}
+			break;
+		}
+		case T_DEF:
+		case T_CLASS:
+			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
+				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
+			break;
+		case T_NAME: {
+			/* NAME = ... or NAME: T = ...: a possible constant */
+			if (i + 1 < e && (t->v[i + 1].kind == '=' || t->v[i + 1].kind == ':' || t->v[i + 1].kind == ',')) {
+				NodeList *l = parse(k, f, i, e, true);
+				if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
+					doassign(k, f, l->v[0]);
+				else if (t->v[i + 1].kind == '=')
+					gbind(k, f, toktext(k, f, tk), gkind(G_HOST, NULL), tk->loc);
+			}
+			break;
+		}
+		default:
+			break; /* host code: skipped */
+		}
+		i = e;
+	}
+}
+
+/* ---- declarations --------------------------------------------------- */
+
+static void
+declstruct(Kpyc *k, FileCtx *f, Node *cls)
+{
+	const char *name = cls->s;
+	int sid;
+	uint32_t i;
+	GVal v = gnone();
+
+	if (findstruct(k->m, name) >= 0)
+		name = aprintf(k->a, "%s_%d", name, f->index + 1);
+	sid = addstruct(k->m, name, cls->loc);
+	for (i = 0; i < cls->l1.n; i++) {
+		Node *s = cls->l1.v[i];
+		TySpec ts;
+		if (s->kind == S_PASS || (s->kind == S_EXPR && (s->a->kind == E_STR || s->a->kind == E_ELLIPSIS)))
+			continue;
+		if (s->kind != S_ANNASSIGN || s->a->kind != E_NAME) {
+			kerr(k, s->loc, "a @wp.struct holds field declarations only (`name: type`)");
+			continue;
+		}
+		if (s->c)
+			kerr(k, s->c->loc, "struct fields cannot have default values");
+		if (!evaltype(k, f, s->b, &ts, false))
+			continue;
+		if (ts.any || ts.anydtype) {
+			kerr(k, s->b->loc, "struct fields cannot be generic (typing.Any)");
+			continue;
+		}
+		if (fieldindex(k->m, sid, s->a->s) >= 0) {
+			kerr(k, s->a->loc, "field '%s' declared twice", s->a->s);
+			continue;
+		}
+		addfield(k->m, sid, s->a->s, ts.ty);
+	}
+	v.kind = G_TYPE;
+	v.spec.ty = tstruct(sid);
+	gbind(k, f, cls->s, v, cls->oploc);
+}
+
+static bool
+sametypes(const FuncDecl *a, const FuncDecl *b)
+{
+	int i;
+
+	if (a->nparams != b->nparams)
+		return false;
+	for (i = 0; i < a->nparams; i++) {
+		const TySpec *x = &a->params[i].spec, *y = &b->params[i].spec;
+		if (x->any != y->any || x->anydtype != y->anydtype)
+			return false;
+		if (!x->any && !(x->anydtype ? x->ty.nd == y->ty.nd : typeeq(x->ty, y->ty)))
+			return false;
+	}
+	return true;
+}
+
+static void
+declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
+{
+	FuncDecl *fd = aalloc(k->a, sizeof *fd);
+	Global *prev = (Global *)gfind(f, def->s);
+	GVal v = gnone();
+	uint32_t i;
+	bool star = false;
+
+	fd->def = def;
+	fd->file = f;
+	fd->name = def->s;
+	fd->kernel = kind == 'k';
+	fd->params = aalloc(k->a, (def->l2.n + 1) * sizeof *fd->params);
+	for (i = 0; i < def->l2.n; i++) {
+		Node *p = def->l2.v[i];
+		Param *pp = &fd->params[fd->nparams];
+		if (p->op == '/' ) {
+			continue;
+		}
+		if (p->op == '*' || p->op == 'k') {
+			if (!star)
+				kerr(k, p->loc, "%s parameters (%s%s) are not supported in Warp %s",
+				     p->op == '*' ? "variadic" : "keyword", p->op == '*' ? "*" : "**", p->s,
+				     fd->kernel ? "kernels" : "functions");
+			star = true;
+			fd->bad = true;
+			continue;
+		}
+		pp->name = p->s;
+		pp->node = p;
+		if (!p->a) {
+			if (fd->kernel)
+				kerr(k, p->loc, "Incomplete argument annotations on function %s: parameter '%s' has no type",
+				     def->s, p->s);
+			else
+				kerr(k, p->loc, "parameter '%s' of @wp.func %s needs a type annotation", p->s, def->s);
+			fd->bad = true;
+		} else if (!evaltype(k, f, p->a, &pp->spec, false)) {
+			fd->bad = true;
+		}
+		if (pp->spec.any || pp->spec.anydtype)
+			fd->generic = true;
+		if (p->b) {
+			pp->hasdflt = true;
+			pp->dflt = geval(k, f, p->b, true);
+			if (pp->dflt.kind != G_CONST && pp->dflt.kind != G_STR) {
+				kerr(k, p->b->loc, "default value of '%s' is not a constant kpyc can evaluate", p->s);
+				fd->bad = true;
+			}
+		}
+		fd->nparams++;
+	}
+	if (def->a && !(def->a->kind == E_NONE)) {
+		Node *r = def->a;
+		if (fd->kernel) {
+			kerr(k, r->loc, "'%s': Warp kernels cannot return values. Write results to output arguments, and "
+			     "omit the return annotation or use `-> None`.", def->s);
+			fd->bad = true;
+		} else {
+			int n = r->kind == E_TUPLE ? (int)r->l1.n : 1;
+			int j;
+			GVal g = geval(k, f, r, true);
+			fd->rets = aalloc(k->a, (size_t)(n + 1) * sizeof *fd->rets);
+			fd->hasret = true;
+			if (r->kind != E_TUPLE && g.kind == G_PYNAME && strcmp(g.s, "typing.Tuple") == 0)
+				n = 0;
+			for (j = 0; j < n; j++) {
+				Node *rj = r->kind == E_TUPLE ? r->l1.v[j] : r;
+				if (!evaltype(k, f, rj, &fd->rets[j], false)) {
+					fd->bad = true;
+					break;
+				}
+			}
+			fd->nrets = n;
+			if (r->kind == E_SUBSCRIPT && r->a->kind == E_ATTR && strcmp(r->a->s, "Tuple") == 0)
+				(void)0;
+		}
+	}
+	fd->order = (int)f->ndecls;
+	APUSH(k->a, f->decls, f->ndecls, f->capdecls, fd);
+	/* bind the name; @wp.func definitions of the same name are overloads */
+	if (!fd->kernel && prev && prev->v.kind == G_FUNC) {
+		FuncDecl *o, **pp;
+		/* an overload with the same parameter types replaces the earlier one */
+		for (pp = &prev->v.fd; (o = *pp); pp = &o->next)
+			if (sametypes(o, fd)) {
+				fd->next = o->next;
+				*pp = fd;
+				o->bad = true;
+				o->def = NULL;
+				return;
+			}
+		*pp = fd;
+		return;
+	}
+	if (prev && (prev->v.kind == G_FUNC || prev->v.kind == G_KERNEL)) {
+		FuncDecl *o;
+		for (o = prev->v.fd; o; o = o->next) {
+			o->bad = true;
+			o->def = NULL;
+		}
+	}
+	v.kind = fd->kernel ? G_KERNEL : G_FUNC;
+	v.fd = fd;
+	gbind(k, f, def->s, v, def->oploc);
+}
+
+/* ---- driver ---------------------------------------------------------- */
+
+static const char *
+basename_noext(Arena *a, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 3 && strcmp(b + n - 3, ".py") == 0)
+		n -= 3;
+	return astrndup(a, b, n);
+}
+
+Module *
+kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
+{
+	Kpyc k;
+	int i;
+	int nerr0 = d->nerr;
+	Module *m = modnew();
+
+	memset(&k, 0, sizeof k);
+	k.m = m;
+	k.d = d;
+	k.a = arena_new();
+	k.o = o;
+	k.nfiles = nsrcs;
+	k.files = aalloc(k.a, (size_t)(nsrcs + 1) * sizeof *k.files);
+	for (i = 0; i < nsrcs; i++) {
+		FileCtx *f = &k.files[i];
+		f->src = &srcs[i];
+		f->index = i;
+		f->modname = basename_noext(k.a, srcs[i].name);
+		APUSH(m->arena, m->srcs, m->nsrcs, m->capsrcs, astrdup(m->arena, srcs[i].name));
+		k.file = f;
+		pytokenize(k.a, f->src, &f->toks);
+		scanfile(&k, f);
+	}
+	if (!o->parse_only)
+		semamodule(&k);
+	for (i = 0; i < nsrcs; i++)
+		free(k.files[i].toks.v);
+	arena_free(k.a);
+	if (d->nerr != nerr0) {
+		modfree(m);
+		return NULL;
+	}
+	return m;
+}

@@ -1,0 +1,264 @@
+/*
+ * types.c — Warp's names and types as kpyc understands them.
+ *
+ * wpname() answers what `wp.NAME` denotes: a scalar, vector, matrix,
+ * quaternion or transform type (with Warp's suffixes: vec3f, vec2ub,
+ * mat33d, quath, transformf, spatial_vectord ...), a constant (wp.pi), a
+ * type factory (wp.array, wp.types.vector), a decorator, or a builtin
+ * function (anything else: call.c decides whether it exists).
+ */
+#include <string.h>
+
+#include "ast.h"
+
+/* Warp's vector/matrix suffixes by scalar kind (as in type.c). */
+static const char *const wpsuffix[NSCALAR] = {
+	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d",
+};
+
+/* Warp's scalar type names. */
+static const char *const wpscalar[NSCALAR] = {
+	"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+	"float16", "float32", "float64",
+};
+
+static int
+suffixkind(const char *s)
+{
+	int i;
+
+	if (*s == 0)
+		return S_F32;
+	for (i = 1; i < NSCALAR; i++)
+		if (strcmp(wpsuffix[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static GVal
+gtype(Type t)
+{
+	GVal v;
+
+	memset(&v, 0, sizeof v);
+	v.kind = G_TYPE;
+	v.spec.ty = t;
+	return v;
+}
+
+Scal
+litscal(Lit l, int s)
+{
+	Scal c;
+
+	if (scalarisfloat(s))
+		c.f = l.isint ? (double)l.i : l.f;
+	else if (s == S_BOOL)
+		c.i = l.isint ? l.i != 0 : l.f != 0;
+	else if (l.isint)
+		c.i = l.i;
+	else
+		c.i = (int64_t)l.f;
+	return c;
+}
+
+GVal
+wpname(Kpyc *k, const char *name)
+{
+	static const struct { const char *name; double v; } consts[] = {
+		{"pi", 3.14159265358979323846}, {"PI", 3.14159265358979323846},
+		{"e", 2.71828182845904523536}, {"E", 2.71828182845904523536},
+		{"tau", 6.28318530717958647692}, {"TAU", 6.28318530717958647692},
+		{"half_pi", 1.57079632679489661923}, {"HALF_PI", 1.57079632679489661923},
+		{"phi", 1.61803398874989484820}, {"PHI", 1.61803398874989484820},
+		{"log2e", 1.44269504088896340736}, {"LOG2E", 1.44269504088896340736},
+		{"log10e", 0.43429448190325182765}, {"LOG10E", 0.43429448190325182765},
+		{"ln2", 0.69314718055994530942}, {"LN2", 0.69314718055994530942},
+		{"ln10", 2.30258509299404568402}, {"LN10", 2.30258509299404568402},
+		{"inf", 1.0 / 0.0}, {"INF", 1.0 / 0.0},
+	};
+	GVal v;
+	size_t i;
+	int s;
+
+	memset(&v, 0, sizeof v);
+	for (s = 0; s < NSCALAR; s++)
+		if (strcmp(wpscalar[s], name) == 0)
+			return gtype(tscalar(s));
+	if (strcmp(name, "half") == 0)
+		return gtype(tscalar(S_F16));
+	if (strncmp(name, "vec", 3) == 0 && name[3] >= '2' && name[3] <= '4' && (s = suffixkind(name + 4)) >= 0)
+		return gtype(tvec(name[3] - '0', s));
+	if (strncmp(name, "mat", 3) == 0 && name[3] >= '2' && name[3] <= '4' && name[4] == name[3] &&
+	    (s = suffixkind(name + 5)) >= 0 && scalarisfloat(s))
+		return gtype(tmat(name[3] - '0', name[3] - '0', s));
+	if (strncmp(name, "quat", 4) == 0 && (s = suffixkind(name + 4)) >= 0 && scalarisfloat(s))
+		return gtype(tquat(s));
+	if (strncmp(name, "transform", 9) == 0 && (s = suffixkind(name + 9)) >= 0 && scalarisfloat(s))
+		return gtype(txform(s));
+	if (strncmp(name, "spatial_vector", 14) == 0 && (s = suffixkind(name + 14)) >= 0 && scalarisfloat(s))
+		return gtype(tvec(6, s));
+	if (strncmp(name, "spatial_matrix", 14) == 0 && (s = suffixkind(name + 14)) >= 0 && scalarisfloat(s))
+		return gtype(tmat(6, 6, s));
+	for (i = 0; i < countof(consts); i++)
+		if (strcmp(consts[i].name, name) == 0) {
+			v.kind = G_CONST;
+			v.spec.ty = tscalar(S_F32);
+			v.c = aalloc(k->a, sizeof *v.c);
+			v.lit.ok = true;
+			v.lit.f = consts[i].v;
+			v.c[0] = scalround(S_F32, litscal(v.lit, S_F32));
+			return v;
+		}
+	if (strcmp(name, "nan") == 0 || strcmp(name, "NAN") == 0) {
+		v.kind = G_CONST;
+		v.spec.ty = tscalar(S_F32);
+		v.c = aalloc(k->a, sizeof *v.c);
+		v.lit.ok = true;
+		v.lit.f = 0.0 / 0.0;
+		v.c[0].f = v.lit.f;
+		return v;
+	}
+	v.kind = G_WPNAME;
+	v.s = name;
+	return v;
+}
+
+bool
+gvaltype(const GVal *g, TySpec *out)
+{
+	memset(out, 0, sizeof *out);
+	if (g->kind == G_TYPE) {
+		*out = g->spec;
+		return true;
+	}
+	if (g->kind == G_ANY) {
+		out->any = true;
+		return true;
+	}
+	if (g->kind == G_PYNAME) {
+		if (strcmp(g->s, "builtins.float") == 0) {
+			out->ty = tscalar(S_F32);
+			return true;
+		}
+		if (strcmp(g->s, "builtins.int") == 0) {
+			out->ty = tscalar(S_I32);
+			return true;
+		}
+		if (strcmp(g->s, "builtins.bool") == 0) {
+			out->ty = tscalar(S_BOOL);
+			return true;
+		}
+	}
+	if (g->kind == G_WPNAME && strncmp(g->s, "array", 5) == 0 &&
+	    (g->s[5] == 0 || (g->s[5] >= '1' && g->s[5] <= '4' && strcmp(g->s + 6, "d") == 0))) {
+		/* a bare wp.array: any dtype */
+		out->ty = tarray(tscalar(S_F32), g->s[5] ? g->s[5] - '0' : 1);
+		out->anydtype = true;
+		return true;
+	}
+	return false;
+}
+
+bool
+evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
+{
+	GVal g = geval(k, f, e, true);
+
+	if (gvaltype(&g, out))
+		return true;
+	if (!quiet) {
+		if (g.kind == G_WPNAME && (strcmp(g.s, "indexedarray") == 0 || strncmp(g.s, "fabricarray", 11) == 0 ||
+		                           strncmp(g.s, "indexedfabricarray", 18) == 0 ||
+		                           strncmp(g.s, "indexedarray", 12) == 0))
+			kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", g.s);
+		else if (g.kind == G_WPNAME && strcmp(g.s, "bfloat16") == 0)
+			kerr(k, e->loc, "wp.bfloat16 is not supported by kpyc");
+		else if (e->kind == E_NAME && g.kind == G_NONE)
+			kerr(k, e->loc, "unknown type name '%s'", e->s);
+		else if (e->kind == E_CALL && g.kind == G_NONE)
+			kerr(k, e->loc, "cannot evaluate this type expression (expected a Warp type such as wp.array(dtype=float))");
+		else
+			kerr(k, e->loc, "not a Warp type");
+	}
+	return false;
+}
+
+const char *
+wptypename(const Module *m, Type t)
+{
+	static char ring[8][128];
+	static unsigned next;
+	char *s = ring[next++ % 8];
+	size_t n = sizeof ring[0];
+
+	switch (t.k) {
+	case T_SCALAR:
+		snprintf(s, n, "%s", wpscalar[t.s]);
+		break;
+	case T_VEC:
+		if (t.n >= 2 && t.n <= 4 && wpsuffix[t.s])
+			snprintf(s, n, "vec%d%s", t.n, wpsuffix[t.s]);
+		else
+			snprintf(s, n, "vector(length=%d, dtype=%s)", t.n, wpscalar[t.s]);
+		break;
+	case T_MAT:
+		if (t.n == t.m && t.n >= 2 && t.n <= 4 && wpsuffix[t.s])
+			snprintf(s, n, "mat%d%d%s", t.n, t.m, wpsuffix[t.s]);
+		else
+			snprintf(s, n, "matrix(shape=(%d, %d), dtype=%s)", t.n, t.m, wpscalar[t.s]);
+		break;
+	case T_QUAT:
+		snprintf(s, n, "quat%s", wpsuffix[t.s] ? wpsuffix[t.s] : "?");
+		break;
+	case T_XFORM:
+		snprintf(s, n, "transform%s", wpsuffix[t.s] ? wpsuffix[t.s] : "?");
+		break;
+	case T_STRUCT:
+		snprintf(s, n, "%s", m && t.sid < m->nstructs ? m->structs[t.sid].name : "struct");
+		break;
+	case T_ARRAY: {
+		Type e = telem(t);
+		const char *en = e.k == T_STRUCT ? (m && e.sid < m->nstructs ? m->structs[e.sid].name : "struct")
+		               : e.k == T_SCALAR ? wpscalar[e.s] : typestr(m, e);
+		snprintf(s, n, "array(ndim=%d, dtype=%s)", t.nd, en);
+		break;
+	}
+	case T_STR:
+		snprintf(s, n, "str");
+		break;
+	default:
+		snprintf(s, n, "None");
+	}
+	return s;
+}
+
+void
+typemangle(Buf *b, const Module *m, Type t)
+{
+	Buf tmp = {0};
+	size_t i;
+	bool us = false;
+
+	if (t.k == T_ARRAY) {
+		bufprintf(b, "a%d", t.nd);
+		typemangle(b, m, telem(t));
+		return;
+	}
+	if (t.k == T_STRUCT) {
+		bufputs(b, m && t.sid < m->nstructs ? m->structs[t.sid].name : "S");
+		return;
+	}
+	typeprint(&tmp, m, t);
+	for (i = 0; i < tmp.n; i++) {
+		char c = tmp.s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			bufputc(b, c);
+			us = false;
+		} else if (!us && i + 1 < tmp.n) {
+			bufputc(b, '_');
+			us = true;
+		}
+	}
+	buffree(&tmp);
+}

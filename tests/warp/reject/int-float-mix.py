@@ -1,0 +1,7 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), n: int):
+    i = wp.tid()
+    a[i] = a[i] * 2

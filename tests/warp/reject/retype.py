@@ -1,0 +1,9 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), n: int):
+    i = wp.tid()
+    x = 1.0
+    x = 1
+    a[i] = float(x)

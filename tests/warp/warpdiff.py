@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""warpdiff — run the same kernels in NVIDIA Warp and through kpy, compare.
+
+For every kernel of every module given, with a seed:
+  1. make the inputs (.npy): every array parameter shaped like the launch
+     (plus the trailing dims of vector/matrix element types), floats uniform
+     in [-1, 1], signed ints in [-8, 8], unsigned ints in [0, 8]; every
+     scalar parameter drawn from the same ranges (the conventions kgen
+     generates kernels for);
+  2. run the kernel in Warp on the CPU, forward, and — with --grad, for
+     kernels whose backward Warp computes exactly — backward with seeded
+     adjoints for every array;
+  3. run it through kpyc | kopt [-p ad] | kcpu | krun with the same inputs;
+  4. compare every array after the forward pass, and the adjoints of the
+     arrays the kernel only reads, with tolerances per dtype: exact for
+     integers and bools, rtol/atol 1e-5/1e-6 for f32 (1e-4 for
+     transcendental-heavy kernels is NOT granted: mismatches are bugs),
+     1e-12 for f64, 2e-3 for f16.
+
+Modules are compiled by kpy in one batch (all modules → one kir module → one
+C++ file) so the suite stays fast.
+
+  warpdiff.py [--seed S] [--dim N] [--grad] [--bin DIR] [--work DIR]
+              [--report FILE] MODULE.py...
+
+Exit status: 0 when every compared kernel agrees, 1 on any mismatch, 2 on
+a usage or setup error.  Prints one TAP line per kernel.
+"""
+import argparse
+import hashlib
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import traceback
+
+import numpy as np
+
+os.environ.setdefault("WARP_CACHE_PATH", os.path.join(tempfile.gettempdir(), "kpy-warp-cache"))
+import warp as wp  # noqa: E402
+from warp._src import types as wpt  # noqa: E402  (dtype tables; stable across 1.x)
+
+wp.config.quiet = True
+wp.config.verbose = False
+
+TOL = {  # dtype kind -> (rtol, atol)
+    "f2": (2e-3, 2e-3),
+    "f4": (1e-5, 1e-6),
+    "f8": (1e-12, 1e-14),
+}
+
+META = re.compile(r"^# kgen: .*\bkernel=(\w+).*\bdim=([0-9,]+)", re.M)
+
+
+def load_module(path, idx):
+    """Import a .py file as a fresh module (Warp registers its kernels)."""
+    name = "warpdiff_m%d_%s" % (idx, re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0]))
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def kernels_of(mod):
+    return [v for v in vars(mod).values() if isinstance(v, wp.Kernel)]
+
+
+def scalar_np(t):
+    """numpy dtype of a Warp scalar type."""
+    return np.dtype(wpt.warp_type_to_np_dtype[t])
+
+
+def elem_info(dtype):
+    """(numpy scalar dtype, trailing shape) of a Warp array element type."""
+    if wp.types.type_is_vector(dtype) or wp.types.type_is_quaternion(dtype) or wp.types.type_is_transformation(dtype):
+        return scalar_np(dtype._wp_scalar_type_), (dtype._length_,)
+    if wp.types.type_is_matrix(dtype):
+        return scalar_np(dtype._wp_scalar_type_), tuple(dtype._shape_)
+    if dtype is bool or dtype == wp.bool:
+        return np.dtype(np.bool_), ()
+    return scalar_np({int: wp.int32, float: wp.float32}.get(dtype, dtype)), ()
+
+
+def random_values(rng, npdt, shape):
+    if npdt.kind == "f":
+        return rng.uniform(-1.0, 1.0, size=shape).astype(npdt)
+    if npdt.kind == "i":
+        return rng.integers(-8, 9, size=shape).astype(npdt)
+    if npdt.kind == "u":
+        return rng.integers(0, 9, size=shape).astype(npdt)
+    if npdt.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(npdt)
+    raise TypeError("unsupported dtype %s" % npdt)
+
+
+def fmt_scalar(v, npdt):
+    if npdt.kind == "f":
+        return repr(float(v))
+    if npdt.kind == "b":
+        return "1" if v else "0"
+    return str(int(v))
+
+
+class Skip(Exception):
+    pass
+
+
+def make_inputs(kernel, dim, seed):
+    """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}."""
+    h = int(hashlib.sha256(("%s:%d" % (kernel.key, seed)).encode()).hexdigest()[:12], 16)
+    rng = np.random.default_rng(h)
+    arrays, scalars = {}, {}
+    for arg in kernel.adj.args:
+        t = arg.type
+        if wp.types.is_array(t):
+            if type(t).__name__ != "array":
+                raise Skip("parameter %s: %s arrays are not supported" % (arg.label, type(t).__name__))
+            if t.ndim != len(dim):
+                raise Skip("parameter %s has %d dims, launch has %d" % (arg.label, t.ndim, len(dim)))
+            npdt, tail = elem_info(t.dtype)
+            arrays[arg.label] = random_values(rng, npdt, tuple(dim) + tail)
+        elif t in wpt.scalar_types or t is int or t is float or t is bool or t == wp.bool:
+            wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(t, t)
+            npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
+            scalars[arg.label] = (random_values(rng, npdt, ())[()], npdt, wt)
+        else:
+            raise Skip("parameter %s of type %s is not supported by the harness" % (arg.label, getattr(t, "__name__", t)))
+    return arrays, scalars
+
+
+def warp_run(kernel, dim, arrays, scalars, grad, adj_seed):
+    """Forward (and backward) in Warp on the CPU; returns (outs, grads)."""
+    wa, inputs = {}, []
+    for arg in kernel.adj.args:
+        if arg.label in arrays:
+            t = arg.type
+            wa[arg.label] = wp.array(arrays[arg.label], dtype=t.dtype, device="cpu", requires_grad=grad)
+            inputs.append(wa[arg.label])
+        else:
+            v, npdt, wt = scalars[arg.label]
+            inputs.append(wt(v.item()) if wt not in (wp.bool,) else bool(v))
+    if not grad:
+        wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
+        wp.synchronize_device("cpu")
+        return {k: a.numpy().copy() for k, a in wa.items()}, {}
+    wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
+    outs = {k: a.numpy().copy() for k, a in wa.items()}
+    # seeded output adjoints for every array, then one backward launch
+    adj0 = make_adjoints(arrays, adj_seed)
+    for k, a in wa.items():
+        a.grad.assign(adj0[k])
+    adj_inputs = [wa[a.label].grad if a.label in wa else scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
+                  for a in kernel.adj.args]
+    wp.launch(kernel, dim=tuple(dim), inputs=inputs, adj_inputs=adj_inputs, adjoint=True, device="cpu")
+    wp.synchronize_device("cpu")
+    grads = {k: a.grad.numpy().copy() for k, a in wa.items()}
+    return outs, grads
+
+
+def make_adjoints(arrays, seed):
+    rng = np.random.default_rng(seed + 7919)
+    out = {}
+    for k in sorted(arrays):
+        a = arrays[k]
+        if a.dtype.kind == "f":
+            out[k] = rng.uniform(-1.0, 1.0, size=a.shape).astype(a.dtype)
+        else:
+            out[k] = np.zeros_like(a)
+    return out
+
+
+def compare(name, want, got):
+    """Returns None when equal within the dtype's tolerance, else a message."""
+    if got is None:
+        return "%s: kpy wrote no output" % name
+    if want.shape != got.shape or want.dtype != got.dtype:
+        return "%s: kpy gave %s %s, Warp %s %s" % (name, got.dtype, got.shape, want.dtype, want.shape)
+    key = want.dtype.str[1:]
+    if key in TOL:
+        rtol, atol = TOL[key]
+        w, g = want.astype(np.float64), got.astype(np.float64)
+        both_nan = np.isnan(w) & np.isnan(g)
+        bad = ~(np.isclose(g, w, rtol=rtol, atol=atol) | both_nan)
+    else:
+        bad = want != got
+    if bad.any():
+        idx = tuple(np.argwhere(bad)[0])
+        return "%s: %d of %d elements differ; first at %s: Warp %r, kpy %r" % (
+            name, int(bad.sum()), bad.size, idx, want[idx].item(), got[idx].item())
+    return None
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d):\n%s" % (" ".join(cmd[:2]), p.returncode, p.stderr.decode(errors="replace")[-3000:]))
+    return p.stdout
+
+
+def written_arrays(kir, kname):
+    """Array parameters a kernel stores to or updates atomically (from kir)."""
+    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
+    if not m:
+        return set()
+    return set(re.findall(r"\b(?:store|atomic_\w+) %([A-Za-z_]\w*)\[", m.group(2)))
+
+
+def kernel_body(kir, kname):
+    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
+    return m.group(2) if m else ""
+
+
+FOR = re.compile(r"\bfor %\S+ = (-?\d+) to (-?\d+) step (-?\d+)")
+
+
+def warp_grad_exact(kir, kname, max_unroll=16):
+    """Is Warp's backward exact for this kernel (WARP_NOTES section 9)?
+    Not when it has while loops, dynamic for loops (bounds not constants, more
+    than max_unroll trips, or break/continue), or reads and writes one array."""
+    body = kernel_body(kir, kname)
+    if re.search(r"\bwhile\b", body) or re.search(r"\b(break|continue)\b", body):
+        return False
+    for line in body.splitlines():
+        if re.search(r"\bfor %", line):
+            m = FOR.search(line)
+            if not m:
+                return False
+            lo, hi, st = map(int, m.groups())
+            if st == 0 or abs(hi - lo) // abs(st) > max_unroll:
+                return False
+    loaded = set(re.findall(r"\bload %([A-Za-z_]\w*)\[", body))
+    return not (loaded & written_arrays(kir, kname))
+
+
+def launch_ndim(kir, kname):
+    m = re.search(r"^kernel @%s\((.*?)\) \{\n(.*?)^\}" % re.escape(kname), kir, re.S | re.M)
+    if not m:
+        return 1
+    t = re.search(r"^\s*(%[^=]+)= tid\b", m.group(2), re.M)
+    return len(t.group(1).split(",")) if t else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("modules", nargs="+")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dim", type=int, default=37, help="launch size per dimension when no kgen metadata says otherwise")
+    ap.add_argument("--grad", action="store_true", help="also compare gradients (Warp's backward)")
+    ap.add_argument("--bin", default=os.environ.get("top_builddir", "."), help="directory with kpyc, kopt, kcpu, krun")
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--report", default=None, help="append mismatches (with seeds) to this file")
+    args = ap.parse_args()
+
+    work = args.work or tempfile.mkdtemp(prefix="warpdiff.")
+    os.makedirs(work, exist_ok=True)
+    tool = lambda t: os.path.join(args.bin, t)
+
+    # kpy side: one module for everything
+    kir = run([tool("kpyc")] + args.modules).decode()
+    passes = ["-p", "ad,fold,cse,dce"] if args.grad else ["-p", "fold,cse,dce"]
+    kir_opt = run([tool("kopt")] + passes, input=kir.encode()).decode()
+    cpp = os.path.join(work, "all.cpp")
+    with open(cpp, "w") as f:
+        f.write(run([tool("kcpu")], input=kir_opt.encode()).decode())
+
+    n, failed, skipped = 0, 0, 0
+    report = open(args.report, "a") if args.report else None
+    for mi, path in enumerate(args.modules):
+        src = open(path).read()
+        meta = {k: [int(x) for x in d.split(",")] for k, d in META.findall(src)}
+        try:
+            mod = load_module(path, mi)
+            kernels = kernels_of(mod)
+        except Exception as e:  # a module Warp cannot import is a harness failure
+            n += 1
+            failed += 1
+            print("not ok %d - %s: Warp cannot import it: %s" % (n, path, e))
+            continue
+        for k in kernels:
+            n += 1
+            kname = k.key.split(".")[-1] if "." in k.key else k.key
+            kname = k.func.__name__
+            label = "%s:%s" % (os.path.basename(path), kname)
+            dim = meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
+            try:
+                arrays, scalars = make_inputs(k, dim, args.seed)
+                exact_grad = (args.grad and any(a.dtype.kind == "f" for a in arrays.values())
+                              and warp_grad_exact(kir, kname))
+                want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, args.seed)
+                kd = os.path.join(work, "%d_%s" % (mi, kname))
+                os.makedirs(os.path.join(kd, "in"), exist_ok=True)
+                cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
+                       "--seed", str(args.seed), "--out", os.path.join(kd, "out")]
+                for name, a in arrays.items():
+                    p = os.path.join(kd, "in", name + ".npy")
+                    np.save(p, a)
+                    cmd += ["--in", "%s=%s" % (name, p)]
+                for name, (v, npdt, wt) in scalars.items():
+                    cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
+                if exact_grad:
+                    adj0 = make_adjoints(arrays, args.seed)
+                    for name, a in adj0.items():
+                        p = os.path.join(kd, "in", "adj_" + name + ".npy")
+                        np.save(p, a)
+                        cmd += ["--adj", "%s=%s" % (name, p)]
+                    cmd += ["--backward"]
+                run(cmd)
+                errs = []
+                for name, w in want.items():
+                    p = os.path.join(kd, "out", name + ".npy")
+                    e = compare(name, w, np.load(p) if os.path.exists(p) else None)
+                    if e:
+                        errs.append(e)
+                if exact_grad:
+                    written = written_arrays(kir, kname)
+                    for name, w in wgrad.items():
+                        if name in written or w.dtype.kind != "f":
+                            continue
+                        p = os.path.join(kd, "out", "adj_" + name + ".npy")
+                        e = compare("adj_" + name, w, np.load(p) if os.path.exists(p) else None)
+                        if e:
+                            errs.append(e)
+                if errs:
+                    failed += 1
+                    print("not ok %d - %s (seed %d)" % (n, label, args.seed))
+                    for e in errs:
+                        print("# " + e)
+                    if report:
+                        report.write("%s seed=%d: %s\n" % (label, args.seed, "; ".join(errs)))
+                else:
+                    print("ok %d - %s" % (n, label))
+            except Skip as s:
+                skipped += 1
+                print("ok %d - %s # SKIP %s" % (n, label, s))
+            except Exception as e:
+                failed += 1
+                print("not ok %d - %s (seed %d): %s" % (n, label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
+                for line in (traceback.format_exc() if not isinstance(e, RuntimeError) else str(e)).splitlines()[-12:]:
+                    print("# " + line)
+                if report:
+                    report.write("%s seed=%d: %s\n" % (label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
+            sys.stdout.flush()
+    print("1..%d" % n)
+    if report:
+        report.close()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
