@@ -29,3 +29,9 @@ ptx_dims() { # FILE KERNEL
 ptx_name() {
 	echo "${1%.*}" | tr / _
 }
+
+# Extra krun options of a test module: its "# krun: ..." lines (shapes of
+# output arrays larger than krun's defaults).
+ptx_krunargs() {
+	sed -n 's/^# krun: //p' "$1" | tr '\n' ' '
+}
