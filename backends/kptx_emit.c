@@ -140,6 +140,8 @@ paramagg(const Func *f, Val v)
 
 	if (x->kind == V_ARG)
 		return f->kernel;
+	if (x->kind == V_RES && x->def && x->def->code == OP_LOAD)
+		return x->ty.k == T_STRUCT; /* a struct element holding arrays */
 	return x->kind == V_RES && x->def && x->def->code == OP_FIELD && paramagg(f, x->def->args[0]);
 }
 
@@ -187,7 +189,8 @@ lcregion(LC *c, const Region *r)
 			break;
 		}
 		for (j = 0; j < op->nres; j++)
-			if (!flat(c->f->vals[op->res[j]].ty) && !(op->code == OP_FIELD && paramagg(c->f, op->res[j]))) {
+			if (!flat(c->f->vals[op->res[j]].ty) &&
+			    !((op->code == OP_FIELD || op->code == OP_LOAD) && paramagg(c->f, op->res[j]))) {
 				lcerr(c, op, "'%s' yields a %s value: not low kir (lower the module first: kopt -p scalarize)",
 				      oi->name, typestr(c->m, c->f->vals[op->res[j]].ty));
 				break;
@@ -1165,7 +1168,9 @@ op1(Kx *x, const Op *op, Dest *d)
 		r = aggread(x, op);
 		break;
 	case OP_LOAD:
-		r = loadmem(x, elemptr(x, lv(x, op->args[0]), op->args + 1, op->nargs - 1), rt);
+		r = elemptr(x, lv(x, op->args[0]), op->args + 1, op->nargs - 1);
+		if (flat(rt))
+			r = loadmem(x, r, rt); /* else a struct element, read by field */
 		break;
 	case OP_STORE:
 		nidx = t0.nd;

@@ -8,7 +8,10 @@
  *           that a kernel keeps its parameters as they are (the kernel ABI
  *           does not change) and reads the scalars of a composite or struct
  *           parameter once, at its entry, with `extract` and `field` (a
- *           nested struct field yields the inner struct, read the same way).
+ *           nested struct field yields the inner struct, read the same way),
+ *           and that an array field of a struct array element is read by
+ *           loading the element whole and taking the field (arrays cannot
+ *           be array elements, so there is no member view of one).
  *           Every non-kernel function gets a flat signature: each parameter
  *           and result becomes its scalar (and array) leaves, in the order
  *           below, and calls pass and receive leaves.
@@ -38,9 +41,10 @@
  *           one leaf of every element: same shape and strides, data offset
  *           by the leaf's byte offset, the C layout of kpy/abi.h), so a
  *           vec3f element is three consecutive f32.
- * errors:   (located) a constant component index out of range, an array
- *           inside an array element, a zero or printed struct holding an
- *           array.
+ * errors:   (located) a constant component index out of range, a store of
+ *           a struct holding an array into an array (unless the array is
+ *           the one loaded from that element), a zero or printed struct
+ *           holding an array.
  * after:    run fold,cse,dce: the expansions leave constant arithmetic and
  *           repeated member views for them.
  */
@@ -2649,6 +2653,48 @@ static Xfn *const xtab[NOPS] = {
 /* ------------------------------------------------------------------ */
 /* Memory: composite and struct elements through member views          */
 
+/* Read leaf k of struct value v (type t) through a chain of field ops. */
+static Val
+fieldleaf(S *s, Val v, Type t, int k)
+{
+	const StructDef *sd = &s->m->structs[t.sid];
+	uint32_t i;
+
+	for (i = 0; i < sd->nfields; i++) {
+		Type ft = sd->fields[i].ty;
+		int n = nleaves(s->m, ft);
+		if (k < n) {
+			Op *fo = emit(s, OP_FIELD, &v, 1, &ft, 1);
+			fo->attr = (int)i;
+			return ft.k == T_STRUCT ? fieldleaf(s, fo->res[0], ft, k) : fo->res[0];
+		}
+		k -= n;
+	}
+	die("scalarize: no leaf %d", k);
+}
+
+/* Is array leaf v the same field of the same element of arr (loaded whole
+ * at the indices of op) it is about to be stored into? */
+static bool
+reloaded(S *s, Val v, Val arr, const Op *op, int nidx)
+{
+	const Value *x = &s->f->vals[v];
+	const Op *ld;
+	int i;
+
+	while (x->kind == V_RES && x->def && x->def->code == OP_FIELD)
+		x = &s->f->vals[x->def->args[0]];
+	if (x->kind != V_RES || !x->def || x->def->code != OP_LOAD)
+		return false;
+	ld = x->def;
+	if (ld->args[0] != arr || ld->nargs != 1 + nidx)
+		return false;
+	for (i = 0; i < nidx; i++)
+		if (ld->args[1 + i] != get(s, op->args[1 + i]).v[0])
+			return false;
+	return true;
+}
+
 static void
 lowermem(S *s, const Op *op)
 {
@@ -2669,14 +2715,32 @@ lowermem(S *s, const Op *op)
 	{
 		L out = newleaves(s, op->nres ? nl : 0);
 		L v[2];
+		Val whole = 0;  /* the element, loaded whole (arrays in it) */
 		for (i = 0; i < extra; i++)
 			v[i] = get(s, op->args[1 + nidx + i]);
 		for (k = 0; k < nl; k++) {
 			Val mb, off;
 			Type mt;
 			if (tys[k].k == T_ARRAY) {
-				error(s, "an array inside an array element is not supported");
-				break;
+				/* an array field of a struct element: the element is
+				 * loaded whole and the field read from it (low kir
+				 * allows that struct value, as it does parameters) */
+				if (op->code != OP_LOAD) {
+					/* storing it back where it was loaded from needs
+					 * no store; anything else has no low form */
+					if (op->code == OP_STORE && reloaded(s, v[0].v[k], a.v[0], op, nidx))
+						continue;
+					error(s, "storing an array into a struct array element is not supported");
+					break;
+				}
+				if (!whole) {
+					args[0] = a.v[0];
+					for (i = 0; i < nidx; i++)
+						args[1 + i] = get(s, op->args[1 + i]).v[0];
+					whole = emit(s, OP_LOAD, args, 1 + nidx, &et, 1)->res[0];
+				}
+				out.v[k] = fieldleaf(s, whole, et, k);
+				continue;
 			}
 			off = KI(s, S_I32, offs[k]);
 			mt = tarray(tys[k], nd);
@@ -2767,6 +2831,7 @@ lowerctl(S *s, const Op *op)
 	int na, nr, np, i;
 	Op *n;
 	Region *save = s->r;
+	uint32_t mark = s->mark;
 
 	na = flatvals(s, op->args, op->nargs, args, MAXV);
 	nr = flattypes(s, op->res, op->nres, rt, MAXV);
@@ -2786,6 +2851,8 @@ lowerctl(S *s, const Op *op)
 		for (i = 0; i < op->nregs; i++)
 			lowerregion(s, &op->regs[i], &n->regs[i]);
 		s->r = save;
+		s->cur = op;
+		s->mark = mark;
 		putflat(s, op->res, op->nres, n->res);
 	}
 done:
