@@ -30,6 +30,7 @@ usage(FILE *f)
 	        "  -O N                  optimization level 0..3 (default 3: default<O3>)\n"
 	        "      --fmad=on|off     contract a*b+c into fma (default: on for nvptx, as\n"
 	        "                        nvcc; off for host, as kcpu)\n"
+	        "      --time            print the wall time of each phase on stderr\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
 	        "  -h, --help            show this help\n"
 	        "  -V, --version         show the version\n",
@@ -39,13 +40,14 @@ usage(FILE *f)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_TARGET = 256, OPT_ARCH, OPT_EMIT, OPT_LIBDEVICE, OPT_FMAD };
+	enum { OPT_TARGET = 256, OPT_ARCH, OPT_EMIT, OPT_LIBDEVICE, OPT_FMAD, OPT_TIME };
 	static const struct option longopts[] = {
 		{"target", required_argument, NULL, OPT_TARGET},
 		{"arch", required_argument, NULL, OPT_ARCH},
 		{"emit", required_argument, NULL, OPT_EMIT},
 		{"libdevice", required_argument, NULL, OPT_LIBDEVICE},
 		{"fmad", required_argument, NULL, OPT_FMAD},
+		{"time", no_argument, NULL, OPT_TIME},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -101,6 +103,9 @@ main(int argc, char **argv)
 				fprintf(stderr, "kptx: bad --fmad '%s' (on or off)\n", optarg);
 				return 2;
 			}
+			break;
+		case OPT_TIME:
+			o.timing = true;
 			break;
 		case 'O':
 			if (!optarg[0] || optarg[1] || optarg[0] < '0' || optarg[0] > '3') {

@@ -34,6 +34,7 @@ typedef struct KptxOpts {
 	int optlevel;          /* 0..3: the pass pipeline default<On> */
 	bool fmad;             /* contract a*b+c into fma (nvptx default, as nvcc) */
 	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
+	bool timing;           /* --time: print each phase's wall time on stderr */
 	const Src *src;        /* the kir text, for located diagnostics */
 	Diag *d;
 } KptxOpts;

@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -83,12 +84,23 @@ linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Modu
 		LLVMDisposeMessage(msg);
 		return 1;
 	}
-	if (LLVMParseBitcodeInContext2(c, mb, &ld)) {
-		LLVMDisposeMemoryBuffer(mb);
+	/* Lazily: a function body is read only when the linker needs it.  Its
+	 * definitions made linkonce_odr, the linker links only those the
+	 * module calls (and what they call), so that neither reading nor the
+	 * pipeline spends time on the rest of libdevice. */
+	if (LLVMGetBitcodeModuleInContext2(c, mb, &ld)) { /* takes the buffer */
 		moderror(o, m, "libdevice is not valid bitcode", o->libdevice);
 		return 1;
 	}
-	LLVMDisposeMemoryBuffer(mb);
+	{
+		LLVMValueRef f, g;
+		for (f = LLVMGetFirstFunction(ld); f; f = LLVMGetNextFunction(f))
+			if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+				LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+		for (g = LLVMGetFirstGlobal(ld); g; g = LLVMGetNextGlobal(g))
+			if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+				LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+	}
 	LLVMSetTarget(ld, LLVMGetTarget(mod));
 	LLVMSetDataLayout(ld, LLVMGetDataLayoutStr(mod));
 	if (LLVMLinkModules2(mod, ld)) {
@@ -168,9 +180,32 @@ inittargets(bool host)
 	}
 }
 
+/* --time: wall time of each phase, on stderr. */
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void
+lap(const KptxOpts *o, double *t, const char *what)
+{
+	double n;
+
+	if (!o->timing)
+		return;
+	n = now();
+	fprintf(stderr, "kptx: %-28s %8.2f ms\n", what, 1e3 * (n - *t));
+	*t = n;
+}
+
 int
 kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 {
+	double t = now();
 	bool host = o->target == KPTX_HOST;
 	char *triple = host ? LLVMGetDefaultTargetTriple() : NULL, *err = NULL, *cpu;
 	const char *tr = host ? triple : "nvptx64-nvidia-cuda";
@@ -184,6 +219,7 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 
 	if ((nerr = kptxlowcheck(m, o)))
 		goto done;
+	lap(o, &t, "low kir check");
 	inittargets(host);
 	if (LLVMGetTargetFromTriple(tr, &target, &err)) {
 		moderror(o, m, "no LLVM target", err);
@@ -200,20 +236,24 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 		goto done;
 	}
 	td = LLVMCreateTargetDataLayout(tm);
+	lap(o, &t, "target machine");
 	c = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(c, quiet, NULL);
 	x = kxnew(m, o, c, td, tr);
 	mod = kxmodule(x);
 	if ((nerr = kxbuild(x)) || (nerr = kxentries(x, o)))
 		goto done;
+	lap(o, &t, "LLVM IR built");
 	if ((nerr = verifymod(mod, o, m)))
 		goto done;
+	lap(o, &t, "LLVM verifier");
 	if (!host) {
 		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
 		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0)));
 		if (useslibdevice(mod) && (nerr = linklibdevice(c, mod, o, m)))
 			goto done;
 	}
+	lap(o, &t, "libdevice linked");
 	internalize(mod, host);
 	{
 		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -222,6 +262,7 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 		snprintf(pipe, sizeof pipe, "default<O%d>", o->optlevel);
 		e = LLVMRunPasses(mod, pipe, tm, po);
 		LLVMDisposePassBuilderOptions(po);
+		lap(o, &t, pipe);
 		if (e) {
 			char *msg = LLVMGetErrorMessage(e);
 			moderror(o, m, "LLVM pass pipeline", msg);
@@ -246,6 +287,7 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 		bufwrite(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
 		LLVMDisposeMemoryBuffer(mb);
 	}
+	lap(o, &t, o->emit == EMIT_PTX ? "PTX written" : o->emit == EMIT_LL ? "IR printed" : "object written");
 done:
 	kxfree(x);
 	if (c)

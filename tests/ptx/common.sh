@@ -33,10 +33,10 @@ ptx_kernels() {
 
 # Launch extents for a kernel: its tid dimensions (16 each), except where a
 # test kernel would index out of range past a small grid.
-ptx_dims() { # FILE KERNEL
-	case "$1:$2" in
-	*vecmat.kir:vecmat) echo 3; return ;;
-	*types.kir:arrays) echo 4; return ;;
+ptx_dims() { # KIR KERNEL [SRC]
+	case "${3:-$1}:$2" in
+	*/ir/vecmat.kir:vecmat) echo 3; return ;;
+	*/ir/types.kir:arrays) echo 4; return ;;
 	esac
 	n=$(awk -v k="$2" '$1 == "kernel" { on = index($2, "@" k "(") == 1 } on && /= tid :/ { print gsub(/i32/, ""); exit }' "$1")
 	case $n in 2) echo 16,16 ;; 3) echo 8,8,8 ;; 4) echo 4,4,4,4 ;; *) echo 16 ;; esac
@@ -63,6 +63,19 @@ ptx_name() {
 PTX_TIMEOUT=
 if command -v timeout >/dev/null 2>&1; then PTX_TIMEOUT="timeout 20"; fi
 
+# The raw bytes krun writes for an array of structs holding arrays include
+# the arrays' data pointers and the padding around them, which differ from
+# run to run: those files are left out (the fields' own arrays, NAME.FIELD,
+# are compared).  Always "fails", so that it can sit in an elif chain.
+ptx_dropraw() { # KIR
+	for st in $(sed -n 's/^struct @\([A-Za-z0-9_]*\) {.*array<.*/\1/p' "$1"); do
+		for p in $(grep -o "%[A-Za-z0-9_]*: array<@$st," "$1" | sed 's/^%\([A-Za-z0-9_]*\):.*/\1/' | sort -u); do
+			rm -f "$TMPD/ra/$p.npy" "$TMPD/rb/$p.npy" "$TMPD/ra/adj_$p.npy" "$TMPD/rb/adj_$p.npy"
+		done
+	done
+	return 1
+}
+
 # ptx_runpair LABEL SRC KIR REF GOT: for every forward kernel of KIR, krun
 # REF and GOT (a .cpp or .so each) on the same seeded inputs (with -b when
 # $BACKWARD is set: the backward kernel too) and compare every array and the
@@ -74,7 +87,7 @@ ptx_runpair() {
 		if ptx_norandom "$_src" "$k"; then
 			tap_skip "$_label @$k" "not defined for random inputs (# NORANDOM)"; continue
 		fi
-		d=$(ptx_dims "$_kir" "$k")
+		d=$(ptx_dims "$_kir" "$k" "$_src")
 		rm -rf "$TMPD/ra" "$TMPD/rb"
 		# compile first (krun caches it), so that only the run is timed
 		"$B/krun" "$_ref" --list >/dev/null 2>&1
@@ -89,7 +102,7 @@ ptx_runpair() {
 		if ! $PTX_TIMEOUT "$B/krun" -q "$_got" -k "$k" -d "$d" ${BACKWARD:+-b} $(ptx_krunargs "$_src") -o "$TMPD/rb" \
 			>"$TMPD/rb.txt" 2>"$TMPD/err"; then
 			tap_fail "$_label @$k: runs" "$(cat "$TMPD/err")"
-		elif ! out=$("$B/tests/ptx/npycmp" --rtol 1e-5 --atol 1e-6 "$TMPD/ra" "$TMPD/rb" 2>&1); then
+		elif ! ptx_dropraw "$_kir" && ! out=$("$B/tests/ptx/npycmp" --rtol 1e-5 --atol 1e-6 "$TMPD/ra" "$TMPD/rb" 2>&1); then
 			tap_fail "$_label @$k: same arrays" "$out"
 		elif ! cmp -s "$TMPD/ra.txt" "$TMPD/rb.txt"; then
 			tap_fail "$_label @$k: same printed output" "$(diff "$TMPD/ra.txt" "$TMPD/rb.txt" | head -20)"

@@ -6,7 +6,7 @@
  * Every NAME.npy of WANT_DIR must exist in GOT_DIR with the same dtype and
  * shape; integers and bools must be equal, floats within atol + rtol*|want|
  * (NaN matches NaN, inf the same inf): kpy_compare() of runtime/npy.c.
- * Exit 0 when everything matches, 1 on a mismatch (a line per file on
+ * Exit 0 when everything matches (or there is nothing to compare), 1 on a mismatch (a line per file on
  * stderr), 2 on bad usage or an unreadable file.
  */
 #include <dirent.h>
@@ -23,7 +23,7 @@ main(int argc, char **argv)
 	const char *want, *got;
 	DIR *d;
 	struct dirent *e;
-	int i = 1, bad = 0, n = 0;
+	int i = 1, bad = 0;
 
 	while (i + 1 < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--rtol") == 0)
@@ -65,7 +65,6 @@ main(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		n++;
 		k = kpy_compare(&b, &a, rtol, atol, &worst, &at, err, sizeof err);
 		if (k < 0) {
 			fprintf(stderr, "npycmp: %s: %s\n", e->d_name, err);
@@ -80,9 +79,5 @@ main(int argc, char **argv)
 		npy_free(&b);
 	}
 	closedir(d);
-	if (n == 0 && !bad) {
-		fprintf(stderr, "npycmp: no .npy files in %s\n", want);
-		return 1;
-	}
-	return bad ? 1 : 0;
+	return bad ? 1 : 0; /* no arrays at all (a kernel that only prints) is no difference */
 }
