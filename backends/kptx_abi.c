@@ -49,6 +49,16 @@ sreg(A *a, const char *name)
 	return LLVMBuildZExt(a->b, LLVMBuildCall2(a->b, fty, f, NULL, 0, ""), a->i64, "");
 }
 
+/* C++'s forward progress, which nvcc and kcpu's compiler assume: a loop
+ * without effects terminates (an empty kernel is then an empty entry). */
+static void
+mustprogress(A *a, LLVMValueRef f)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("mustprogress", 12);
+
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(a->c, kind, 0));
+}
+
 static void
 byval(A *a, LLVMValueRef f, unsigned i, LLVMTypeRef t, unsigned align)
 {
@@ -113,6 +123,7 @@ ptxentry(A *a, int fi, LLVMValueRef *annot, int *nannot)
 	fty = LLVMFunctionType(LLVMVoidTypeInContext(a->c), pt, f->nparams + 1, 0);
 	e = LLVMAddFunction(a->mod, emitfuncname(a->names, fi), fty);
 	LLVMSetFunctionCallConv(e, LLVMPTXKernelCallConv);
+	mustprogress(a, e);
 	byval(a, e, 0, kxboundstype(x), 8);
 	for (i = 0; i < f->nparams; i++) {
 		Type t = f->vals[f->params[i]].ty;
@@ -175,6 +186,7 @@ hostentry(A *a, int fi, LLVMValueRef *launch)
 	snprintf(name, sizeof name, "kpy_launch_%s", emitfuncname(a->names, fi));
 	fty = LLVMFunctionType(LLVMVoidTypeInContext(a->c), pt, 4, 0);
 	e = LLVMAddFunction(a->mod, name, fty);
+	mustprogress(a, e);
 	*launch = e;
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->c, e, "entry"));
 	args[0] = LLVMGetParam(e, 0);

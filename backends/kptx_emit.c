@@ -78,6 +78,8 @@ struct Kx {
 	const Func *f;
 	LLVMValueRef llf;
 	LLVMValueRef *v;         /* per Val */
+	Val *mbase;              /* per Val: a member view's underlying array (not a view), or 0 */
+	LLVMValueRef *moff;      /* per Val: that member view's byte offset (i64) */
 	LLVMValueRef bounds, task;
 	Loop *loop;
 	LLVMValueRef *phis;      /* every phi made in this function (cleanup) */
@@ -411,6 +413,18 @@ intrinsic(Kx *x, const char *name, size_t n, LLVMTypeRef t, LLVMTypeRef *fty)
 	return f;
 }
 
+/* A non-overloaded intrinsic. */
+static LLVMValueRef
+intrinsicn(Kx *x, const char *name, LLVMTypeRef *fty)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+
+	if (!id)
+		die("kptx: no intrinsic %s", name);
+	*fty = LLVMIntrinsicGetType(x->c, id, NULL, 0);
+	return LLVMGetIntrinsicDeclaration(x->mod, id, NULL, 0);
+}
+
 /* A declared external function name(args) -> ret. */
 static LLVMValueRef
 extfn(Kx *x, const char *name, LLVMTypeRef ret, LLVMTypeRef *args, int n, bool vararg, LLVMTypeRef *fty)
@@ -611,9 +625,14 @@ wrapidx(Kx *x, LLVMValueRef i, Type it, LLVMValueRef shape)
 
 	if (!scalarissigned(it.s))
 		return LLVMBuildZExtOrBitCast(b, i, x->i64, "");
+	if (LLVMIsAConstantInt(i) && LLVMConstIntGetSExtValue(i) >= 0)
+		return LLVMBuildSExtOrBitCast(b, i, x->i64, "");
+	if (scalarsize[it.s] <= 4) { /* as the runtime: i += shape in i32 */
+		w = LLVMBuildSExtOrBitCast(b, i, x->i32, "");
+		w = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, w, ci32(x, 0), ""), LLVMBuildAdd(b, w, shape, ""), w, "");
+		return LLVMBuildSExt(b, w, x->i64, "");
+	}
 	w = LLVMBuildSExtOrBitCast(b, i, x->i64, "");
-	if (LLVMIsAConstantInt(w) && LLVMConstIntGetSExtValue(w) >= 0)
-		return w;
 	return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, w, ci64(x, 0), ""),
 	                       LLVMBuildAdd(b, w, LLVMBuildSExt(b, shape, x->i64, ""), ""), w, "");
 }
@@ -637,12 +656,20 @@ offset(Kx *x, LLVMValueRef arr, const Val *args, int n)
 	return off ? off : ci64(x, 0);
 }
 
+/* The element at indices args[0..n) of array value a.  Through a member
+ * view, the member's offset is added last, to the element's address, so
+ * that it becomes an immediate of the load or store instead of a pointer
+ * kept in a register per member. */
 static LLVMValueRef
-elemptr(Kx *x, LLVMValueRef arr, const Val *args, int n)
+elemptr(Kx *x, Val a, const Val *args, int n)
 {
-	LLVMValueRef off = offset(x, arr, args, n);
+	Val base = x->mbase[a] ? x->mbase[a] : a;
+	LLVMValueRef arr = lv(x, base), off = offset(x, arr, args, n), p;
 
-	return LLVMBuildGEP2(x->b, x->i8, LLVMBuildExtractValue(x->b, arr, 0, ""), &off, 1, "");
+	p = LLVMBuildGEP2(x->b, x->i8, LLVMBuildExtractValue(x->b, arr, 0, ""), &off, 1, "");
+	if (x->mbase[a])
+		p = LLVMBuildGEP2(x->b, x->i8, p, &x->moff[a], 1, "");
+	return p;
 }
 
 static LLVMValueRef
@@ -795,6 +822,15 @@ tid(Kx *x, const Op *op)
 		lin = LLVMBuildUDiv(b, lin, shp, "");
 	}
 	x->v[op->res[0]] = LLVMBuildTrunc(b, lin, x->i32, "");
+	/* launch coordinates are non-negative int32 (Warp limits every extent
+	 * to 2^31 - 1): tell LLVM, so that indexing by them needs no
+	 * wrap-around of negative indices */
+	for (d = 0; d < k; d++) {
+		LLVMTypeRef fty;
+		LLVMValueRef as = intrinsicn(x, "llvm.assume", &fty);
+		LLVMValueRef c = LLVMBuildICmp(b, LLVMIntSGE, x->v[op->res[d]], ci32(x, 0), "");
+		callf(x, fty, as, &c, 1);
+	}
 }
 
 /* An alloca in the entry block. */
@@ -1168,17 +1204,17 @@ op1(Kx *x, const Op *op, Dest *d)
 		r = aggread(x, op);
 		break;
 	case OP_LOAD:
-		r = elemptr(x, lv(x, op->args[0]), op->args + 1, op->nargs - 1);
+		r = elemptr(x, op->args[0], op->args + 1, op->nargs - 1);
 		if (flat(rt))
 			r = loadmem(x, r, rt); /* else a struct element, read by field */
 		break;
 	case OP_STORE:
 		nidx = t0.nd;
-		storemem(x, elemptr(x, lv(x, op->args[0]), op->args + 1, nidx), lv(x, op->args[1 + nidx]), telem(t0));
+		storemem(x, elemptr(x, op->args[0], op->args + 1, nidx), lv(x, op->args[1 + nidx]), telem(t0));
 		return;
 	case OP_ATOMIC_ADD: case OP_ATOMIC_SUB: case OP_ATOMIC_MIN: case OP_ATOMIC_MAX: case OP_ATOMIC_AND:
 	case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_EXCH: case OP_ATOMIC_CAS:
-		r = atomic(x, op, elemptr(x, lv(x, op->args[0]), op->args + 1, t0.nd), telem(t0));
+		r = atomic(x, op, elemptr(x, op->args[0], op->args + 1, t0.nd), telem(t0));
 		break;
 	case OP_VIEW: {
 		LLVMValueRef arr = lv(x, op->args[0]), off = offset(x, arr, op->args + 1, op->nargs - 1);
@@ -1190,7 +1226,11 @@ op1(Kx *x, const Op *op, Dest *d)
 		LLVMValueRef arr = lv(x, op->args[0]);
 		LLVMValueRef off = LLVMBuildSExtOrBitCast(b, lv(x, op->args[1]), x->i64, "");
 		LLVMValueRef p = LLVMBuildGEP2(b, x->i8, LLVMBuildExtractValue(b, arr, 0, ""), &off, 1, "");
+		Val a = op->args[0];
 		r = LLVMBuildInsertValue(b, arr, p, 0, "");
+		/* for loads and stores: the underlying array and the total offset */
+		x->mbase[op->res[0]] = x->mbase[a] ? x->mbase[a] : a;
+		x->moff[op->res[0]] = x->mbase[a] ? LLVMBuildAdd(b, x->moff[a], off, "") : off;
 		break;
 	}
 	case OP_SHAPE:
@@ -1389,6 +1429,8 @@ define(Kx *x, int fi)
 	x->f = f;
 	x->llf = x->fn[fi];
 	x->v = xcalloc(f->nvals + 1, sizeof *x->v);
+	x->mbase = xcalloc(f->nvals + 1, sizeof *x->mbase);
+	x->moff = xcalloc(f->nvals + 1, sizeof *x->moff);
 	x->nphis = 0;
 	x->loop = NULL;
 	x->bounds = x->task = NULL;
@@ -1419,7 +1461,11 @@ define(Kx *x, int fi)
 			}
 	}
 	free(x->v);
+	free(x->mbase);
+	free(x->moff);
 	x->v = NULL;
+	x->mbase = NULL;
+	x->moff = NULL;
 }
 
 Kx *

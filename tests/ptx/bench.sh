@@ -30,10 +30,11 @@ ptxstat() {
 	"$PY" - "$1" "$tmp/ptxas.txt" >"$2" <<'PYEOF'
 import re, sys
 ptx = open(sys.argv[1]).read().split('\n')
-# instruction counts and calls per function body
-funcs, calls, entries, cur, depth = {}, {}, [], None, 0
+# instruction counts and calls per function body; a statement may span
+# lines (calls do), so text is gathered up to its ';'
+funcs, calls, entries, cur, depth, stmt = {}, {}, [], None, 0, ''
 for line in ptx:
-    s = line.strip()
+    s = line.split('//')[0].strip()
     m = re.match(r'^(?:\.visible\s+|\.weak\s+)?(\.entry|\.func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)', s)
     if m and depth == 0:
         cur = m.group(2)
@@ -42,21 +43,25 @@ for line in ptx:
         if m.group(1) == '.entry':
             entries.append(cur)
         continue
-    if cur is None:
+    if cur is None or not s:
         continue
-    if s.startswith('{'):
+    if s.startswith('{') or s.startswith('}'):
         depth += s.count('{') - s.count('}')
-        continue
-    if s.startswith('}'):
-        depth -= 1
         if depth == 0:
             cur = None
         continue
-    if depth >= 1 and s.endswith(';') and not s.startswith('.') and not s.startswith('//'):
-        funcs[cur] += 1
-        c = re.search(r'\bcall(?:\.uni)?\s+(?:\([^)]*\),\s*)?([A-Za-z_$][\w$]*)', s)
-        if c:
-            calls[cur].add(c.group(1))
+    if depth < 1:
+        continue
+    stmt += ' ' + s
+    if not s.endswith(';'):
+        continue
+    st, stmt = stmt.strip(), ''
+    if st.startswith('.') or re.match(r'^[$\w]+:', st):
+        continue
+    funcs[cur] += 1
+    c = re.search(r'\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)', st)
+    if c:
+        calls[cur].add(c.group(1))
 def total(f, seen):
     if f in seen or f not in funcs:
         return 0
