@@ -308,6 +308,10 @@ void test_ints()
 		"bit_count counts the type's own width, returns i32");
 	check(kpy::float_bits(kpy::neg(0.0f)) == 0 && kpy::float_bits(-kpy::vec2f(0.0f, 0.0f)[0]) == 0x80000000u,
 		"neg(0.0) is +0.0 (Warp's 0 - x); vector negation keeps -0.0");
+	kpy::vec3f px(1.3f, -2.7f, 5.5f);
+	check(kpy::pnoise(7u, px, 3) == kpy::pnoise(7u, px, 3, 3, 3) &&
+			kpy::pnoise(7u, kpy::vec2f(0.5f, -9.25f), 4) == kpy::pnoise(7u, kpy::vec2f(0.5f, -9.25f), 4, 4),
+		"pnoise with one period for every axis");
 	check(kpy::acos(NAN) == kpy::acos(-1.0f) && kpy::min((double)NAN, 1.0) == 1.0 && kpy::isnan(kpy::min((double)NAN, (double)NAN)),
 		"acos clamps (acos(nan) == pi); min ignores a NaN operand");
 }

@@ -146,6 +146,8 @@ KPY_INT32_ATOMICS(int)
 KPY_INT32_ATOMICS(unsigned int)
 KPY_INT_ATOMICS(long)
 KPY_INT_ATOMICS(unsigned long)
+KPY_INT_ATOMICS(long long)
+KPY_INT_ATOMICS(unsigned long long)
 #undef KPY_INT32_ATOMICS
 #else
 #define KPY_INT_ATOMICS(T) \
@@ -165,13 +167,17 @@ KPY_INT_ATOMICS(int)
 KPY_INT_ATOMICS(unsigned int)
 KPY_INT_ATOMICS(long)
 KPY_INT_ATOMICS(unsigned long)
+KPY_INT_ATOMICS(long long)
+KPY_INT_ATOMICS(unsigned long long)
 #endif
 #undef KPY_INT_ATOMICS
 
-KPY_HD inline i32 atomic_sub(i32 *p, i32 v) { return atomic_add(p, (i32)(0u - (u32)v)); }
-KPY_HD inline u32 atomic_sub(u32 *p, u32 v) { return atomic_add(p, 0u - v); }
-KPY_HD inline i64 atomic_sub(i64 *p, i64 v) { return atomic_add(p, (i64)(0ull - (u64)v)); }
-KPY_HD inline u64 atomic_sub(u64 *p, u64 v) { return atomic_add(p, (u64)0 - v); }
+/* sub: add the negation (wrapping, as Warp's atomic_add(p, -v)). */
+template <class I> KPY_HD inline typename detail::if_int<I>::type atomic_sub(I *p, I v)
+{
+	typedef typename detail::intinfo<I>::U U;
+	return atomic_add(p, (I)(U)((U)0 - (U)v));
+}
 
 /* Floating point. */
 KPY_HD inline float atomic_add(float *p, float v)

@@ -320,6 +320,20 @@ KPY_HD inline typename detail::if_real<T>::type pnoise(u32 state, const vec_t<4,
 	return detail::noise4(state, detail::make_cell<4, T>(x.c, p));
 }
 
+/* pnoise(state, x, p) for vectors: the same period on every axis (a kpy
+ * extension for kir's three-operand pnoise; Warp takes one per axis). */
+template <unsigned N, class T>
+KPY_HD inline typename detail::enable_if<(N >= 2 && N <= 4), typename detail::if_real<T>::type>::type
+pnoise(u32 state, const vec_t<N, T> &x, i32 p)
+{
+	const int ps[4] = {p, p, p, p};
+	if (N == 2)
+		return detail::noise2(state, detail::make_cell<2, T>(x.c, ps));
+	if (N == 3)
+		return detail::noise3(state, detail::make_cell<3, T>(x.c, ps));
+	return detail::noise4(state, detail::make_cell<4, T>(x.c, ps));
+}
+
 /* curlnoise(state, x, octaves = 1, lacunarity = 2, gain = 0.5): the curl of
  * a noise potential summed over octaves (frequency *= lacunarity,
  * amplitude *= gain).  2D: rotated gradient of one field; 3D and 4D: curl

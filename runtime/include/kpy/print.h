@@ -22,7 +22,7 @@
 namespace kpy {
 
 KPY_HD inline void print(const char *s) { printf("%s\n", s); }
-KPY_HD inline void print(bool b) { printf(b ? "True\n" : "False\n"); }
+KPY_HD inline void print(bool b) { printf("%s\n", b ? "True" : "False"); }
 KPY_HD inline void print(float x) { printf("%g\n", (double)x); }
 KPY_HD inline void print(double x) { printf("%g\n", x); }
 KPY_HD inline void print(f16 x) { printf("%g\n", (double)(float)x); }

@@ -73,6 +73,8 @@ template <class T> KPY_HD inline quat_t<T> operator-(const quat_t<T> &a, const q
 	return quat_t<T>(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 template <class T> KPY_HD inline quat_t<T> operator-(const quat_t<T> &a) { return quat_t<T>(-a.x, -a.y, -a.z, -a.w); }
+template <class T> KPY_HD inline quat_t<T> &operator+=(quat_t<T> &a, const quat_t<T> &b) { return a = a + b; }
+template <class T> KPY_HD inline quat_t<T> &operator-=(quat_t<T> &a, const quat_t<T> &b) { return a = a - b; }
 template <class T> KPY_HD inline quat_t<T> operator+(const quat_t<T> &a) { return a; }
 template <class T> KPY_HD inline quat_t<T> neg(const quat_t<T> &a) { return -a; }
 template <class T> KPY_HD inline quat_t<T> pos(const quat_t<T> &a) { return a; }

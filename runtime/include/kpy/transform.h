@@ -75,6 +75,8 @@ template <class T> KPY_HD inline transform_t<T> operator-(const transform_t<T> &
 	return transform_t<T>(a.p - b.p, a.q - b.q);
 }
 template <class T> KPY_HD inline transform_t<T> operator-(const transform_t<T> &a) { return transform_t<T>(-a.p, -a.q); }
+template <class T> KPY_HD inline transform_t<T> &operator+=(transform_t<T> &a, const transform_t<T> &b) { return a = a + b; }
+template <class T> KPY_HD inline transform_t<T> &operator-=(transform_t<T> &a, const transform_t<T> &b) { return a = a - b; }
 template <class T> KPY_HD inline transform_t<T> operator+(const transform_t<T> &a) { return a; }
 template <class T> KPY_HD inline transform_t<T> neg(const transform_t<T> &a) { return -a; }
 template <class T> KPY_HD inline transform_t<T> pos(const transform_t<T> &a) { return a; }
