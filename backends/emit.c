@@ -1134,10 +1134,6 @@ vname(FState *s, Val v)
 	if (s->name[v])
 		return s->name[v];
 	nm = s->f->vals[v].name;
-	if (!nm && s->f->vals[v].kind == V_RES) {
-		/* a loop result without a name takes its parameter's: handled
-		 * by aliasing; a multi-result op's unnamed results get temps */
-	}
 	if (nm) {
 		b = sanitize(nm, true);
 	} else {

@@ -52,6 +52,10 @@ typedef struct AD {
 	Val *pm;       /* per f value: its replayed value in g (current scope) */
 	Val *am;       /* per f value: its adjoint in g (0: zero) */
 	Val *aa;       /* per f array value: its adjoint array in g (0: none) */
+	struct Fwd *tab; /* stores seen by the replay, in forward order (see fwdload) */
+	int ntab, captab;
+	struct Snap *snap; /* per region op of f (attr - 1): tab where it starts */
+	int nsnap, capsnap;
 	uint8_t *mark; /* per f value: scratch for freevals() */
 	uint32_t nf;   /* entries in the tables (f->nvals) */
 	Builder b;     /* where ops go */
@@ -130,6 +134,126 @@ iswrite(int code)
 /* ------------------------------------------------------------------ */
 /* replay                                                              */
 
+/*
+ * Store-to-load forwarding.  The replay does not re-execute stores, and
+ * the memory the backward kernel sees is not the memory each forward load
+ * saw (Warp runs the backward kernel on the arrays the forward kernel
+ * left; a tool may run it on the inputs).  A load of an element this
+ * thread stored before, through the same array value and the same index
+ * values, therefore takes the stored value, whatever the memory holds.
+ * The table lists the stores met in forward order; a store or atomic
+ * through an array forgets the entries of the same parameter; a region op
+ * remembers the table at its start (Snap), and forgets, after it and
+ * around a loop body, the entries of the parameters it writes.
+ */
+typedef struct Fwd {
+	Val arr;          /* the array value (of f) */
+	Val root;         /* its kernel parameter, or 0 */
+	const Val *idx;   /* index values (f's), in the store op */
+	int nidx;
+	Val val;          /* the stored value */
+} Fwd;
+
+typedef struct Snap {
+	Fwd *tab;
+	int n;
+} Snap;
+
+static Val rootarray(const Func *f, Val v);
+
+static void
+tabforget(AD *c, Val root)
+{
+	int i, k = 0;
+
+	for (i = 0; i < c->ntab; i++)
+		if (!(c->tab[i].root == root || !root || !c->tab[i].root))
+			c->tab[k++] = c->tab[i];
+	c->ntab = k;
+}
+
+/* Forget the entries of every parameter region r writes. */
+static void
+tabforgetwrites(AD *c, const Region *r)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		if (op->code == OP_STORE || (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS))
+			tabforget(c, rootarray(c->f, op->args[0]));
+		for (j = 0; j < op->nregs; j++)
+			tabforgetwrites(c, &op->regs[j]);
+	}
+}
+
+static void
+tabpush(AD *c, Fwd e)
+{
+	if (c->ntab == c->captab) {
+		c->captab = c->captab ? 2 * c->captab : 16;
+		c->tab = xrealloc(c->tab, (size_t)c->captab * sizeof *c->tab);
+	}
+	c->tab[c->ntab++] = e;
+}
+
+/* Remember the table at the start of region op op. */
+static void
+tabsave(AD *c, Op *op)
+{
+	Snap *sn;
+
+	if (!op->attr) {
+		if (c->nsnap == c->capsnap) {
+			c->capsnap = c->capsnap ? 2 * c->capsnap : 16;
+			c->snap = xrealloc(c->snap, (size_t)c->capsnap * sizeof *c->snap);
+		}
+		memset(&c->snap[c->nsnap], 0, sizeof c->snap[0]);
+		op->attr = ++c->nsnap;
+	}
+	sn = &c->snap[op->attr - 1];
+	free(sn->tab);
+	sn->tab = xmalloc(((size_t)c->ntab + 1) * sizeof *sn->tab);
+	memcpy(sn->tab, c->tab, (size_t)c->ntab * sizeof *sn->tab);
+	sn->n = c->ntab;
+}
+
+/* Set the table to the one at the start of region op op (a loop's body
+ * also forgets what the loop writes: later iterations may have). */
+static void
+tabrestore(AD *c, const Op *op, bool loopbody)
+{
+	const Snap *sn = &c->snap[op->attr - 1];
+	int j;
+
+	c->ntab = 0;
+	for (j = 0; j < sn->n; j++)
+		tabpush(c, sn->tab[j]);
+	if (loopbody)
+		for (j = 0; j < op->nregs; j++)
+			tabforgetwrites(c, &op->regs[j]);
+}
+
+/* The stored value a load of (arr, idx) sees, or 0. */
+static Val
+fwdload(AD *c, const Op *op)
+{
+	int i, j, nidx = op->nargs - 1;
+
+	for (i = c->ntab; i-- > 0;) {
+		const Fwd *e = &c->tab[i];
+		if (e->arr != op->args[0] || e->nidx != nidx)
+			continue;
+		for (j = 0; j < nidx; j++)
+			if (e->idx[j] != op->args[1 + j])
+				break;
+		if (j == nidx)
+			return e->val;
+	}
+	return 0;
+}
+
 static void replay(AD *c, const Op *op);
 
 static void
@@ -178,9 +302,11 @@ replayregionop(AD *c, const Op *op)
 			c->pm[op->params[i]] = n->params[i];
 		}
 	}
+	n->attr = 0;
 	opsetregions(c->m, n, op->nregs);
 	for (i = 0; i < op->nregs; i++) {
 		c->b.r = &n->regs[i];
+		tabrestore(c, op, op->code != OP_IF);
 		replayops(c, &op->regs[i], true);
 	}
 	c->b.r = save;
@@ -200,14 +326,32 @@ replay(AD *c, const Op *op)
 	case OP_IF:
 	case OP_FOR:
 	case OP_WHILE:
+		tabsave(c, (Op *)op);
 		replayregionop(c, op);
+		tabrestore(c, op, false);
+		for (i = 0; i < op->nregs; i++)
+			tabforgetwrites(c, &op->regs[i]);
 		return;
+	case OP_LOAD: {
+		Val v = fwdload(c, op);
+		if (v) {
+			c->pm[op->res[0]] = P(c, v);
+			return;
+		}
+		break;
+	}
 	case OP_PRINT:
 	case OP_PRINTF:
 	case OP_ASSERT:
 		return;
 	}
 	if (iswrite(code)) {
+		Val root = rootarray(c->f, op->args[0]);
+		tabforget(c, root);
+		if (code == OP_STORE) {
+			Fwd e = {op->args[0], root, op->args + 1, op->nargs - 2, op->args[op->nargs - 1]};
+			tabpush(c, e);
+		}
 		/* not re-executed; a used old value reads the element as it is now */
 		if (op->nres) {
 			int nidx = vty(c->f, op->args[0]).nd;
@@ -500,6 +644,7 @@ revif(AD *c, const Op *op)
 		for (i = 0; i < nfv; i++)
 			c->am[fv[i]] = saved[i];
 		clearadj(c, r);
+		tabrestore(c, op, false);
 		replayops(c, r, false);
 		for (i = 0; i < t->nargs && i < nres; i++)
 			acc(c, t->args[i], gr[i]);
@@ -622,6 +767,7 @@ recompute(AD *c, const Op *op, const Region *body, Val s, Val to, Val st)
 	for (i = 0; i < nc; i++)
 		c->pm[op->params[first + i]] = n->params[1 + i];
 	c->b.r = &n->regs[0];
+	tabrestore(c, op, true);
 	replayops(c, body, false);
 	for (i = 0; i < nc; i++)
 		a[i] = P(c, term->args[i]);
@@ -714,6 +860,7 @@ revloop(AD *c, const Op *op)
 		c->am[op->params[first + i]] = 0;
 	for (i = 0; i < nfv; i++)
 		c->am[fv[i]] = rl->params[1 + nd + i];
+	tabrestore(c, op, true);
 	replayops(c, body, false);
 	for (i = 0; i < nd; i++)
 		acc(c, term->args[dslot[i]], rl->params[1 + i]);
@@ -785,8 +932,15 @@ revmem(AD *c, const Op *op)
 		a[0] = adj;
 		for (i = 1; i <= nidx; i++)
 			a[i] = P(c, op->args[i]);
-		a[nidx + 1] = g;
-		emitop(c, OP_ATOMIC_ADD, a, nidx + 2, &et, 1, op)->attr = 0;
+		if (et.k == T_STRUCT) {
+			/* no atomics on structs: read, add, write back (exact when
+			 * no two threads load the same element) */
+			a[nidx + 1] = adadd(b, ldadj(c, op, adj, nidx), g);
+			emitop(c, OP_STORE, a, nidx + 2, NULL, 0, op)->attr = 0;
+		} else {
+			a[nidx + 1] = g;
+			emitop(c, OP_ATOMIC_ADD, a, nidx + 2, &et, 1, op)->attr = 0;
+		}
 		free(a);
 		return;
 	}
@@ -1094,6 +1248,10 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	free(c.am);
 	free(c.aa);
 	free(c.mark);
+	for (i = 0; i < (uint32_t)c.nsnap; i++)
+		free(c.snap[i].tab);
+	free(c.snap);
+	free(c.tab);
 	(void)n;
 	return c.nerr + (o->d->nerr - nerr > c.nerr ? 1 : 0);
 }

@@ -567,12 +567,15 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 			sh = findopt(o->shape, o->nshape, p->name);
 		}
 		if (sh && p->type.kind == KPY_ARRAY) {
-			if (parseshape(sh, p->type.ndim, shape, p->name) < 0)
+			if (parseshape(sh, p->type.ndim, shape, p->name) < 0) {
+				runfree(r);
 				return 2;
+			}
 			spec.shape = shape;
 		}
 		if (kpy_arg_make(&r->args[i], p, md->structs, b, o->seed, &spec, md->f32size, err, sizeof err) < 0) {
 			fprintf(stderr, "krun: %s\n", err);
+			runfree(r);
 			return 1;
 		}
 	}
@@ -894,13 +897,13 @@ main(int argc, char **argv)
 			o.seed = strtoull(optarg, &end, 0);
 			if (*end || errno || optarg[0] == '-') {
 				fprintf(stderr, "krun: bad --seed '%s'\n", optarg);
-				return 2;
+				{ rc = 2; goto done; }
 			}
 			break;
-		case 'i': if (!addopt(&o.in, &o.nin, optarg, "in")) return 2; break;
-		case OPT_SET: if (!addopt(&o.set, &o.nset, optarg, "set")) return 2; break;
-		case OPT_SHAPE: if (!addopt(&o.shape, &o.nshape, optarg, "shape")) return 2; break;
-		case OPT_ADJ: if (!addopt(&o.adj, &o.nadj, optarg, "adj")) return 2; break;
+		case 'i': if (!addopt(&o.in, &o.nin, optarg, "in")) { rc = 2; goto done; } break;
+		case OPT_SET: if (!addopt(&o.set, &o.nset, optarg, "set")) { rc = 2; goto done; } break;
+		case OPT_SHAPE: if (!addopt(&o.shape, &o.nshape, optarg, "shape")) { rc = 2; goto done; } break;
+		case OPT_ADJ: if (!addopt(&o.adj, &o.nadj, optarg, "adj")) { rc = 2; goto done; } break;
 		case 'o': o.out = optarg; break;
 		case 'b': o.backward = true; break;
 		case 'G': o.gradcheck = true; break;
@@ -910,7 +913,7 @@ main(int argc, char **argv)
 			double v = strtod(optarg, &end);
 			if (*end || !(v > 0) || v >= 1) {
 				fprintf(stderr, "krun: bad --%s '%s'\n", c == OPT_TOL ? "tol" : "eps", optarg);
-				return 2;
+				{ rc = 2; goto done; }
 			}
 			if (c == OPT_TOL)
 				o.tol = v;
@@ -922,77 +925,77 @@ main(int argc, char **argv)
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 1 << 24) {
 				fprintf(stderr, "krun: bad --samples '%s'\n", optarg);
-				return 2;
+				{ rc = 2; goto done; }
 			}
 			o.samples = (int)v;
 			break;
 		}
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("krun (kpy) %s\n", KPY_VERSION); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); { rc = 0; goto done; }
+		case 'V': printf("krun (kpy) %s\n", KPY_VERSION); { rc = 0; goto done; }
+		default: usage(stderr); { rc = 2; goto done; }
 		}
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, optind == argc ? "krun: no module (a .so or .cpp from kcpu)\n" : "krun: one module at most\n");
 		usage(stderr);
-		return 2;
+		{ rc = 2; goto done; }
 	}
 	o.module = argv[optind];
 	if (o.list) {
 		if (loadmod(&md, o.module, false) < 0)
-			return 1;
+			{ rc = 1; goto done; }
 		listmodule(&md);
-		return 0;
+		{ rc = 0; goto done; }
 	}
 	if (!o.kernel) {
 		fprintf(stderr, "krun: which kernel? (--kernel NAME)\n");
-		return 2;
+		{ rc = 2; goto done; }
 	}
 	if (kpy_parse_dims(o.dim, &b, err, sizeof err) < 0) {
 		fprintf(stderr, "krun: %s\n", err);
-		return 2;
+		{ rc = 2; goto done; }
 	}
 	if (o.gradcheck && o.backward) {
 		fprintf(stderr, "krun: --gradcheck and --backward are separate runs\n");
-		return 2;
+		{ rc = 2; goto done; }
 	}
 	if (o.out && mkdirs(o.out) < 0) {
 		fprintf(stderr, "krun: cannot create %s: %s\n", o.out, strerror(errno));
-		return 1;
+		{ rc = 1; goto done; }
 	}
 	if (loadmod(&md, o.module, o.gradcheck) < 0)
-		return 1;
+		{ rc = 1; goto done; }
 	signal(SIGFPE, oncrash);
 	signal(SIGSEGV, oncrash);
 	signal(SIGBUS, oncrash);
 	if (o.gradcheck && md.f32size != 8) {
 		fprintf(stderr, "krun: %s: --gradcheck needs the C++ source (or a build with -DKPY_F32_DOUBLE)\n", o.module);
-		return 1;
+		{ rc = 1; goto done; }
 	}
 	if ((ki = findkernel(&md, o.kernel)) < 0) {
 		fprintf(stderr, "krun: %s: no kernel '%s'", o.module, o.kernel);
 		listkernels(&md);
-		return 1;
+		{ rc = 1; goto done; }
 	}
 	{
 		const kpy_kernel_info *k = &md.kernels[ki];
 		if (k->tid_dims > 1 && k->tid_dims != b.ndim) {
 			fprintf(stderr, "krun: kernel %s unpacks a %d-dimensional wp.tid(): launch it with %d extents (--dim), not %d\n",
 			        k->name, k->tid_dims, k->tid_dims, b.ndim);
-			return 2;
+			{ rc = 2; goto done; }
 		}
 		if (checknames(k, o.backward && k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.in, o.nin, "in") < 0 ||
 		    checknames(k, NULL, o.set, o.nset, "set") < 0 || checknames(k, NULL, o.shape, o.nshape, "shape") < 0 ||
 		    checknames(k, k->backward >= 0 ? &md.kernels[k->backward] : NULL, o.adj, o.nadj, "adj") < 0)
-			return 2;
+			{ rc = 2; goto done; }
 		if ((o.backward || o.gradcheck) && k->forward >= 0) {
 			fprintf(stderr, "krun: %s is a backward kernel: name its forward kernel %s\n", k->name,
 			        md.kernels[k->forward].name);
-			return 2;
+			{ rc = 2; goto done; }
 		}
 		if (o.backward && k->backward < 0) {
 			fprintf(stderr, "krun: kernel %s has no backward kernel (run kopt -p ad before kcpu)\n", k->name);
-			return 1;
+			{ rc = 1; goto done; }
 		}
 		if (o.gradcheck) {
 			rc = gradcheck(&md, ki, &b, &o);
@@ -1003,8 +1006,10 @@ main(int argc, char **argv)
 		if (o.backward) {
 			/* forward on a copy, so that the backward kernel sees the inputs */
 			Run fwd;
-			if ((rc = makeargs(&fwd, &md, k, &b, &o)) != 0)
+			if ((rc = makeargs(&fwd, &md, k, &b, &o)) != 0) {
+				runfree(&run);
 				goto done;
+			}
 			launch(k, &b, fwd.argp);
 			rc = writeout(&fwd, &md, &o, false);
 			runfree(&fwd);

@@ -16,6 +16,9 @@
  *     -t TOL         tolerance on the worst relative error (default 1e-6)
  *     -S SEED        random seed (default 1)
  *     --dump         run the first kernel forward and print every array
+ *     --npy DIR      write the kernel's generated input arrays as DIR/NAME.npy
+ *                    (for krun --in) and exit
+ *     -h H           relative step of the finite differences (default 1e-6)
  *
  * All floats (f16, f32, f64) are computed as double.  The loss is a random
  * projection of every array after K; the backward kernel runs on the arrays
@@ -1496,7 +1499,7 @@ typedef struct G {
 	int dims[MAXDIM], nd;
 	Opt shapes[32], ints[32], skips[32];
 	int nshapes, nints, nskips;
-	double lo, hi, tol;
+	double lo, hi, tol, h;
 	uint64_t seed;
 } G;
 
@@ -1566,8 +1569,10 @@ mkargs(G *g, Arena *ar, Func *k, uint64_t *seed)
 			}
 			a->d = aalloc(ar, (size_t)(cnt * a->nc + 1) * sizeof(Scal));
 			for (j = 0; j < cnt * a->nc; j++) {
-				if (scalarisfloat(a->elem.s))
+				if (scalarisfloat(a->elem.s)) {
 					a->d[j].f = g->lo + (g->hi - g->lo) * urand(seed);
+					a->d[j] = scalround(a->elem.s, a->d[j]);
+				}
 				else if (a->elem.s == S_BOOL)
 					a->d[j].i = (int64_t)(rnd(seed) & 1);
 				else
@@ -1587,6 +1592,85 @@ mkargs(G *g, Arena *ar, Func *k, uint64_t *seed)
 		args[i] = b;
 	}
 	return args;
+}
+
+static long arrlen(const Arr *a);
+
+static uint16_t
+tohalf(double x)
+{
+	/* x is already a representable half (scalround) */
+	uint16_t sgn = signbit(x) ? 0x8000 : 0;
+	double ax = fabs(x);
+	int e;
+	if (ax == 0)
+		return sgn;
+	if (isinf(ax))
+		return sgn | 0x7c00;
+	if (isnan(ax))
+		return 0x7e00;
+	frexp(ax, &e); /* ax = m * 2^e, m in [0.5, 1) */
+	if (e - 1 < -14) /* subnormal */
+		return sgn | (uint16_t)(ax * 16777216.0);
+	return sgn | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((ax / ldexp(1.0, e - 1) - 1.0) * 1024.0 + 0.5);
+}
+
+/* Write array a (of kernel parameter `name`) as DIR/name.npy. */
+static void
+writenpy(const char *dir, const char *name, const Arr *a)
+{
+	static const char *const descr[NSCALAR] = {"|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2",
+	                                           "<u4", "<u8", "<f2", "<f4", "<f8"};
+	char path[4096], hdr[256], sh[128];
+	int s = a->elem.s, i, hl, sz = scalarsize[s];
+	long n = arrlen(a), j;
+	size_t k = 0;
+	FILE *fp;
+
+	sh[0] = 0;
+	for (i = 0; i < a->nd; i++)
+		k += (size_t)snprintf(sh + k, sizeof sh - k, "%d, ", a->shape[i]);
+	if (a->elem.k == T_VEC || a->elem.k == T_QUAT || a->elem.k == T_XFORM)
+		k += (size_t)snprintf(sh + k, sizeof sh - k, "%d, ", a->nc);
+	else if (a->elem.k == T_MAT)
+		k += (size_t)snprintf(sh + k, sizeof sh - k, "%d, %d, ", a->elem.n, a->elem.m);
+	if (k >= 2 && a->nd + (a->elem.k != T_SCALAR) > 1)
+		sh[k - 2] = 0; /* "(6, 3)" ; a 1-tuple keeps its comma: "(6,)" */
+	else if (k >= 1)
+		sh[k - 1] = 0;
+	hl = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr[s], sh);
+	while ((10 + hl + 1) % 64)
+		hdr[hl++] = ' ';
+	hdr[hl++] = '\n';
+	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+	if (!(fp = fopen(path, "wb")))
+		fail("cannot write ", path);
+	fwrite("\x93NUMPY\x01\x00", 1, 8, fp);
+	fputc(hl & 0xff, fp);
+	fputc(hl >> 8, fp);
+	fwrite(hdr, 1, (size_t)hl, fp);
+	for (j = 0; j < n; j++) {
+		unsigned char b[8];
+		uint64_t u = 0;
+		Scal c = a->d[j];
+		if (s == S_F32) {
+			float f = (float)c.f;
+			uint32_t w;
+			memcpy(&w, &f, 4);
+			u = w;
+		} else if (s == S_F64) {
+			memcpy(&u, &c.f, 8);
+		} else if (s == S_F16) {
+			u = tohalf(c.f);
+		} else {
+			u = c.u;
+		}
+		for (i = 0; i < sz; i++)
+			b[i] = (unsigned char)(u >> (8 * i));
+		fwrite(b, 1, (size_t)sz, fp);
+	}
+	if (fclose(fp))
+		fail("cannot write ", path);
 }
 
 static long
@@ -1660,7 +1744,7 @@ int
 main(int argc, char **argv)
 {
 	G g = {0};
-	const char *path = NULL, *kname = NULL;
+	const char *path = NULL, *kname = NULL, *npydir = NULL;
 	bool dump = false;
 	char *text;
 	Src src = {0};
@@ -1677,6 +1761,7 @@ main(int argc, char **argv)
 	g.lo = -1;
 	g.hi = 1;
 	g.tol = 1e-6;
+	g.h = 1e-6;
 	g.seed = 1;
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
@@ -1684,6 +1769,11 @@ main(int argc, char **argv)
 		Opt *o = NULL;
 		if (!strcmp(s, "--dump")) {
 			dump = true;
+			continue;
+		}
+		if (!strcmp(s, "--npy") && v) {
+			npydir = v;
+			i++;
 			continue;
 		}
 		if (s[0] != '-' || !s[1]) {
@@ -1698,6 +1788,7 @@ main(int argc, char **argv)
 		case 'd': parsedims(v, g.dims, &g.nd); break;
 		case 'r': g.lo = strtod(v, (char **)&v); g.hi = strtod(v + 1, NULL); break;
 		case 't': g.tol = strtod(v, NULL); break;
+		case 'h': g.h = strtod(v, NULL); break;
 		case 'S': g.seed = strtoull(v, NULL, 10); break;
 		case 's': o = &g.shapes[g.nshapes++]; break;
 		case 'i': o = &g.ints[g.nints++]; break;
@@ -1742,6 +1833,12 @@ main(int argc, char **argv)
 	ar = arena_new();
 	seed = g.seed;
 	in = mkargs(&g, ar, g.k, &seed);
+	if (npydir) {
+		for (p = 0; p < g.k->nparams; p++)
+			if (in[p]->a && g.k->vals[g.k->params[p]].name)
+				writenpy(npydir, g.k->vals[g.k->params[p]].name, in[p]->a);
+		return 0;
+	}
 	out = cloneargs(ar, g.k, in);
 	launch(&g, g.k, out);
 	if (dump) {
@@ -1794,7 +1891,7 @@ main(int argc, char **argv)
 			continue;
 		n = arrlen(a);
 		for (j = 0; j < n; j++) {
-			double x0 = a->d[j].f, h = 1e-6 * (fabs(x0) > 1 ? fabs(x0) : 1), lp, lm, fd, ad, e, den;
+			double x0 = a->d[j].f, h = g.h * (fabs(x0) > 1 ? fabs(x0) : 1), lp, lm, fd, ad, e, den;
 			Box **t;
 			a->d[j].f = x0 + h;
 			t = cloneargs(ar, g.k, in);

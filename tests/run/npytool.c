@@ -96,8 +96,10 @@ main(int argc, char **argv)
 		fill(&a, argv + 5, argc - 5);
 		if (npy_write(argv[2], &a, err, sizeof err) < 0) {
 			fprintf(stderr, "npytool: %s\n", err);
+			npy_free(&a);
 			return 1;
 		}
+		npy_free(&a);
 		return 0;
 	}
 	if (argc >= 7 && strcmp(argv[1], "check") == 0) {
@@ -111,17 +113,17 @@ main(int argc, char **argv)
 		npy_alloc(&w, dtype(argv[3]), nd, sh);
 		fill(&w, argv + 7, argc - 7);
 		bad = kpy_compare(&a, &w, strtod(argv[5], NULL), strtod(argv[6], NULL), &worst, &at, err, sizeof err);
+		if (bad > 0)
+			fprintf(stderr, "npytool: %s: %lld of %lld elements differ; first worst at %lld: %.9g, expected %.9g\n",
+			        argv[2], (long long)bad, (long long)a.count, (long long)at, kpy_get(a.data, a.dtype, at),
+			        kpy_get(w.data, w.dtype, at));
+		npy_free(&a);
+		npy_free(&w);
 		if (bad < 0) {
 			fprintf(stderr, "npytool: %s: %s\n", argv[2], err);
 			return 1;
 		}
-		if (bad > 0) {
-			fprintf(stderr, "npytool: %s: %lld of %lld elements differ; first worst at %lld: %.9g, expected %.9g\n",
-			        argv[2], (long long)bad, (long long)a.count, (long long)at, kpy_get(a.data, a.dtype, at),
-			        kpy_get(w.data, w.dtype, at));
-			return 1;
-		}
-		return 0;
+		return bad > 0;
 	}
 	if (argc == 3 && strcmp(argv[1], "print") == 0) {
 		char s[256];
@@ -135,6 +137,7 @@ main(int argc, char **argv)
 		for (i = 0; i < a.count; i++)
 			printf(" %.9g", kpy_get(a.data, a.dtype, i));
 		printf("\n");
+		npy_free(&a);
 		return 0;
 	}
 	fprintf(stderr, "usage: npytool make|check|print ...\n");

@@ -7,7 +7,8 @@
 # IN: vel f32 4,3 1 0 0 0 2 0 0 0 -4 2 2 2
 # TOL: 1e-6 1e-6
 # IN: hits i32 2 0 0
-# OUT: pos f32 4,3 0.5 0 0 1 2 1 -1 2 -2 1 0 2
+# OUT: newpos f32 4,3 0.5 0 0 1 2 1 -1 2 -2 1 0 2
+# OUT: pos f32 4,3 0 0 0 1 1 1 -1 2 0 0 -3 1
 # OUT: hits i32 2 1 5
 # OUT: energy f32 4 0.5 2.0 8.0 6.0
 # RUN: --kernel series --dim 5
@@ -46,14 +47,14 @@ def floor_bounce(x: wp.vec3, v: wp.vec3):
 
 @wp.kernel
 def simulate(pos: wp.array(dtype=wp.vec3), vel: wp.array(dtype=wp.vec3), dt: float,
-             hits: wp.array(dtype=int), energy: wp.array(dtype=float)):
+             hits: wp.array(dtype=int), energy: wp.array(dtype=float), newpos: wp.array(dtype=wp.vec3)):
     i = wp.tid()
     p = Particle()
     p.pos = pos[i]
     p.vel = vel[i]
     p = advance(p, dt)
     x, hit = floor_bounce(p.pos, p.vel)
-    pos[i] = x
+    newpos[i] = x
     wp.atomic_add(hits, 0, hit)
     wp.atomic_add(hits, 1, 1 - hit + hit * 2)
     energy[i] = 0.5 * wp.dot(p.vel, p.vel)
