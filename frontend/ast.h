@@ -147,6 +147,9 @@ typedef struct PState {
 	uint32_t end;      /* one past the last token of this unit */
 	Diag *d;
 	bool quiet;        /* syntax errors are not reported (host code) */
+	/* where syntax errors go (kpyc collects them to sort them by place) */
+	void (*report)(void *ctx, Loc loc, const char *msg);
+	void *ctx;
 	int nerr;          /* syntax errors in this unit */
 	bool lasterr;      /* the last statement line did not parse */
 	NodeList result;   /* statements parsed */
@@ -260,6 +263,7 @@ typedef struct FuncDecl {
 	TySpec *rets;           /* annotated return types */
 	int nrets;
 	int order;              /* position among the file's definitions */
+	bool nobackward;        /* enable_backward=False (decorator or module options) */
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
@@ -283,7 +287,18 @@ typedef struct FileCtx {
 	FuncDecl **decls;      /* kernels and functions, in source order */
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
+	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
 } FileCtx;
+
+/* One diagnostic, formatted, kept until every file is done so that they
+ * print in source order. */
+typedef struct Diagnostic {
+	int file;
+	Loc loc;
+	uint32_t seq;
+	bool error;
+	Buf text;          /* the message, source line, caret and notes */
+} Diagnostic;
 
 /* The whole compilation. */
 typedef struct Kpyc {
@@ -299,6 +314,14 @@ typedef struct Kpyc {
 	NameMap fnames;        /* kir function names in use */
 	struct FuncKey *keys;  /* per kir function: where it comes from */
 	uint32_t nkeys, capkeys;
+	Diagnostic *diags;     /* collected diagnostics (printed sorted at the end) */
+	uint32_t ndiags, capdiags;
+	NameMap ops;           /* op name -> OP_* (builtins by name) */
+	NameMap wpmap;         /* wp.NAME -> index in wpvals (memo of wpname) */
+	GVal *wpvals;
+	uint32_t nwpvals, capwpvals;
+	Arena *tmps[64];       /* scratch arenas, one per nesting depth of bodies */
+	int depth;             /* bodies being compiled (calls compile callees) */
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */
@@ -328,6 +351,8 @@ bool gvaltype(const GVal *g, TySpec *out);
 const char *wptypename(const Module *m, Type t);
 /* A name for t that is a valid identifier part (function instance names). */
 void typemangle(Buf *b, const Module *m, Type t);
+/* s as a kir identifier (non-ASCII bytes spelled _xHH). */
+const char *kirident(Arena *a, const char *s);
 /* The scalar type of a Python literal constant (i32, f32, bool). */
 Scal litscal(Lit l, int s);
 
@@ -344,6 +369,10 @@ typedef struct Bind {
 	bool hasrange;   /* index of a loop Warp unrolls: values in [lo, hi] */
 	int64_t lo, hi;
 	Lit lit;         /* exact Python value of a constant binding */
+	GVal *fn;        /* bound to a function (f = wp.sin, g = my_func): no value */
+	bool ghost;      /* Warp still knows the name (with type gty) but it is
+	                  * dead here, so kir has no value for it */
+	Type gty;
 } Bind;
 
 typedef struct Env {
@@ -448,6 +477,6 @@ const char *opsym(int binop);
  * or none); used: the result is used. */
 X call(Ctx *c, Node *e, int want, bool used);
 /* The op (OP_*) a Warp builtin name maps to, or -1. */
-int builtinop(const char *name);
+int builtinop(Kpyc *k, const char *name);
 
 #endif /* KPY_FRONTEND_AST_H */

@@ -83,9 +83,16 @@ internalrow(int op)
 }
 
 int
-builtinop(const char *name)
+builtinop(Kpyc *k, const char *name)
 {
-	int op = oplookup(name, strlen(name));
+	uint32_t v;
+	int op;
+
+	if (!k->ops.n)
+		for (op = 0; op < NOPS; op++)
+			nmput(k->a, &k->ops, opinfo[op].name, (uint32_t)op);
+	v = nmget(&k->ops, name);
+	op = v == UINT32_MAX ? -1 : (int)v;
 
 	if (op < 0 || internalrow(op))
 		return -1;
@@ -188,8 +195,6 @@ evalargs(Ctx *c, Node *e, Args *a)
 		a->pos[a->n] = expr(c, n);
 		if (a->pos[a->n].k == X_NONE)
 			ok = false;
-		if (n->kind == E_NAME && a->pos[a->n].k == X_VAL)
-			a->pos[a->n].wconst = a->pos[a->n].wconst; /* names keep their constness as arguments */
 		a->ploc[a->n++] = n->loc;
 	}
 	a->kw = aalloc(c->tmp, (e->l2.n + 1) * sizeof *a->kw);
@@ -377,18 +382,11 @@ vectorx(Ctx *c, Type t, Args *a, Loc loc)
 		op = emitop(c, OP_CAST, &a->pos[0].v, 1, 0, t, loc, "vector conversion");
 		return opx(op);
 	}
-	if (t.n == 6 && a->n == 2 && a->pos[0].k == X_VAL && a->pos[1].k == X_VAL &&
+	if (t.n == 6 && t.s == S_F32 && a->n == 2 && a->pos[0].k == X_VAL && a->pos[1].k == X_VAL &&
 	    typeeq(vty(c->f, a->pos[0].v), tvec(3, t.s)) && typeeq(vty(c->f, a->pos[1].v), tvec(3, t.s))) {
-		/* spatial_vector(w, v) */
-		Val comps[6], e[2];
-		int k;
-		for (k = 0; k < 6; k++) {
-			e[0] = a->pos[k / 3].v;
-			e[1] = cint(c->m, c->f, S_I32, k % 3);
-			if (!(comps[k] = emit1(c, OP_EXTRACT, e, 2, loc, "spatial vector")))
-				return xnone();
-		}
-		op = emitop(c, OP_VEC, comps, 6, 0, t, loc, "spatial vector");
+		/* spatial_vector(w, v): Warp has it for float32 only */
+		Val wv[2] = {a->pos[0].v, a->pos[1].v};
+		op = emitop(c, OP_VEC, wv, 2, 0, t, loc, "spatial vector");
 		return opx(op);
 	}
 	if (a->n != 1 && a->n != t.n) {
@@ -529,15 +527,61 @@ transformx(Ctx *c, Type t, Args *a, Loc loc)
 		op = emitop(c, OP_TRANSFORM, v, 2, 0, t, loc, "transform");
 		return opx(op);
 	}
-	if (a->n != 7) {
-		serr(c, loc, "a transform takes (p, q), (p), 7 components or nothing");
+	if (a->n != 7 && a->n != 1) {
+		serr(c, loc, "a transform takes (p, q), (p), 7 components, one value to fill it with, or nothing");
 		return xnone();
 	}
 	for (i = 0; i < 7; i++)
-		if (!(v[i] = ctorscalar(c, &a->pos[i], a->ploc[i], t.s, msg)))
+		if (!(v[i] = ctorscalar(c, &a->pos[a->n == 1 ? 0 : i], a->ploc[a->n == 1 ? 0 : i], t.s, msg)))
 			return xnone();
 	op = emitop(c, OP_TRANSFORM, v, 7, 0, t, loc, "transform");
 	return opx(op);
+}
+
+/* S(...): fields by position or by name; the others are zero. */
+static X
+structx(Ctx *c, Type t, Args *a, Loc loc)
+{
+	const StructDef *sd = &c->m->structs[t.sid];
+	Op *op = emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "struct");
+	Val v, args[2];
+	int i, j;
+
+	if (!op)
+		return xnone();
+	v = op->res[0];
+	if ((uint32_t)a->n > sd->nfields) {
+		serr(c, loc, "struct %s has %u fields, %d values given", sd->name, sd->nfields, a->n);
+		return xnone();
+	}
+	for (i = 0; i < a->n + a->nk; i++) {
+		X *x = i < a->n ? &a->pos[i] : &a->kx[i - a->n];
+		Loc l = i < a->n ? a->ploc[i] : a->kloc[i - a->n];
+		Type ft;
+		j = i < a->n ? i : fieldindex(c->m, t.sid, kirident(c->tmp, a->kw[i - a->n]));
+		if (j < 0) {
+			serr(c, l, "struct %s has no field '%s'", sd->name, a->kw[i - a->n]);
+			return xnone();
+		}
+		ft = sd->fields[j].ty;
+		if (!(args[1] = xvalue(c, *x, l)))
+			return xnone();
+		if (!typeeq(vty(c->f, args[1]), ft)) {
+			if (x->wconst && x->lit.ok && ft.k == T_SCALAR && vty(c->f, args[1]).k == T_SCALAR) {
+				args[1] = cscalar(c->m, c->f, ft, litscal(x->lit, ft.s));
+			} else {
+				serr(c, l, "struct field `%s` is %s, not %s", sd->fields[j].name, wptypename(c->m, ft),
+				     wptypename(c->m, vty(c->f, args[1])));
+				return xnone();
+			}
+		}
+		args[0] = v;
+		op = emitop(c, OP_SETFIELD, args, 2, j, tvoid(), loc, "struct");
+		if (!op)
+			return xnone();
+		v = op->res[0];
+	}
+	return xval(v);
 }
 
 /* A constructor or cast of type t (a wp.<type>, float, int, bool, S). */
@@ -562,11 +606,7 @@ construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
 	case T_XFORM:
 		return transformx(c, t, a, loc);
 	case T_STRUCT:
-		if (a->n || a->nk) {
-			serr(c, loc, "struct %s() takes no arguments (assign the fields one by one)", c->m->structs[t.sid].name);
-			return xnone();
-		}
-		return opx(emitop(c, OP_ZERO, NULL, 0, 0, t, loc, "struct"));
+		return structx(c, t, a, loc);
 	case T_ARRAY:
 		serr(c, loc, "arrays cannot be created in kernels");
 		return xnone();
@@ -719,6 +759,47 @@ keywords(Ctx *c, const char *name, Args *a)
 	return true;
 }
 
+/* Warp builtins that also take output variables after their inputs:
+ * svd3(A, U, sigma, V) assigns U, sigma and V. */
+static int
+outputform(int code)
+{
+	switch (code) {
+	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: case OP_QUAT_TO_AXIS_ANGLE:
+		return 1; /* inputs */
+	}
+	return -1;
+}
+
+static X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
+
+static X
+outputcall(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e, int nin)
+{
+	Args in = *a;
+	X r;
+	int i;
+
+	in.n = nin;
+	r = generic(c, code, name, &in, loc, e);
+	if (r.k == X_NONE)
+		return r;
+	if (r.k != X_TUPLE || r.n != a->n - nin) {
+		serr(c, loc, "%s() takes %d output variables", name, r.k == X_TUPLE ? r.n : 1);
+		return xnone();
+	}
+	for (i = 0; i < r.n; i++) {
+		Node *t = e->l1.v[nin + i];
+		Bind *b;
+		if (t->kind != E_NAME || !(b = envfind(&c->env, t->s)) || b->poison || b->fn || b->ghost || b->zinit) {
+			serr(c, t->loc, "%s(): output argument %d must be a variable assigned before the call", name, i + 1);
+			return xnone();
+		}
+		assignname(c, t->s, r.elts[i], t->loc, false);
+	}
+	return void_x();
+}
+
 static X
 generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 {
@@ -730,6 +811,8 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 
 	if (!keywords(c, name, a))
 		return xnone();
+	if (outputform(code) >= 0 && a->n > outputform(code) && !a->starred && a->n == (int)e->l1.n)
+		return outputcall(c, code, name, a, loc, e, outputform(code));
 	if (!(v = argvals(c, a)))
 		return xnone();
 	for (i = 0; i < a->n && i < 256; i++)
@@ -901,8 +984,14 @@ lencall(Ctx *c, Args *a, Loc loc)
 		op = emitop(c, OP_SHAPE, &v, 1, 0, tvoid(), loc, "len");
 		return opx(op);
 	}
-	if (iscomposite(t))
-		return xval(cint(c->m, c->f, S_I32, t.k == T_MAT ? t.n : ncomp(t)));
+	if (iscomposite(t)) {
+		/* a compile-time constant for Warp (range(len(v)) unrolls) */
+		int64_t n = t.k == T_MAT ? t.n : ncomp(t);
+		X r = xval(cint(c->m, c->f, S_I32, n));
+		r.wconst = true;
+		r.lit = (Lit){true, true, n, (double)n};
+		return r;
+	}
 	serr(c, loc, "Couldn't find function overload for 'len' that matched inputs with types: [%s]",
 	     wptypename(c->m, t));
 	return xnone();
@@ -993,45 +1082,6 @@ staticcall(Ctx *c, Node *e, const char *name)
 	return x;
 }
 
-/* pnoise(state, x, px[, py[, pz[, pt]]]): Warp passes one period per
- * dimension; the kir row takes them as one int32 vector. */
-static X
-pnoisecall(Ctx *c, Args *a, Loc loc)
-{
-	Val *v, ops[3];
-	Type pt;
-	int dims, i;
-	Op *op;
-
-	if (!keywords(c, "pnoise", a) || !(v = argvals(c, a)))
-		return xnone();
-	pt = a->n >= 2 ? vty(c->f, v[1]) : tvoid();
-	dims = pt.k == T_VEC ? pt.n : 1;
-	for (i = 2; i < a->n; i++)
-		if (!typeeq(vty(c->f, v[i]), tscalar(S_I32)))
-			break;
-	if (a->n != 2 + dims || i != a->n || !(pt.k == T_SCALAR || (pt.k == T_VEC && pt.n <= 4))) {
-		Buf tl = {0};
-		typelist(c, &tl, v, a->n);
-		serr(c, loc, "Couldn't find function overload for 'pnoise' that matched inputs with types: [%s]",
-		     tl.s ? tl.s : "");
-		buffree(&tl);
-		candidates(c, "pnoise");
-		return xnone();
-	}
-	ops[0] = v[0];
-	ops[1] = v[1];
-	if (dims == 1) {
-		ops[2] = v[2];
-	} else {
-		op = emitop(c, OP_VEC, v + 2, dims, 0, tvec(dims, S_I32), loc, "pnoise");
-		if (!op)
-			return xnone();
-		ops[2] = op->res[0];
-	}
-	return opx(emitop(c, OP_PNOISE, ops, 3, 0, tvoid(), loc, "pnoise"));
-}
-
 static X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -1070,9 +1120,7 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return fromvecs(c, OP_MATRIX_FROM_ROWS, name, &a, loc);
 	if (strcmp(name, "matrix_from_cols") == 0)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
-	if (strcmp(name, "pnoise") == 0)
-		return pnoisecall(c, &a, loc);
-	code = builtinop(name);
+	code = builtinop(c->k, name);
 	if (code < 0) {
 		if (!pyname && iswarpname(name))
 			serr(c, loc, "wp.%s is a Warp builtin that kpyc does not support", name);
@@ -1096,6 +1144,23 @@ pybuiltin(Ctx *c, Node *e, const char *name, int want)
 		if (!evalargs(c, e, &a))
 			return xnone();
 		return castx(c, t, &a, e->loc, name);
+	}
+	if (strcmp(name, "type") == 0) {
+		/* type(x): x's type, to construct or convert with (generic code) */
+		X r = xnone();
+		Val v;
+		if (!evalargs(c, e, &a))
+			return xnone();
+		if (a.n != 1 || a.nk || !(v = xvalue(c, a.pos[0], a.ploc[0]))) {
+			if (a.n != 1 || a.nk)
+				serr(c, e->loc, "type() takes one argument");
+			return xnone();
+		}
+		r.k = X_G;
+		r.g.kind = G_TYPE;
+		r.g.spec.ty = vty(c->f, v);
+		r.loc = e->loc;
+		return r;
 	}
 	if (strcmp(name, "abs") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
 	    strcmp(name, "round") == 0 || strcmp(name, "pow") == 0 || strcmp(name, "print") == 0 ||
@@ -1167,8 +1232,10 @@ bindargs(Ctx *c, FuncDecl *fd, Args *a, X *out, bool report, Loc loc)
 		}
 		if (fd->params[j].dflt.kind == G_STR)
 			out[j] = xval(cstr(c->m, c->f, fd->params[j].dflt.s));
-		else
+		else if (fd->params[j].dflt.kind == G_CONST)
 			out[j] = xval(cconst(c->m, c->f, fd->params[j].dflt.spec.ty, fd->params[j].dflt.c));
+		else
+			return false;
 		out[j].wconst = true;
 	}
 	for (j = 0; j < fd->nparams; j++)
@@ -1199,7 +1266,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 	for (pass = 0; pass < 2 && !pick; pass++)
 		for (fd = first; fd && !pick; fd = fd->next) {
 			X *b;
-			if (!fd->def || fd->generic != (pass == 1))
+			if (!fd->def || fd->bad || fd->generic != (pass == 1))
 				continue;
 			b = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *b);
 			if (!bindargs(c, fd, &a, b, false, e->loc))
@@ -1286,6 +1353,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 X
 call(Ctx *c, Node *e, int want, bool used)
 {
+	(void)used; /* every call is compiled the same: an unused result is dropped */
 	X fn;
 	X r;
 
@@ -1321,6 +1389,15 @@ call(Ctx *c, Node *e, int want, bool used)
 			r = pybuiltin(c, e, fn.g.s + 9, want);
 			break;
 		}
+		{
+			/* math.sqrt, np.sin, from math import floor: Warp calls its
+			 * builtin of that name */
+			const char *attr = strrchr(fn.g.s, '.');
+			if (attr && builtinop(c->k, attr + 1) >= 0 && strncmp(fn.g.s, "typing.", 7) != 0) {
+				r = builtin(c, e, attr + 1, want, true);
+				break;
+			}
+		}
 		serr(c, e->loc, "Could not find function %s as a built-in or user-defined function. Note that user functions "
 		     "must be annotated with a @wp.func decorator to be called from a kernel.", fn.g.s);
 		return xnone();
@@ -1335,6 +1412,5 @@ call(Ctx *c, Node *e, int want, bool used)
 		serr(c, e->loc, "this is not a function");
 		return xnone();
 	}
-	(void)used;
 	return r;
 }

@@ -229,6 +229,12 @@ namex(Ctx *c, Node *e)
 	if (b) {
 		if (b->poison)
 			return xnone();
+		if (b->fn)
+			return xg(*b->fn, e->loc);
+		if (b->ghost) {
+			serr(c, e->loc, "'%s' has no value here (kpyc lost track of it: please report)", e->s);
+			return xnone();
+		}
 		if (b->zinit) {
 			serr(c, e->loc, "Referencing undefined symbol: %s (it is first assigned later in the loop)", e->s);
 			return xnone();
@@ -580,18 +586,47 @@ ifexp(Ctx *c, Node *e)
 		}
 		nna = sidechanges(c, &ea, &na);
 		nnb = sidechanges(c, &eb, &nb);
-		if (nna || nnb) {
-			serr(c, e->loc, "a random state updated inside a conditional expression is not supported; use an if statement");
-			return xnone();
+		{
+			/* variables a branch rebinds (random states): results of the if */
+			const char **nm = aalloc(c->tmp, (size_t)(nna + nnb + 1) * sizeof *nm);
+			Type *tys = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *tys);
+			Val *ya = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *ya);
+			Val *yb = aalloc(c->tmp, (size_t)(nna + nnb + 2) * sizeof *yb);
+			int n = 0, j, q;
+			for (j = 0; j < nna; j++)
+				nm[n++] = na[j];
+			for (j = 0; j < nnb; j++) {
+				for (q = 0; q < nna; q++)
+					if (strcmp(na[q], nb[j]) == 0)
+						break;
+				if (q == nna)
+					nm[n++] = nb[j];
+			}
+			tys[0] = t;
+			ya[0] = av;
+			yb[0] = bv;
+			for (j = 0; j < n; j++) {
+				Bind *pa = envfind(&ea, nm[j]), *pb = envfind(&eb, nm[j]), *pp = envfind(&c->env, nm[j]);
+				ya[j + 1] = pa && !pa->poison ? pa->v : pp->v;
+				yb[j + 1] = pb && !pb->poison ? pb->v : pp->v;
+				tys[j + 1] = vty(c->f, pp->v);
+			}
+			regpush(c->m, &ra, mkop(c->m, c->f, OP_YIELD, ya, n + 1, NULL, 0, e->loc));
+			regpush(c->m, &rb, mkop(c->m, c->f, OP_YIELD, yb, n + 1, NULL, 0, e->loc));
+			op = mkop(c->m, c->f, OP_IF, &cb, 1, tys, n + 1, e->loc);
+			opsetregions(c->m, op, 2);
+			op->regs[0] = ra;
+			op->regs[1] = rb;
+			regpush(c->m, c->b.r, op);
+			for (j = 0; j < n; j++) {
+				Bind b = *envfind(&c->env, nm[j]);
+				b.v = op->res[j + 1];
+				b.wconst = false;
+				nameval(c, b.v, b.name);
+				envset(c, b);
+			}
+			return xval(op->res[0]);
 		}
-		regpush(c->m, &ra, mkop(c->m, c->f, OP_YIELD, &av, 1, NULL, 0, e->loc));
-		regpush(c->m, &rb, mkop(c->m, c->f, OP_YIELD, &bv, 1, NULL, 0, e->loc));
-		op = mkop(c->m, c->f, OP_IF, &cb, 1, &t, 1, e->loc);
-		opsetregions(c->m, op, 2);
-		op->regs[0] = ra;
-		op->regs[1] = rb;
-		regpush(c->m, c->b.r, op);
-		return xval(op->res[0]);
 	}
 }
 
@@ -1011,7 +1046,7 @@ attribute(Ctx *c, Node *e)
 		return r ? xval(r) : xnone();
 	}
 	if (t.k == T_STRUCT) {
-		int fi = fieldindex(c->m, t.sid, e->s);
+		int fi = fieldindex(c->m, t.sid, kirident(c->tmp, e->s));
 		Op *op;
 		if (fi < 0) {
 			serr(c, e->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, e->s);
@@ -1046,6 +1081,10 @@ expr(Ctx *c, Node *e)
 	c->b.loc = e->loc;
 	switch (e->kind) {
 	case E_INT:
+		if (e->big || e->u > (uint64_t)INT64_MAX) {
+			serr(c, e->loc, "integer literal too large");
+			return xnone();
+		}
 		x = xval(cint(c->m, c->f, S_I32, (int64_t)e->u));
 		x.wconst = true;
 		x.lit = (Lit){true, true, (int64_t)e->u, (double)(int64_t)e->u};
@@ -1154,7 +1193,7 @@ static bool
 nonatomic(Type t)
 {
 	int s = t.s;
-	return s == S_I8 || s == S_U8 || s == S_I16 || s == S_U16 || s == S_BOOL || s == S_F16;
+	return s == S_I8 || s == S_U8 || s == S_I16 || s == S_U16; /* Warp's types.non_atomic_types */
 }
 
 /* Read the leaf of a path and apply op with rhs (an augmented assignment). */
@@ -1259,7 +1298,7 @@ mkstep(Ctx *c, Node *n, Type t, Step *s)
 			return true;
 		}
 		if (t.k == T_STRUCT) {
-			int fi = fieldindex(c->m, t.sid, n->s);
+			int fi = fieldindex(c->m, t.sid, kirident(c->tmp, n->s));
 			if (fi < 0) {
 				serr(c, n->oploc, "struct %s has no field '%s'", c->m->structs[t.sid].name, n->s);
 				return false;
@@ -1484,30 +1523,65 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 		emitop(c, OP_STORE, a, p.nidx + 2, 0, tvoid(), loc, "array store");
 		return;
 	}
-	/* a[i].x += v on vectors and matrices of Warp's atomic types: one
-	 * atomic operation on a composite holding v at that component and
-	 * zeros elsewhere, as Warp's atomic slot update */
-	if (p.arr && !p.base && p.n == 1 && p.steps[0].kind == 'i' && (augop == B_ADD || augop == B_SUB)) {
+	/* a[i].x op= v (a component of an array element, Warp's "slot"):
+	 * + and - (and & | ^ on 32/64-bit integers) are one atomic operation
+	 * on a composite holding v at that component and, elsewhere, the
+	 * operation's identity (0, or all ones for &) */
+	if (p.arr && !p.base && augop >= 0) {
 		Type et = telem(vty(c->f, p.arr));
-		if ((et.k == T_VEC || et.k == T_MAT) && !nonatomic(et)) {
+		int leaf = tcomp(t).s, k;
+		bool bits = augop == B_BITAND || augop == B_BITOR || augop == B_BITXOR;
+		bool composite = true, supported;
+		for (k = 0; k < p.n; k++)
+			if (p.steps[k].kind == 'f')
+				composite = false;
+		supported = (augop == B_ADD || augop == B_SUB)
+		          ? (scalarisfloat(leaf) || leaf == S_I32 || leaf == S_U32 || leaf == S_I64 || leaf == S_U64)
+		          : bits && (leaf == S_I32 || leaf == S_U32 || leaf == S_I64 || leaf == S_U64);
+		if (composite && supported) {
 			X r = expr(c, rhs);
-			Type want = steptype(c, et, &p.steps[0]);
 			Val a[MAXDIM + 2];
+			Type lt = et;
+			int code = augop == B_ADD ? OP_ATOMIC_ADD : augop == B_SUB ? OP_ATOMIC_SUB
+			         : augop == B_BITAND ? OP_ATOMIC_AND : augop == B_BITOR ? OP_ATOMIC_OR : OP_ATOMIC_XOR;
+			Type *lv = aalloc(c->tmp, (size_t)(p.n + 1) * sizeof *lv);
 			if (r.k == X_NONE || !(v = xvalue(c, r, rhs->loc)))
 				return;
-			if (!typeeq(vty(c->f, v), want)) {
-				serr(c, loc, "invalid operand types for '%s': %s and %s", opsym(augop), wptypename(c->m, want),
+			if (!typeeq(vty(c->f, v), t)) {
+				serr(c, loc, "invalid operand types for '%s': %s and %s", opsym(augop), wptypename(c->m, t),
 				     wptypename(c->m, vty(c->f, v)));
 				return;
 			}
-			p.steps[0].container = czero(c->m, c->f, et);
-			if (!(v = writestep(c, &p.steps[0], v)))
-				return;
+			for (k = 0; k < p.n; k++) {
+				lv[k] = lt;
+				lt = steptype(c, lt, &p.steps[k]);
+			}
+			for (k = p.n - 1; k >= 0; k--) {
+				Scal fill[MAXVEC * MAXVEC];
+				int q;
+				memset(fill, 0, sizeof fill);
+				if (augop == B_BITAND)
+					for (q = 0; q < ncomp(lv[k]); q++)
+						fill[q].i = -1;
+				p.steps[k].container = cconst(c->m, c->f, lv[k], fill);
+				if (!(v = writestep(c, &p.steps[k], v)))
+					return;
+			}
 			a[0] = p.arr;
 			memcpy(a + 1, p.idx, (size_t)p.nidx * sizeof *a);
 			a[p.nidx + 1] = v;
-			emitop(c, augop == B_ADD ? OP_ATOMIC_ADD : OP_ATOMIC_SUB, a, p.nidx + 2, 0, tvoid(), loc,
-			       "augmented assignment");
+			emitop(c, code, a, p.nidx + 2, 0, tvoid(), loc, "augmented assignment");
+			return;
+		}
+		/* otherwise load, compute, store; Warp's backward pass cannot
+		 * differentiate that for float values */
+		/* (through struct fields kir has no atomic: Warp's atomic slot
+		 * update becomes load, compute, store) */
+		if (!supported && (isfloatcomp(t) || t.k == T_STRUCT) && !c->fd->nobackward && !c->file->nobackward) {
+			serr(c, target->oploc.line ? loc : loc,
+			     "Differentiable composite slot augmented assignments with this operator are not supported with "
+			     "backward code generation enabled. Write the result to a separate array, or use "
+			     "enable_backward=False for forward-only code.");
 			return;
 		}
 	}

@@ -21,7 +21,7 @@
 #include "ast.h"
 #include "py.tab.h"
 
-enum { MAXINDENT = 128 };
+enum { MAXINDENT = 100 }; /* Python's limit */
 
 typedef struct L {
 	Arena *a;
@@ -38,6 +38,7 @@ typedef struct L {
 	int nind;
 	bool atbol;            /* at the beginning of a logical line */
 	bool hastok;           /* the current logical line has a token */
+	bool toodeep;          /* the indentation limit was reported */
 } L;
 
 static void
@@ -163,21 +164,23 @@ unclosed(L *l, const char *nl)
 static int
 keyword(const char *s, size_t n)
 {
-	static const struct { const char *w; int k; } kw[] = {
-		{"False", T_FALSE}, {"None", T_NONE}, {"True", T_TRUE}, {"and", T_AND},
-		{"as", T_AS}, {"assert", T_ASSERT}, {"async", T_ASYNC}, {"await", T_AWAIT},
-		{"break", T_BREAK}, {"class", T_CLASS}, {"continue", T_CONTINUE}, {"def", T_DEF},
-		{"del", T_DEL}, {"elif", T_ELIF}, {"else", T_ELSE}, {"except", T_EXCEPT},
-		{"finally", T_FINALLY}, {"for", T_FOR}, {"from", T_FROM}, {"global", T_GLOBAL},
-		{"if", T_IF}, {"import", T_IMPORT}, {"in", T_IN}, {"is", T_IS},
-		{"lambda", T_LAMBDA}, {"nonlocal", T_NONLOCAL}, {"not", T_NOT}, {"or", T_OR},
-		{"pass", T_PASS}, {"raise", T_RAISE}, {"return", T_RETURN}, {"try", T_TRY},
-		{"while", T_WHILE}, {"with", T_WITH}, {"yield", T_YIELD},
+	static const struct { const char *w; uint8_t n; int k; } kw[] = {
+		{"False", 5, T_FALSE}, {"None", 4, T_NONE}, {"True", 4, T_TRUE}, {"and", 3, T_AND},
+		{"as", 2, T_AS}, {"assert", 6, T_ASSERT}, {"async", 5, T_ASYNC}, {"await", 5, T_AWAIT},
+		{"break", 5, T_BREAK}, {"class", 5, T_CLASS}, {"continue", 8, T_CONTINUE}, {"def", 3, T_DEF},
+		{"del", 3, T_DEL}, {"elif", 4, T_ELIF}, {"else", 4, T_ELSE}, {"except", 6, T_EXCEPT},
+		{"finally", 7, T_FINALLY}, {"for", 3, T_FOR}, {"from", 4, T_FROM}, {"global", 6, T_GLOBAL},
+		{"if", 2, T_IF}, {"import", 6, T_IMPORT}, {"in", 2, T_IN}, {"is", 2, T_IS},
+		{"lambda", 6, T_LAMBDA}, {"nonlocal", 8, T_NONLOCAL}, {"not", 3, T_NOT}, {"or", 2, T_OR},
+		{"pass", 4, T_PASS}, {"raise", 5, T_RAISE}, {"return", 6, T_RETURN}, {"try", 3, T_TRY},
+		{"while", 5, T_WHILE}, {"with", 4, T_WITH}, {"yield", 5, T_YIELD},
 	};
 	size_t i;
 
+	if (n < 2 || n > 8)
+		return T_NAME;
 	for (i = 0; i < countof(kw); i++)
-		if (strlen(kw[i].w) == n && memcmp(kw[i].w, s, n) == 0)
+		if (kw[i].n == n && kw[i].w[0] == s[0] && memcmp(kw[i].w, s, n) == 0)
 			return kw[i].k;
 	return T_NAME;
 }
@@ -229,7 +232,9 @@ indentation(L *l)
 		l->atbol = false;
 		if (col > l->ind[l->nind - 1]) {
 			if (l->nind == MAXINDENT) {
-				emit(l, T_BADTOK, p, p + 1, "too many levels of indentation");
+				if (!l->toodeep)
+					emit(l, T_BADTOK, p, p + 1, "too many levels of indentation");
+				l->toodeep = true;
 				return true;
 			}
 			l->ind[l->nind++] = col;

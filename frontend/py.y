@@ -945,6 +945,9 @@ strleaf(PState *ps, const Token *t, Loc loc)
 		switch (c) {
 		case '\n': break;
 		case '\r': if (p < e && *p == '\n') p++; break;
+		case '\\': bufputc(&b, '\\'); break;
+		case '\'': bufputc(&b, '\''); break;
+		case '"': bufputc(&b, '"'); break;
 		case 'n': bufputc(&b, '\n'); break;
 		case 't': bufputc(&b, '\t'); break;
 		case 'r': bufputc(&b, '\r'); break;
@@ -1092,14 +1095,15 @@ pyerror(PYLTYPE *lloc, PState *ps, const char *msg)
 	if (ps->quiet)
 		return;
 	if (t && t->kind == T_BADTOK && t->msg) {
-		diagerr(ps->d, ps->src, t->loc, "%s", t->msg);
-		return;
+		loc = t->loc;
+		msg = t->msg;
+	} else if (t && t->kind == T_INDENT) {
+		msg = "unexpected indent";
 	}
-	if (t && t->kind == T_INDENT) {
-		diagerr(ps->d, ps->src, loc, "unexpected indent");
-		return;
-	}
-	diagerr(ps->d, ps->src, loc, "%s", msg);
+	if (ps->report)
+		ps->report(ps->ctx, loc, msg);
+	else
+		diagerr(ps->d, ps->src, loc, "%s", msg);
 }
 
 int

@@ -103,7 +103,36 @@ samebind(const Bind *a, const Bind *b)
 {
 	if (!a || !b)
 		return a == b;
+	if (a->fn || b->fn)
+		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd &&
+		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
+	if (a->ghost || b->ghost)
+		return a->ghost && b->ghost && typeeq(a->gty, b->gty);
 	return a->v == b->v && a->poison == b->poison && a->zinit == b->zinit;
+}
+
+/* The type Warp gives the name's current binding. */
+static Type
+bindtype(Ctx *c, const Bind *b)
+{
+	if (!b || b->poison || b->fn)
+		return tvoid();
+	if (b->ghost)
+		return b->gty;
+	return vty(c->f, b->v);
+}
+
+static void
+ghost(Ctx *c, const char *name, Type t)
+{
+	Bind g = {0};
+
+	if (t.k == T_VOID)
+		return;
+	g.name = name;
+	g.ghost = true;
+	g.gty = t;
+	envset(c, g);
 }
 
 void
@@ -115,7 +144,7 @@ nameval(Ctx *c, Val v, const char *name)
 		return;
 	x = &c->f->vals[v];
 	if ((x->kind == V_RES || x->kind == V_PARAM) && !x->name)
-		x->name = astrdup(c->m->arena, name);
+		x->name = astrdup(c->m->arena, kirident(c->tmp, name));
 }
 
 /* Give a placeholder loop value (a carried variable first bound in the
@@ -151,6 +180,31 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 
 	memset(&b, 0, sizeof b);
 	b.name = name;
+	if (x.k == X_G && (x.g.kind == G_FUNC || (x.g.kind == G_WPNAME && builtinop(c->k, x.g.s) >= 0))) {
+		/* a local bound to a function: calls through it go to the function */
+		if (o && !o->poison && !o->fn) {
+			serr(c, loc, "Error, rebinding the value-holding local '%s' to a function is not supported", name);
+			b.poison = true;
+		} else if (o && o->fn && !samebind(o, &(Bind){.fn = &x.g})) {
+			serr(c, loc, "Error, rebinding function-valued local '%s' to a different function is not supported. "
+			     "Warp does not have function pointers, so a local bound to a function must refer to the same "
+			     "function throughout the kernel.", name);
+			b.poison = true;
+		} else {
+			b.fn = aalloc(c->tmp, sizeof *b.fn);
+			*b.fn = x.g;
+		}
+		envset(c, b);
+		return;
+	}
+	if (o && o->fn) {
+		serr(c, loc, "Error, rebinding function-valued local '%s' to a non-function value is not supported. Warp "
+		     "does not have function pointers, so a local bound to a function must refer to a function "
+		     "throughout the kernel.", name);
+		b.poison = true;
+		envset(c, b);
+		return;
+	}
 	if (x.k != X_VAL) {
 		if (x.k == X_TUPLE && x.n == 0)
 			serr(c, loc, "the call returns no value to assign to '%s'", name);
@@ -164,7 +218,7 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 		return;
 	}
 	if (o && !o->poison) {
-		Type had = vty(c->f, o->v), now = vty(c->f, x.v);
+		Type had = bindtype(c, o), now = vty(c->f, x.v);
 		if (o->zinit && had.k == T_VOID) {
 			settype(c, o->v, now);
 		} else if (!typeeq(had, now)) {
@@ -455,7 +509,7 @@ addassigned(Ctx *c, Assigned *as, const char *name, Loc loc)
 /* A call that rebinds the variable passed first: random numbers (the new
  * state) and Warp's in-place transform setters. */
 static bool
-israndcall(Node *e)
+israndcall(Ctx *c, Node *e)
 {
 	const char *fn;
 	int op;
@@ -465,7 +519,7 @@ israndcall(Node *e)
 	fn = e->a->kind == E_ATTR ? e->a->s : e->a->kind == E_NAME ? e->a->s : NULL;
 	if (!fn)
 		return false;
-	op = builtinop(fn);
+	op = builtinop(c->k, fn);
 	return op >= 0 && ((opinfo[op].flags & F_RAND) || op == OP_TRANSFORM_SET_TRANSLATION ||
 	                   op == OP_TRANSFORM_SET_ROTATION);
 }
@@ -477,7 +531,7 @@ scanrand(Ctx *c, Assigned *as, Node *e)
 
 	if (!e)
 		return;
-	if (israndcall(e))
+	if (israndcall(c, e))
 		addassigned(c, as, e->l1.v[0]->s, e->loc);
 	scanrand(c, as, e->a);
 	scanrand(c, as, e->b);
@@ -513,7 +567,7 @@ storeroot(Ctx *c, Node *t)
 			return NULL;
 		if (path[i]->kind == E_ATTR) {
 			if (ty.k == T_STRUCT) {
-				int fi = fieldindex(c->m, ty.sid, path[i]->s);
+				int fi = fieldindex(c->m, ty.sid, kirident(c->tmp, path[i]->s));
 				if (fi < 0)
 					return t->s;
 				ty = c->m->structs[ty.sid].fields[fi].ty;
@@ -772,8 +826,23 @@ ifstmt(Ctx *c, Node *s)
 					envset(c, *bt); /* both branches agree on a value from before */
 				continue;
 			}
-			if (!lvhas(c, s->live, x))
-				continue; /* dead after the if: keep the old binding */
+			if (!lvhas(c, s->live, x)) {
+				/* dead after the if, so kir keeps no value; Warp still merges
+				 * the two versions, which must have one type, and keeps the name */
+				Type ta = bindtype(c, bt), tb = bindtype(c, be);
+				if (ta.k != T_VOID && tb.k != T_VOID && !typeeq(ta, tb)) {
+					serr(c, s->loc, "variable '%s' is %s after the if branch but %s after the else branch "
+					     "(Warp: where() true value type must be of the same type as the false type)", x,
+					     wptypename(c->m, ta), wptypename(c->m, tb));
+				} else if (!bp || bp->ghost) {
+					ghost(c, x, ta.k != T_VOID ? ta : tb);
+				}
+				continue;
+			}
+			if ((bt && bt->fn) || (be && be->fn)) {
+				serr(c, s->loc, "'%s' is bound to different functions in the branches of this if", x);
+				continue;
+			}
 			if ((bt && bt->poison) || (be && be->poison)) {
 				Bind pb = {0};
 				pb.name = x;
@@ -865,7 +934,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 		Bind *b = envfind(&c->env, x);
 		bool bound = b && !b->poison && b->v;
 		bool need = lvhas(c, out, x) || (bound && lvhas(c, head, x));
-		if (!need || (b && b->poison))
+		if (!need || (b && (b->poison || b->fn)))
 			continue;
 		(*names)[n] = x;
 		if (bound) {
@@ -873,7 +942,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 			(*inits)[n] = b->v;
 			(*zinit)[n] = b->zinit;
 		} else {
-			(*tys)[n] = target && strcmp(x, target) == 0 ? tscalar(S_I32) : tvoid();
+			(*tys)[n] = target && strcmp(x, target) == 0 ? tscalar(S_I32) : b && b->ghost ? b->gty : tvoid();
 			(*inits)[n] = 0;
 			(*zinit)[n] = true;
 		}
@@ -885,7 +954,7 @@ carried(Ctx *c, Node *s, Assigned *as, const char *target, const char ***names, 
 /* After the body: give placeholders their zero initial values (emitted
  * before the loop) and check they got a type. */
 static bool
-fixinits(Ctx *c, Op *op, int first, int nc, const char **names, bool *zinit, Loc loc)
+fixinits(Ctx *c, Op *op, int first, int nc, const char **names, Loc loc)
 {
 	int i, off = first ? 3 : 0;
 	bool ok = true;
@@ -907,7 +976,6 @@ fixinits(Ctx *c, Op *op, int first, int nc, const char **names, bool *zinit, Loc
 			continue;
 		}
 		op->args[off + i] = zeroval(c, t, loc);
-		(void)zinit;
 	}
 	return ok;
 }
@@ -950,8 +1018,32 @@ reverserange(Ctx *c, X *lo, X *hi, X *st, Loc loc)
 	Val one, t;
 
 	if (!st->wconst || !isconst(c->f, st->v) || st->hasrange) {
-		serr(c, loc, "reversed(range()) needs a constant step");
-		return false;
+		/* a step known at run time: sg = sign(st) */
+		Val a = lo->v, b = hi->v, sv = st->v, sg, args[2];
+		if (!(sg = emit1(c, OP_SIGN, &sv, 1, loc, "reversed range")))
+			return false;
+		args[0] = b;
+		args[1] = a;
+		t = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sg;
+		t = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sv;
+		t = emit1(c, OP_FLOORDIV, args, 2, loc, "reversed range");
+		args[0] = t;
+		args[1] = sv;
+		t = emit1(c, OP_MUL, args, 2, loc, "reversed range");
+		args[0] = a;
+		args[1] = t;
+		if (!(t = emit1(c, OP_ADD, args, 2, loc, "reversed range")))
+			return false;
+		args[0] = a;
+		args[1] = sg;
+		hi->v = emit1(c, OP_SUB, args, 2, loc, "reversed range");
+		lo->v = t;
+		st->v = emit1(c, OP_NEG, &sv, 1, loc, "reversed range");
+		return hi->v && st->v;
 	}
 	s = val(c->f, st->v)->c[0].i;
 	sg = s > 0 ? 1 : -1;
@@ -1022,7 +1114,7 @@ tripcount(Ctx *c, X *a, int n)
 		}
 	}
 	for (m = 0; m < (1 << n); m++) {
-		int64_t v[3], start = 0, stop, step = 1, cnt;
+		int64_t v[3] = {0, 0, 0}, start = 0, stop, step = 1, cnt;
 		for (i = 0; i < n; i++)
 			v[i] = (m >> i) & 1 ? hi[i] : lo[i];
 		if (n == 1)
@@ -1043,6 +1135,26 @@ tripcount(Ctx *c, X *a, int n)
 			best = cnt;
 	}
 	return best;
+}
+
+/* After a loop: names the body bound that are not carried stay known to
+ * Warp with their type (a later assignment of another type is an error). */
+static void
+ghostloop(Ctx *c, Assigned *as, const Env *body, const Env *pre, const char **names, int nc)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < as->n; i++) {
+		const char *x = as->names[i];
+		Bind *p = envfind(pre, x), *b = envfind(body, x);
+		for (j = 0; j < nc; j++)
+			if (strcmp(names[j], x) == 0)
+				break;
+		if (j < nc || (p && !p->ghost) || !b)
+			continue;
+		ghost(c, x, bindtype(c, b));
+	}
 }
 
 static void
@@ -1220,15 +1332,19 @@ forstmt(Ctx *c, Node *s)
 	c->b.r = parent;
 	c->dead = false;
 	c->b.loc = s->loc;
-	fixinits(c, op, 1, nc, names, zinit, s->loc);
+	fixinits(c, op, 1, nc, names, s->loc);
 	regpush(c->m, parent, op);
-	c->env = pre;
-	for (i = 0; i < nc; i++) {
-		Bind b = {0};
-		b.name = names[i];
-		b.v = op->res[i];
-		nameval(c, b.v, names[i]);
-		envset(c, b);
+	{
+		Env body = c->env;
+		c->env = pre;
+		for (i = 0; i < nc; i++) {
+			Bind b = {0};
+			b.name = names[i];
+			b.v = op->res[i];
+			nameval(c, b.v, names[i]);
+			envset(c, b);
+		}
+		ghostloop(c, &as, &body, &pre, names, nc);
 	}
 	loopelse(c, s);
 }
@@ -1247,6 +1363,7 @@ whilestmt(Ctx *c, Node *s)
 	Region *parent = c->b.r;
 	LoopCtx lc;
 	X cx;
+	bool selfcond = false;
 
 	scanassigned(c, &as, &s->l1);
 	scanrand(c, &as, s->a);
@@ -1257,9 +1374,12 @@ whilestmt(Ctx *c, Node *s)
 	opsetregions(c->m, op, 2);
 	pre = envcopy(c, &c->env);
 	bindcarried(c, op, 0, nc, names, zinit);
-	/* the condition */
+	/* the condition; one that updates a random state is evaluated at the
+	 * top of the body instead (the condition region yields true and the
+	 * body breaks out when it is false), so the new state flows on */
 	{
 		Env body = envcopy(c, &c->env);
+		int nerr = c->k->d->nerr;
 		c->b.r = &op->regs[0];
 		c->dead = false;
 		cx = expr(c, s->a);
@@ -1269,7 +1389,13 @@ whilestmt(Ctx *c, Node *s)
 		for (i = 0; i < (int)c->env.n; i++) {
 			Bind *o = envfind(&body, c->env.v[i].name);
 			if (!samebind(o, &c->env.v[i]))
-				serr(c, s->a->loc, "a while condition cannot update '%s' (a random state)", c->env.v[i].name);
+				selfcond = true;
+		}
+		if (selfcond && nerr == c->k->d->nerr) {
+			op->regs[0].n = 0;
+			cv = cbool(c->m, c->f, true);
+		} else {
+			selfcond = false;
 		}
 		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, &cv, 1, NULL, 0, s->loc));
 		c->env = body;
@@ -1282,6 +1408,23 @@ whilestmt(Ctx *c, Node *s)
 	c->loop = &lc;
 	c->b.r = &op->regs[1];
 	c->dead = false;
+	if (selfcond) {
+		Op *ifop;
+		Val nc1;
+		cx = expr(c, s->a);
+		if (cx.k != X_NONE && (cv = condval(c, cx, s->a->loc)) && (nc1 = emit1(c, OP_UNOT, &cv, 1, s->a->loc, "while"))) {
+			Region rt = {0}, *keep = c->b.r;
+			c->b.r = &rt;
+			term(c, OP_BREAK, loopvals(c, &lc, s->loc), nc, s->loc);
+			c->b.r = keep;
+			c->dead = false;
+			ifop = mkop(c->m, c->f, OP_IF, &nc1, 1, NULL, 0, s->loc);
+			opsetregions(c->m, ifop, 2);
+			ifop->regs[0] = rt;
+			regpush(c->m, &ifop->regs[1], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, s->loc));
+			regpush(c->m, c->b.r, ifop);
+		}
+	}
 	stmts(c, &s->l1);
 	if (!c->dead)
 		term(c, OP_YIELD, loopvals(c, &lc, s->loc), nc, s->loc);
@@ -1289,15 +1432,19 @@ whilestmt(Ctx *c, Node *s)
 	c->b.r = parent;
 	c->dead = false;
 	c->b.loc = s->loc;
-	fixinits(c, op, 0, nc, names, zinit, s->loc);
+	fixinits(c, op, 0, nc, names, s->loc);
 	regpush(c->m, parent, op);
-	c->env = pre;
-	for (i = 0; i < nc; i++) {
-		Bind b = {0};
-		b.name = names[i];
-		b.v = op->res[i];
-		nameval(c, b.v, names[i]);
-		envset(c, b);
+	{
+		Env body = c->env;
+		c->env = pre;
+		for (i = 0; i < nc; i++) {
+			Bind b = {0};
+			b.name = names[i];
+			b.v = op->res[i];
+			nameval(c, b.v, names[i]);
+			envset(c, b);
+		}
+		ghostloop(c, &as, &body, &pre, names, nc);
 	}
 	loopelse(c, s);
 }
@@ -1607,7 +1754,7 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	int i, n = 2;
 	bool mangle = !fd->kernel && (fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd);
 
-	bufputs(&b, fd->name);
+	bufputs(&b, kirident(k->a, fd->name));
 	if (mangle) {
 		bufputs(&b, "_");
 		for (i = 0; i < fd->nparams; i++) {
@@ -1646,7 +1793,14 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	c.file = fd->file;
 	c.fd = fd;
 	c.m = k->m;
-	c.tmp = arena_new();
+	if (k->depth >= (int)countof(k->tmps)) {
+		kerr(k, fd->def->loc, "functions nested too deeply in calls");
+		return NULL;
+	}
+	if (!k->tmps[k->depth])
+		k->tmps[k->depth] = arena_new();
+	c.tmp = k->tmps[k->depth++];
+	arena_reset(c.tmp);
 	f = addfunc(k->m, funcname(k, fd, inst->args), fd->kernel, fd->def->loc);
 	key.file = fd->file->index;
 	key.decl = fd->order;
@@ -1663,7 +1817,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	for (i = 0; i < fd->nparams; i++) {
 		Bind b = {0};
 		b.name = fd->params[i].name;
-		b.v = addparam(k->m, f, b.name, inst->args[i], fd->params[i].node->loc);
+		b.v = addparam(k->m, f, kirident(c.tmp, b.name), inst->args[i], fd->params[i].node->loc);
 		envset(&c, b);
 	}
 	if (fd->hasret) {
@@ -1685,7 +1839,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 			term(&c, OP_RET, NULL, 0, fd->def->loc);
 		}
 	}
-	arena_free(c.tmp);
+	k->depth--;
 	k->file = savefile;
 	if (k->d->nerr != nerr0 || k->nlenient != nlen0) {
 		k->keys[key.seq].failed = true;

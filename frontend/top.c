@@ -26,6 +26,43 @@
 
 /* ---- diagnostics ---------------------------------------------------- */
 
+/* Format a diagnostic as diag.c does and keep it. */
+static void
+collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+	Diagnostic dg;
+	Diag tmp;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *ms;
+
+	memset(&dg, 0, sizeof dg);
+	if (!(ms = open_memstream(&text, &len)))
+		fatal("open_memstream:");
+	diaginit(&tmp);
+	tmp.out = ms;
+	tmp.maxerr = 0;
+	diagv(&tmp, k->file ? k->file->src : NULL, loc, kind, fmt, ap);
+	fclose(ms);
+	bufwrite(&dg.text, text, len);
+	free(text);
+	dg.file = k->file ? k->file->index : 0;
+	dg.loc = loc;
+	dg.seq = k->ndiags;
+	dg.error = strcmp(kind, "error") == 0;
+	if (strcmp(kind, "note") == 0 && k->ndiags) {
+		/* a note follows its diagnostic */
+		bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
+		buffree(&dg.text);
+		return;
+	}
+	if (dg.error)
+		k->d->nerr++;
+	else
+		k->d->nwarn++;
+	APUSH(k->a, k->diags, k->ndiags, k->capdiags, dg);
+}
+
 void
 kerr(Kpyc *k, Loc loc, const char *fmt, ...)
 {
@@ -33,10 +70,10 @@ kerr(Kpyc *k, Loc loc, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (k->lenient) {
-		diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+		collect(k, loc, "warning", fmt, ap);
 		k->nlenient++;
 	} else {
-		diagv(k->d, k->file ? k->file->src : NULL, loc, "error", fmt, ap);
+		collect(k, loc, "error", fmt, ap);
 	}
 	va_end(ap);
 }
@@ -47,7 +84,7 @@ kwarn(Kpyc *k, Loc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diagv(k->d, k->file ? k->file->src : NULL, loc, "warning", fmt, ap);
+	collect(k, loc, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -56,11 +93,49 @@ knote(Kpyc *k, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (k->d->maxerr && k->d->nerr > k->d->maxerr)
-		return;
 	va_start(ap, fmt);
-	diagv(k->d, k->file ? k->file->src : NULL, (Loc){0, 0}, "note", fmt, ap);
+	collect(k, (Loc){0, 0}, "note", fmt, ap);
 	va_end(ap);
+}
+
+static void
+syntaxerr(void *ctx, Loc loc, const char *msg)
+{
+	kerr(ctx, loc, "%s", msg);
+}
+
+static int
+cmpdiag(const void *a, const void *b)
+{
+	const Diagnostic *p = a, *q = b;
+
+	if (p->file != q->file)
+		return p->file - q->file;
+	if (p->loc.line != q->loc.line)
+		return p->loc.line < q->loc.line ? -1 : 1;
+	if (p->loc.col != q->loc.col)
+		return p->loc.col < q->loc.col ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* Print the collected diagnostics in source order (Diag.maxerr errors at most). */
+static void
+flushdiags(Kpyc *k)
+{
+	uint32_t i;
+	int nerr = 0;
+
+	qsort(k->diags, k->ndiags, sizeof *k->diags, cmpdiag);
+	for (i = 0; i < k->ndiags; i++) {
+		Diagnostic *dg = &k->diags[i];
+		if (dg->error && k->d->maxerr && ++nerr > k->d->maxerr) {
+			fprintf(k->d->out, "%s: too many errors; stopping the list\n", k->files[dg->file].src->name);
+			break;
+		}
+		fwrite(dg->text.s, 1, dg->text.n, k->d->out);
+	}
+	for (i = 0; i < k->ndiags; i++)
+		buffree(&k->diags[i].text);
 }
 
 /* ---- name maps ------------------------------------------------------ */
@@ -200,7 +275,7 @@ modmember(Kpyc *k, const char *mod, const char *name)
 
 	if (strcmp(mod, "typing") == 0 && strcmp(name, "Any") == 0)
 		return gkind(G_ANY, NULL);
-	if (strcmp(mod, "math") == 0)
+	if (strcmp(mod, "math") == 0 || strcmp(mod, "numpy") == 0)
 		for (i = 0; i < countof(mathconst); i++)
 			if (strcmp(mathconst[i].name, name) == 0)
 				return gscalar(k, S_F32, litfloat(mathconst[i].v));
@@ -280,7 +355,7 @@ garith(Kpyc *k, int op, GVal a, GVal b)
 		}
 		if (r.isint)
 			r.f = (double)r.i;
-		return gscalar(k, a.spec.ty.s == S_BOOL && b.spec.ty.s == S_BOOL ? S_I32 : S_I32, r);
+		return gscalar(k, S_I32, r);
 	}
 	{
 		double p = x.isint ? (double)x.i : x.f, q = y.isint ? (double)y.i : y.f;
@@ -304,6 +379,82 @@ garith(Kpyc *k, int op, GVal a, GVal b)
 			s = b.spec.ty.s;
 		return gscalar(k, s, r);
 	}
+}
+
+/* math.f(x) and Python's round/abs/min/max/pow on module-level numbers. */
+static GVal
+gmath(Kpyc *k, FileCtx *f, Node *e, const char *fn)
+{
+	static const struct { const char *name; double (*f1)(double); } m1[] = {
+		{"sqrt", sqrt}, {"exp", exp}, {"log", log}, {"log2", log2}, {"log10", log10}, {"sin", sin},
+		{"cos", cos}, {"tan", tan}, {"asin", asin}, {"acos", acos}, {"atan", atan}, {"sinh", sinh},
+		{"cosh", cosh}, {"tanh", tanh}, {"fabs", fabs}, {"exp2", exp2}, {"cbrt", cbrt},
+	};
+	GVal a = geval1(k, f, e->l1.v[0], true), b;
+	Lit x, y = {0}, r = {true, false, 0, 0};
+	double dx, dy = 0;
+	size_t i;
+
+	if (!numval(&a, &x))
+		return gnone();
+	dx = x.isint ? (double)x.i : x.f;
+	if (e->l1.n == 2) {
+		b = geval1(k, f, e->l1.v[1], true);
+		if (!numval(&b, &y))
+			return gnone();
+		dy = y.isint ? (double)y.i : y.f;
+	}
+	if (strncmp(fn, "math.", 5) == 0) {
+		const char *n = fn + 5;
+		if (e->l1.n == 1)
+			for (i = 0; i < countof(m1); i++)
+				if (strcmp(m1[i].name, n) == 0) {
+					r.f = m1[i].f1(dx);
+					return gscalar(k, S_F32, r);
+				}
+		if (e->l1.n == 1 && (strcmp(n, "floor") == 0 || strcmp(n, "ceil") == 0 || strcmp(n, "trunc") == 0)) {
+			double v = n[0] == 'f' ? floor(dx) : n[0] == 'c' ? ceil(dx) : trunc(dx);
+			return gscalar(k, S_I32, litint((int64_t)v));
+		}
+		if (e->l1.n == 2 && (strcmp(n, "pow") == 0 || strcmp(n, "atan2") == 0 || strcmp(n, "hypot") == 0 ||
+		                     strcmp(n, "fmod") == 0)) {
+			r.f = n[0] == 'p' ? pow(dx, dy) : n[0] == 'a' ? atan2(dx, dy) : n[0] == 'h' ? hypot(dx, dy) : fmod(dx, dy);
+			return gscalar(k, S_F32, r);
+		}
+		if (e->l1.n == 1 && strcmp(n, "radians") == 0) {
+			r.f = dx * 3.14159265358979323846 / 180.0;
+			return gscalar(k, S_F32, r);
+		}
+		if (e->l1.n == 1 && strcmp(n, "degrees") == 0) {
+			r.f = dx * 180.0 / 3.14159265358979323846;
+			return gscalar(k, S_F32, r);
+		}
+		return gnone();
+	}
+	fn += 9;
+	if (strcmp(fn, "round") == 0 && e->l1.n == 1) {
+		/* Python rounds half to even */
+		double v = nearbyint(dx);
+		return x.isint ? a : gscalar(k, S_I32, litint((int64_t)v));
+	}
+	if (strcmp(fn, "abs") == 0 && e->l1.n == 1) {
+		if (x.isint) {
+			x.i = x.i < 0 ? -x.i : x.i;
+			x.f = (double)x.i;
+			return gscalar(k, a.spec.ty.s, x);
+		}
+		x.f = fabs(x.f);
+		return gscalar(k, a.spec.ty.s, x);
+	}
+	if ((strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0) && e->l1.n == 2) {
+		bool lt = dx < dy;
+		if (x.isint && y.isint)
+			lt = x.i < y.i;
+		return (fn[1] == 'i') == lt ? a : b;
+	}
+	if (strcmp(fn, "pow") == 0 && e->l1.n == 2)
+		return garith(k, B_POW, a, b);
+	return gnone();
 }
 
 /* A keyword argument of a call node, or NULL. */
@@ -368,6 +519,11 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		v.c = c;
 		return v;
 	}
+	if (fn.kind == G_PYNAME && (strncmp(fn.s, "math.", 5) == 0 || strcmp(fn.s, "builtins.round") == 0 ||
+	                            strcmp(fn.s, "builtins.abs") == 0 || strcmp(fn.s, "builtins.min") == 0 ||
+	                            strcmp(fn.s, "builtins.max") == 0 || strcmp(fn.s, "builtins.pow") == 0) &&
+	    e->l2.n == 0 && e->l1.n >= 1 && e->l1.n <= 2)
+		return gmath(k, f, e, fn.s);
 	if (fn.kind == G_PYNAME && strncmp(fn.s, "builtins.", 9) == 0) {
 		const char *b = fn.s + 9;
 		if ((strcmp(b, "float") == 0 || strcmp(b, "int") == 0) && e->l1.n == 1 && !e->l2.n) {
@@ -408,10 +564,10 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		if (strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0) {
 			Node *ln = kwarg(e, w[0] == 'v' ? "length" : "shape");
 			GVal g;
-			if (!ln && e->l1.n >= 1 && !dt) {
-				/* wp.types.vector(3, float) */
+			if (!ln && e->l1.n >= 1) {
+				/* wp.types.vector(3, float), wp.types.matrix((2, 2), dtype=bool) */
 				ln = e->l1.v[0];
-				if (e->l1.n >= 2) {
+				if (e->l1.n >= 2 && !dt) {
 					GVal d = geval1(k, f, e->l1.v[1], quiet);
 					if (!gvaltype(&d, &ts) || ts.any)
 						return gnone();
@@ -504,7 +660,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
 		    strcmp(e->s, "range") == 0 || strcmp(e->s, "len") == 0 || strcmp(e->s, "abs") == 0 ||
 		    strcmp(e->s, "min") == 0 || strcmp(e->s, "max") == 0 || strcmp(e->s, "round") == 0 ||
-		    strcmp(e->s, "pow") == 0 || strcmp(e->s, "print") == 0 || strcmp(e->s, "reversed") == 0)
+		    strcmp(e->s, "pow") == 0 || strcmp(e->s, "print") == 0 || strcmp(e->s, "reversed") == 0 ||
+		    strcmp(e->s, "tuple") == 0)
 			return gkind(G_PYNAME, aprintf(k->a, "builtins.%s", e->s));
 		return gnone();
 	case E_ATTR: {
@@ -777,6 +934,8 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	ps.toks = &f->toks;
 	ps.d = k->d;
 	ps.quiet = quiet;
+	ps.report = syntaxerr;
+	ps.ctx = k;
 	if (pyparse_unit(&ps, from, to) != 0 && quiet)
 		return NULL;
 	l = aalloc(k->a, sizeof *l);
@@ -819,6 +978,35 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	if (v.kind == G_NONE || v.kind == G_TUPLE)
 		v = gkind(G_HOST, NULL);
 	gbind(k, f, t->s, v, t->loc);
+}
+
+/* WARP.set_module_options({"enable_backward": BOOL}) at the top level:
+ * recognized by its tokens (a dict display is host syntax kpyc does not
+ * evaluate). */
+static void
+moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	const char *text = f->src->text;
+	uint32_t j;
+
+	if (e - i < 10 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
+	    t->v[i + 2].len != 18 || memcmp(text + t->v[i + 2].off, "set_module_options", 18) != 0)
+		return;
+	{
+		char *name = toktext(k, f, &t->v[i]);
+		const Global *g = gfind(f, name);
+		if (!g || g->v.kind != G_WARP)
+			return;
+	}
+	for (j = i + 3; j + 2 < e; j++)
+		if (t->v[j].kind == T_STRING && t->v[j].len >= 17 &&
+		    memcmp(text + t->v[j].off + 1, "enable_backward", 15) == 0 && t->v[j + 1].kind == ':') {
+			if (t->v[j + 2].kind == T_FALSE)
+				f->nobackward = true;
+			else if (t->v[j + 2].kind == T_TRUE)
+				f->nobackward = false;
+		}
 }
 
 /* Read the top level of file f: bind names, declare definitions. */
@@ -902,6 +1090,8 @@ scanfile(Kpyc *k, FileCtx *f)
 		default:
 			break; /* host code: skipped */
 		}
+		if (tk->kind == T_NAME)
+			moduleoptions(k, f, i, e);
 		i = e;
 	}
 }
@@ -911,7 +1101,7 @@ scanfile(Kpyc *k, FileCtx *f)
 static void
 declstruct(Kpyc *k, FileCtx *f, Node *cls)
 {
-	const char *name = cls->s;
+	const char *name = kirident(k->a, cls->s);
 	int sid;
 	uint32_t i;
 	GVal v = gnone();
@@ -936,11 +1126,11 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 			kerr(k, s->b->loc, "struct fields cannot be generic (typing.Any)");
 			continue;
 		}
-		if (fieldindex(k->m, sid, s->a->s) >= 0) {
+		if (fieldindex(k->m, sid, kirident(k->a, s->a->s)) >= 0) {
 			kerr(k, s->a->loc, "field '%s' declared twice", s->a->s);
 			continue;
 		}
-		addfield(k->m, sid, s->a->s, ts.ty);
+		addfield(k->m, sid, kirident(k->a, s->a->s), ts.ty);
 	}
 	v.kind = G_TYPE;
 	v.spec.ty = tstruct(sid);
@@ -1024,24 +1214,48 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 			     "omit the return annotation or use `-> None`.", def->s);
 			fd->bad = true;
 		} else {
-			int n = r->kind == E_TUPLE ? (int)r->l1.n : 1;
+			/* T, (T, U), tuple[T, U] or typing.Tuple[T, U] */
+			NodeList one = {0};
+			NodeList *l = &one;
 			int j;
-			GVal g = geval(k, f, r, true);
-			fd->rets = aalloc(k->a, (size_t)(n + 1) * sizeof *fd->rets);
+			if (r->kind == E_TUPLE) {
+				l = &r->l1;
+			} else if (r->kind == E_SUBSCRIPT) {
+				GVal g = geval(k, f, r->a, true);
+				if (g.kind == G_PYNAME && (strcmp(g.s, "builtins.tuple") == 0 || strcmp(g.s, "typing.Tuple") == 0))
+					l = &r->l1;
+				else
+					nlpush(k->a, &one, r);
+			} else {
+				nlpush(k->a, &one, r);
+			}
+			fd->rets = aalloc(k->a, (l->n + 1) * sizeof *fd->rets);
 			fd->hasret = true;
-			if (r->kind != E_TUPLE && g.kind == G_PYNAME && strcmp(g.s, "typing.Tuple") == 0)
-				n = 0;
-			for (j = 0; j < n; j++) {
-				Node *rj = r->kind == E_TUPLE ? r->l1.v[j] : r;
-				if (!evaltype(k, f, rj, &fd->rets[j], false)) {
+			for (j = 0; j < (int)l->n; j++) {
+				if (!evaltype(k, f, l->v[j], &fd->rets[j], false)) {
 					fd->bad = true;
 					break;
 				}
+				if (fd->rets[j].any || fd->rets[j].anydtype) {
+					/* a generic result: known from the body */
+					fd->hasret = false;
+				}
 			}
-			fd->nrets = n;
-			if (r->kind == E_SUBSCRIPT && r->a->kind == E_ATTR && strcmp(r->a->s, "Tuple") == 0)
-				(void)0;
+			fd->nrets = (int)l->n;
 		}
+	}
+	/* @wp.kernel(enable_backward=False) */
+	for (i = 0; i < def->l3.n; i++) {
+		Node *d = def->l3.v[i];
+		uint32_t j;
+		if (d->kind != E_CALL)
+			continue;
+		for (j = 0; j < d->l2.n; j++)
+			if (d->l2.v[j]->s && strcmp(d->l2.v[j]->s, "enable_backward") == 0) {
+				GVal g = geval(k, f, d->l2.v[j]->a, true);
+				if (g.kind == G_CONST && g.lit.ok)
+					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
+			}
 	}
 	fd->order = (int)f->ndecls;
 	APUSH(k->a, f->decls, f->ndecls, f->capdecls, fd);
@@ -1114,8 +1328,11 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	}
 	if (!o->parse_only)
 		semamodule(&k);
+	flushdiags(&k);
 	for (i = 0; i < nsrcs; i++)
 		free(k.files[i].toks.v);
+	for (i = 0; i < (int)countof(k.tmps); i++)
+		arena_free(k.tmps[i]);
 	arena_free(k.a);
 	if (d->nerr != nerr0) {
 		modfree(m);

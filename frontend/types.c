@@ -62,8 +62,27 @@ litscal(Lit l, int s)
 	return c;
 }
 
+static GVal wpname1(Kpyc *k, const char *name);
+
+/* wp.NAME, memoized per compilation (a kernel names many). */
 GVal
 wpname(Kpyc *k, const char *name)
+{
+	uint32_t i = nmget(&k->wpmap, name);
+	GVal v;
+
+	if (i != UINT32_MAX)
+		return k->wpvals[i];
+	v = wpname1(k, name);
+	if (v.kind == G_WPNAME)
+		v.s = astrdup(k->a, name);
+	APUSH(k->a, k->wpvals, k->nwpvals, k->capwpvals, v);
+	nmput(k->a, &k->wpmap, v.kind == G_WPNAME ? v.s : astrdup(k->a, name), k->nwpvals - 1);
+	return v;
+}
+
+static GVal
+wpname1(Kpyc *k, const char *name)
 {
 	static const struct { const char *name; double v; } consts[] = {
 		{"pi", 3.14159265358979323846}, {"PI", 3.14159265358979323846},
@@ -87,6 +106,14 @@ wpname(Kpyc *k, const char *name)
 			return gtype(tscalar(s));
 	if (strcmp(name, "half") == 0)
 		return gtype(tscalar(S_F16));
+	if (strcmp(name, "handle") == 0)
+		return gtype(tscalar(S_U64));
+	if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0) {
+		/* wp.float and wp.int: Python's float and int */
+		v.kind = G_PYNAME;
+		v.s = name[0] == 'f' ? "builtins.float" : "builtins.int";
+		return v;
+	}
 	if (strncmp(name, "vec", 3) == 0 && name[3] >= '2' && name[3] <= '4' && (s = suffixkind(name + 4)) >= 0)
 		return gtype(tvec(name[3] - '0', s));
 	if (strncmp(name, "mat", 3) == 0 && name[3] >= '2' && name[3] <= '4' && name[4] == name[3] &&
@@ -261,4 +288,29 @@ typemangle(Buf *b, const Module *m, Type t)
 		}
 	}
 	buffree(&tmp);
+}
+
+const char *
+kirident(Arena *a, const char *s)
+{
+	const char *p;
+	Buf b = {0};
+	const char *r;
+
+	for (p = s; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			break;
+	if (!*p)
+		return s;
+	/* kir names are ASCII: other bytes are spelled _xHH */
+	for (p = s; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch >= 0x80)
+			bufprintf(&b, "_x%02x", ch);
+		else
+			bufputc(&b, ch);
+	}
+	r = astrdup(a, b.s);
+	buffree(&b);
+	return r;
 }

@@ -71,6 +71,7 @@ extern const char *progname;
 typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
+void arena_reset(Arena *a);            /* free everything allocated, keep one chunk for reuse */
 void *aalloc(Arena *a, size_t n);      /* zeroed, 16-byte aligned */
 char *astrdup(Arena *a, const char *s);
 char *astrndup(Arena *a, const char *s, size_t n);

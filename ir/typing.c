@@ -49,6 +49,7 @@ static bool numeric(Type t) { return t.k == T_SCALAR && t.s != S_BOOL; }
 static bool numvec(Type t) { return t.k == T_VEC && t.s != S_BOOL; }
 static bool fvec(Type t) { return t.k == T_VEC && scalarisfloat(t.s); }
 static bool fvecn(Type t, int n) { return fvec(t) && t.n == n; }
+static bool f32vec(Type t) { return t.k == T_VEC && t.s == S_F32; }
 static bool isvalue(Type t) { return t.k == T_SCALAR || iscomposite(t) || t.k == T_STRUCT; }
 static bool intvalue(Type t) { return isint(t); }
 
@@ -151,6 +152,10 @@ other:
 		return 1;
 	}
 	if (t.k == T_QUAT && n == 2 && typeeq(in[0], tvec(3, t.s)) && typeeq(in[1], tscalar(t.s)))
+		return 1;
+	/* spatial_vector(w, v): Warp has it for float32 only */
+	if (t.k == T_VEC && t.n == 6 && t.s == S_F32 && n == 2 && typeeq(in[0], tvec(3, S_F32)) &&
+	    typeeq(in[1], tvec(3, S_F32)))
 		return 1;
 	if (t.k == T_XFORM && n == 2 && typeeq(in[0], tvec(3, t.s)) && typeeq(in[1], tquat(t.s)))
 		return 1;
@@ -526,13 +531,28 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tscalar(S_U32));
 		return fail(&c, "operand must be a vector");
 	case TY_NORM:
-		if (!fvec(a) || (n == 2 && !typeeq(b, tcomp(a))))
-			return fail(&c, "operands must be a float vector and a float of its component type");
+		if (!f32vec(a) || (n == 2 && !typeeq(b, tcomp(a))))
+			return fail(&c, "operands must be a float32 vector and a float32 (Warp defines these for float32 only)");
 		return one(out, tcomp(a));
 	case TY_SMOOTHNORM:
-		if (!fvec(a) || (n == 2 && !typeeq(b, tcomp(a))))
-			return fail(&c, "operands must be a float vector and a float of its component type");
+		if (!f32vec(a) || (n == 2 && !typeeq(b, tcomp(a))))
+			return fail(&c, "operands must be a float32 vector and a float32 (Warp defines it for float32 only)");
 		return one(out, a);
+	case TY_DECOMP: {
+		int nn = code == OP_SVD2 ? 2 : 3;
+		if (!(a.k == T_MAT && a.n == nn && a.m == nn && scalarisfloat(a.s)))
+			return fail(&c, code == OP_SVD2 ? "operand must be a 2x2 float matrix" : "operand must be a 3x3 float matrix");
+		out[0] = a;
+		if (code == OP_QR3) {
+			out[1] = a;
+			return 2;
+		}
+		out[1] = tvec(nn, a.s);
+		if (code == OP_EIG3)
+			return 2;
+		out[2] = a;
+		return 3;
+	}
 	case TY_QAXIS:
 		if (fvecn(a, 3) && typeeq(b, tcomp(a)))
 			return one(out, tquat(a.s));
@@ -558,7 +578,7 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tquat(a.s));
 		return fail(&c, "operands must be three floats of the same type");
 	case TY_QTORPY:
-		if (a.k == T_QUAT)
+		if (a.k == T_QUAT && a.s == S_F32)
 			return one(out, tvec(3, a.s));
 		return fail(&c, "operand must be a quaternion");
 	case TY_QSLERP:
@@ -574,13 +594,13 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		return fail(&c, "operand must be a quaternion");
 	case TY_QEULER:
 	case TY_QTOEULER:
-		if ((oi->ty == TY_QEULER ? fvecn(a, 3) : a.k == T_QUAT) &&
+		if ((oi->ty == TY_QEULER ? fvecn(a, 3) : a.k == T_QUAT) && a.s == S_F32 &&
 		    typeeq(in[1], tscalar(S_I32)) && typeeq(in[2], tscalar(S_I32)) && typeeq(in[3], tscalar(S_I32)))
 			return one(out, oi->ty == TY_QEULER ? tquat(a.s) : tvec(3, a.s));
 		return fail(&c, "operands must be angles and three int32 axis numbers");
 	case TY_QTWIST:
 	case TY_QTWISTANG:
-		if (fvecn(a, 3) && typeeq(b, tquat(a.s)))
+		if (fvecn(a, 3) && a.s == S_F32 && typeeq(b, tquat(a.s)))
 			return one(out, oi->ty == TY_QTWIST ? b : tcomp(a));
 		return fail(&c, "operands must be a float 3-vector axis and a quaternion of its type");
 	case TY_XPOINT:
@@ -648,11 +668,11 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tmat(6, 6, a.s));
 		return fail(&c, "operands must be two 3x3 float matrices of the same type");
 	case TY_XTWIST:
-		if (a.k == T_XFORM && typeeq(b, tvec(6, a.s)))
+		if (a.k == T_XFORM && a.s == S_F32 && typeeq(b, tvec(6, a.s)))
 			return one(out, b);
 		return fail(&c, "operands must be a transform and a spatial vector of its type");
 	case TY_VELPOINT:
-		if (fvecn(a, 6) && typeeq(b, tvec(3, a.s)))
+		if (fvecn(a, 6) && a.s == S_F32 && typeeq(b, tvec(3, a.s)))
 			return one(out, b);
 		return fail(&c, "operands must be a spatial vector and a 3-vector of its type");
 	case TY_LOAD:
@@ -733,8 +753,16 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return fail(&c, "the state must be a uint32");
 		if (!(typeeq(b, tscalar(S_F32)) || (b.k == T_VEC && b.s == S_F32 && b.n <= 4)))
 			return fail(&c, "the position must be a float32 or a float32 2-, 3- or 4-vector");
-		if (n == 3 && !(b.k == T_SCALAR ? typeeq(in[2], tscalar(S_I32)) : typeeq(in[2], tvec(b.n, S_I32))))
-			return fail(&c, "the period must be an int32 (or int32 vector) matching the position");
+		if (code == OP_NOISE && n != 2)
+			return fail(&c, "noise takes a state and a position");
+		if (code == OP_PNOISE) {
+			int dims = b.k == T_SCALAR ? 1 : b.n;
+			if (n != 2 + dims)
+				return fail(&c, "pnoise takes one int32 period per axis of the position");
+			for (i = 2; i < n; i++)
+				if (!typeeq(in[i], tscalar(S_I32)))
+					return fail(&c, "the periods must be int32");
+		}
 		return one(out, tscalar(S_F32));
 	case TY_CURLNOISE:
 		if (!typeeq(a, tscalar(S_U32)))

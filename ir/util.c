@@ -115,6 +115,27 @@ arena_free(Arena *a)
 	free(a);
 }
 
+void
+arena_reset(Arena *a)
+{
+	Chunk *c, *next, *keep = NULL;
+
+	/* keep one standard chunk (its pages are already mapped), free the rest */
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		if (!keep && c->size == CHUNK) {
+			keep = c;
+			continue;
+		}
+		free(c);
+	}
+	a->head = keep;
+	if (keep) {
+		keep->next = NULL;
+		keep->used = 0;
+	}
+}
+
 void *
 aalloc(Arena *a, size_t n)
 {

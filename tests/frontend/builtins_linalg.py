@@ -105,3 +105,21 @@ def spatial_ops(s: wp.array(dtype=wp.spatial_vector), t: wp.array(dtype=wp.trans
     wr = wp.transform_wrench(t[i], a)
     vp = wp.velocity_at_point(a, top)
     out[i] = top[0] + bot[1] + d + m[5, 5] + tw[0] + wr[1] + vp[2]
+
+
+@wp.kernel
+def decompositions(a: wp.array(dtype=wp.mat33), b: wp.array(dtype=wp.mat22), q: wp.array(dtype=wp.quat)):
+    i = wp.tid()
+    U, s, V = wp.svd3(a[i])
+    U2 = wp.mat33()
+    s2 = wp.vec3()
+    V2 = wp.mat33()
+    wp.svd3(a[i], U2, s2, V2)
+    u, t, v = wp.svd2(b[i])
+    Q, R = wp.qr3(a[i])
+    E, d = wp.eig3(a[i])
+    axis = wp.vec3()
+    angle = float(0.0)
+    wp.quat_to_axis_angle(q[i], axis, angle)
+    a[i] = U * V2 + Q * R + E + wp.diag(s + s2 + d) + wp.mat33(angle)
+    b[i] = u * v + wp.diag(t)

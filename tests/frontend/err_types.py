@@ -27,3 +27,25 @@ def rebinding(a: wp.array(dtype=float), s: float):
     else:
         y = 1
     a[i] = y
+
+
+@wp.kernel
+def retyping_after_blocks(a: wp.array(dtype=float), n: int):
+    # Warp merges the two versions of y even though nothing reads y later
+    if n > 2:
+        y = 1.0
+    else:
+        y = 1
+    # the loop variable and the names a loop binds stay known after it
+    for i in range(n):
+        t = a[i]
+    i = 1.5
+    t = 1
+
+
+@wp.kernel
+def slot_update(v: wp.array(dtype=wp.vec3), n: wp.array(dtype=wp.vec3i)):
+    i = wp.tid()
+    v[i].z *= 2.0
+    n[i].x *= 2
+    v[i].x += 1.0

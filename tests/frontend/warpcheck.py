@@ -2,8 +2,8 @@
 
     python warpcheck.py KPYC FILE.py...
 
-For every @wp.kernel of every file, a copy of the file with the other
-kernels blanked out (line numbers kept) is given to Warp's code generator
+For every @wp.kernel of every file, a copy of the file where each other
+kernel is replaced by `NAME = None` (line numbers kept) is given to Warp's code generator
 (import, then ModuleBuilder.codegen("cpu"); nothing is compiled) and to
 kpyc; both must accept it or both reject it.  A kernel whose `def` line
 carries `# kpyc: differs from Warp: REASON` is expected to disagree (kpyc
@@ -74,10 +74,13 @@ def main():
                 first = min([d.lineno for d in o.decorator_list] + [o.lineno])
                 for ln in range(first - 1, o.end_lineno):
                     keep[ln] = ""
+                keep[first - 1] = o.name + " = None"
             split = os.path.join(tmp, os.path.basename(path))
             with open(split, "w") as f:
                 f.write("\n".join(keep))
-            ours = subprocess.run([kpyc, split], capture_output=True).returncode == 0
+            run = subprocess.run([kpyc, split], capture_output=True, text=True)
+            ours = run.returncode == 0
+            first_err = next((ln for ln in run.stderr.splitlines() if ": error: " in ln), "")
             theirs, why = warp_accepts(split, k.name)
             n += 1
             m = re.search(r"#\s*kpyc:\s*differs from Warp:?\s*(.*)", lines[k.lineno - 1])
@@ -91,6 +94,8 @@ def main():
                 print(f"not ok {n} - {desc}")
                 if why:
                     print(f"# Warp: {why}")
+                if first_err:
+                    print(f"# kpyc: {first_err[:200]}")
     print(f"1..{n}")
     return 1 if bad else 0
 
