@@ -215,7 +215,8 @@ tabsave(AD *c, Op *op)
 	sn = &c->snap[op->attr - 1];
 	free(sn->tab);
 	sn->tab = xmalloc(((size_t)c->ntab + 1) * sizeof *sn->tab);
-	memcpy(sn->tab, c->tab, (size_t)c->ntab * sizeof *sn->tab);
+	if (c->ntab)
+		memcpy(sn->tab, c->tab, (size_t)c->ntab * sizeof *sn->tab);
 	sn->n = c->ntab;
 }
 
@@ -1108,7 +1109,8 @@ count(Module *m, Func *f, Region *r)
 			body->n--;
 			inc = bop(&b, OP_ADD, (Val[]){p, cint(m, f, S_I32, 1)}, 2, (Type[]){tscalar(S_I32)}, 1);
 			(void)inc;
-			memcpy(a, t->args, t->nargs * sizeof *a);
+			if (t->nargs)
+				memcpy(a, t->args, t->nargs * sizeof *a);
 			a[t->nargs] = body->ops[body->n - 1]->res[0];
 			t->args = a;
 			t->nargs++;
@@ -1131,6 +1133,7 @@ typedef struct Acc {
 	uint32_t *uses;    /* per value: number of uses */
 	uint8_t *read;     /* per param value: read earlier in program order */
 	uint8_t *warned;   /* per param value: warned already */
+	uint8_t *minmax;   /* per param value: atomic_min/max warned already */
 } Acc;
 
 /* Mark the arrays r reads (a loop body's reads precede the writes of its
@@ -1171,6 +1174,15 @@ scanaccess(Acc *s, const Region *r, int depth)
 			         "reads from the overwritten array, so its gradients may be wrong",
 			         f->vals[root].name ? f->vals[root].name : "?");
 		}
+		if ((op->code == OP_ATOMIC_MIN || op->code == OP_ATOMIC_MAX) &&
+		    addiff(c->m, telem(vty(f, op->args[0]))) && (root = rootarray(f, op->args[0])) && !s->minmax[root]) {
+			s->minmax[root] = 1;
+			passdiag(c->m, c->o, c->kf, op, "warning",
+			         "the gradient of %s follows Warp's rule: a value equal to the final element gets the "
+			         "element's adjoint, and so do the element's earlier contents, so gradients are exact only "
+			         "where no value replaces them",
+			         opinfo[op->code].name);
+		}
 		if (iswrite(op->code) && op->nres && s->uses[op->res[0]])
 			passdiag(c->m, c->o, c->kf, op, "warning",
 			         "the result of %s is used, but it is not replayed in the backward kernel (there it reads "
@@ -1192,7 +1204,7 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	Func *k = m->funcs[ki], *f, *g;
 	AD c = {0};
 	Acc s = {0};
-	uint32_t i, n;
+	uint32_t i;
 	int nerr = o->d->nerr;
 
 	if (!(f = inlinedcopy(m, o, im, ki)))
@@ -1207,11 +1219,13 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	s.uses = xcalloc(f->nvals + 1, sizeof *s.uses);
 	s.read = xcalloc(f->nvals + 1, 1);
 	s.warned = xcalloc(f->nvals + 1, 1);
+	s.minmax = xcalloc(f->nvals + 1, 1);
 	countuses(f, s.uses);
 	scanaccess(&s, &f->body, 0);
 	free(s.uses);
 	free(s.read);
 	free(s.warned);
+	free(s.minmax);
 	if (structurize(m, f, SZ_ALL, o->d, o->src))
 		return 1;
 	count(m, f, &f->body);
@@ -1239,7 +1253,6 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	c.b.f = g;
 	c.b.r = &g->body;
 	c.b.loc = k->loc;
-	n = f->body.n;
 	replayops(&c, &f->body, false);
 	reverseops(&c, &f->body);
 	c.b.loc = k->loc;
@@ -1252,7 +1265,6 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 		free(c.snap[i].tab);
 	free(c.snap);
 	free(c.tab);
-	(void)n;
 	return c.nerr + (o->d->nerr - nerr > c.nerr ? 1 : 0);
 }
 

@@ -289,7 +289,8 @@ sink(SZ *s, Region *r, int mode)
 			continue;
 		n = r->n - i - 1;
 		rest = xmalloc(n * sizeof *rest);
-		memcpy(rest, r->ops + i + 1, n * sizeof *rest);
+		if (n)
+			memcpy(rest, r->ops + i + 1, n * sizeof *rest);
 		for (j = 0; j < p->nregs; j++)
 			appendrest(s, &p->regs[j], p, rest, n, mode);
 		free(rest);
@@ -357,9 +358,12 @@ loopcarry(Module *m, Func *f, Op *l, Type t, Val init, Val *res)
 	Val *nr = aalloc(m->arena, ((size_t)l->nres + 1) * sizeof(Val));
 	Val p, r;
 
-	memcpy(na, l->args, l->nargs * sizeof(Val));
-	memcpy(np, l->params, l->nparams * sizeof(Val));
-	memcpy(nr, l->res, l->nres * sizeof(Val));
+	if (l->nargs)
+		memcpy(na, l->args, l->nargs * sizeof(Val));
+	if (l->nparams)
+		memcpy(np, l->params, l->nparams * sizeof(Val));
+	if (l->nres)
+		memcpy(nr, l->res, l->nres * sizeof(Val));
 	na[l->nargs++] = init;
 	p = newval(m, f, t, V_PARAM, NULL);
 	f->vals[p].def = l;

@@ -1051,6 +1051,31 @@ ctor(RuleApp *ra, Val *contrib)
 			addcontrib(ra, contrib, i, ext(b, g, i));
 		return 0;
 	}
+	if (t.k == T_VEC) {
+		/* concatenation, e.g. spatial_vector(w, v): each operand's
+		 * components of the adjoint */
+		int off = 0, k;
+		for (i = 0; i < n; i++)
+			off += ncomp(vty(b->f, ra->x[i]));
+		if (off != t.n)
+			return -1;
+		for (i = off = 0; i < n; i++) {
+			Type xt = vty(b->f, ra->x[i]);
+			int nc = ncomp(xt);
+			if (xt.k == T_SCALAR) {
+				addcontrib(ra, contrib, i, ext(b, g, off));
+			} else if (xt.k == T_VEC) {
+				Val c[MAXVEC];
+				for (k = 0; k < nc; k++)
+					c[k] = ext(b, g, off + k);
+				addcontrib(ra, contrib, i, bop(b, OP_VEC, c, nc, &xt, 1)->res[0]);
+			} else {
+				return -1;
+			}
+			off += nc;
+		}
+		return 0;
+	}
 	if (t.k == T_QUAT && n == 2) {
 		Type v3 = tvec(3, t.s);
 		Val c[3] = {ext(b, g, 0), ext(b, g, 1), ext(b, g, 2)};

@@ -300,6 +300,118 @@ inverse(const double *m, int n, double *r)
 		}
 }
 
+
+/* Symmetric eigen decomposition (cyclic Jacobi), n <= 3: a is n x n
+ * symmetric, q gets the eigenvectors as columns, w the eigenvalues. */
+static void
+jacobi(const double *a0, int n, double *q, double *w)
+{
+	double a[9];
+	int i, j, k, sweep;
+
+	memcpy(a, a0, (size_t)(n * n) * sizeof *a);
+	for (i = 0; i < n * n; i++)
+		q[i] = i % (n + 1) == 0 ? 1 : 0;
+	for (sweep = 0; sweep < 100; sweep++) {
+		double off = 0;
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++)
+				off += a[i * n + j] * a[i * n + j];
+		if (off < 1e-300)
+			break;
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++) {
+				double apq = a[i * n + j], th, t, c, sn;
+				if (apq == 0)
+					continue;
+				th = (a[j * n + j] - a[i * n + i]) / (2 * apq);
+				t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+				c = 1 / sqrt(t * t + 1);
+				sn = t * c;
+				for (k = 0; k < n; k++) {
+					double x = a[k * n + i], y = a[k * n + j];
+					a[k * n + i] = c * x - sn * y;
+					a[k * n + j] = sn * x + c * y;
+				}
+				for (k = 0; k < n; k++) {
+					double x = a[i * n + k], y = a[j * n + k];
+					a[i * n + k] = c * x - sn * y;
+					a[j * n + k] = sn * x + c * y;
+				}
+				for (k = 0; k < n; k++) {
+					double x = q[k * n + i], y = q[k * n + j];
+					q[k * n + i] = c * x - sn * y;
+					q[k * n + j] = sn * x + c * y;
+				}
+			}
+	}
+	for (i = 0; i < n; i++)
+		w[i] = a[i * n + i];
+}
+
+/* A = U diag(s) V^T, singular values in decreasing order. */
+static void
+svd(const double *a, int n, double *u, double *sv, double *v)
+{
+	double ata[9], q[9], w[9];
+	int i, j, k, ord[3] = {0, 1, 2};
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double t = 0;
+			for (k = 0; k < n; k++)
+				t += a[k * n + i] * a[k * n + j];
+			ata[i * n + j] = t;
+		}
+	jacobi(ata, n, q, w);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (w[ord[j]] > w[ord[i]]) {
+				int t = ord[i];
+				ord[i] = ord[j];
+				ord[j] = t;
+			}
+	for (j = 0; j < n; j++) {
+		sv[j] = sqrt(w[ord[j]] > 0 ? w[ord[j]] : 0);
+		for (i = 0; i < n; i++)
+			v[i * n + j] = q[i * n + ord[j]];
+		for (i = 0; i < n; i++) {
+			double t = 0;
+			for (k = 0; k < n; k++)
+				t += a[i * n + k] * v[k * n + j];
+			u[i * n + j] = sv[j] > 0 ? t / sv[j] : 0;
+		}
+	}
+}
+
+/* A = Q R by Gram-Schmidt (R with a positive diagonal). */
+static void
+qr(const double *a, int n, double *q, double *r)
+{
+	int i, j, k;
+
+	memset(r, 0, (size_t)(n * n) * sizeof *r);
+	for (j = 0; j < n; j++) {
+		double col[3], nn = 0;
+		for (i = 0; i < n; i++)
+			col[i] = a[i * n + j];
+		for (k = 0; k < j; k++) {
+			double d = 0;
+			for (i = 0; i < n; i++)
+				d += q[i * n + k] * a[i * n + j];
+			r[k * n + j] = d;
+			for (i = 0; i < n; i++)
+				col[i] -= d * q[i * n + k];
+		}
+		for (i = 0; i < n; i++)
+			nn += col[i] * col[i];
+		nn = sqrt(nn);
+		r[j * n + j] = nn;
+		for (i = 0; i < n; i++)
+			q[i * n + j] = col[i] / nn;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* the interpreter                                                     */
 
@@ -1164,6 +1276,38 @@ ev(Ex *x, Func *f, Box **env, const Op *op, Box **out2)
 		out2[2] = fbox(x, f->vals[op->res[2]].ty, s);
 		return fbox(x, rt, vr);
 	}
+	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: {
+		int nn = code == OP_SVD2 ? 2 : 3;
+		double u[9], sv[3], v[9];
+		todbl(a[0], va);
+		if (code == OP_QR3) {
+			qr(va, nn, u, v);
+			out2[1] = fbox(x, f->vals[op->res[1]].ty, v);
+			return fbox(x, rt, u);
+		}
+		if (code == OP_EIG3) {
+			/* Warp: eigenvectors of the lower triangle, d = diag(Q^T A Q) */
+			double sym[9], w[3];
+			int i2, j2, k2;
+			for (i2 = 0; i2 < 3; i2++)
+				for (j2 = 0; j2 < 3; j2++)
+					sym[i2 * 3 + j2] = va[(i2 > j2 ? i2 : j2) * 3 + (i2 > j2 ? j2 : i2)];
+			jacobi(sym, 3, u, w);
+			for (j2 = 0; j2 < 3; j2++) {
+				double d = 0;
+				for (i2 = 0; i2 < 3; i2++)
+					for (k2 = 0; k2 < 3; k2++)
+						d += u[i2 * 3 + j2] * va[i2 * 3 + k2] * u[k2 * 3 + j2];
+				sv[j2] = d;
+			}
+			out2[1] = fbox(x, f->vals[op->res[1]].ty, sv);
+			return fbox(x, rt, u);
+		}
+		svd(va, nn, u, sv, v);
+		out2[1] = fbox(x, f->vals[op->res[1]].ty, sv);
+		out2[2] = fbox(x, f->vals[op->res[2]].ty, v);
+		return fbox(x, rt, u);
+	}
 	case OP_SPATIAL_TOP: case OP_SPATIAL_BOTTOM:
 		todbl(a[0], va);
 		return fbox(x, rt, va + (code == OP_SPATIAL_TOP ? 0 : 3));
@@ -1837,6 +1981,9 @@ main(int argc, char **argv)
 		for (p = 0; p < g.k->nparams; p++)
 			if (in[p]->a && g.k->vals[g.k->params[p]].name)
 				writenpy(npydir, g.k->vals[g.k->params[p]].name, in[p]->a);
+		arena_free(ar);
+		modfree(g.m);
+		free(text);
 		return 0;
 	}
 	out = cloneargs(ar, g.k, in);
@@ -1856,6 +2003,9 @@ main(int argc, char **argv)
 			}
 			printf("\n");
 		}
+		arena_free(ar);
+		modfree(g.m);
+		free(text);
 		return 0;
 	}
 	/* weights of the projection, then the backward kernel */
@@ -1923,6 +2073,7 @@ main(int argc, char **argv)
 			bad = 1;
 	}
 	arena_free(ar);
+	modfree(g.m);
 	free(text);
 	return bad;
 }
