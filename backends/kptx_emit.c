@@ -542,6 +542,7 @@ applyspec(Kx *x, const char *s, size_t n, Type t, LLVMValueRef *a, int na)
 	if (is(s, n, "fdiv")) return LLVMBuildFDiv(b, a[0], a[1], "");
 	if (is(s, n, "frem")) return LLVMBuildFRem(b, a[0], a[1], "");
 	if (is(s, n, "fneg")) return LLVMBuildFNeg(b, a[0], "");
+	if (is(s, n, "fsub0")) return contract(x, LLVMBuildFSub(b, LLVMConstReal(lt, 0.0), a[0], ""));
 	if (is(s, n, "add")) return LLVMBuildAdd(b, a[0], a[1], "");
 	if (is(s, n, "sub")) return LLVMBuildSub(b, a[0], a[1], "");
 	if (is(s, n, "mul")) return LLVMBuildMul(b, a[0], a[1], "");

@@ -41,7 +41,8 @@
  *           one leaf of every element: same shape and strides, data offset
  *           by the leaf's byte offset, the C layout of kpy/abi.h), so a
  *           vec3f element is three consecutive f32.
- * errors:   (located) a constant component index out of range, a store of
+ * errors:   (located) an op without an expansion (svd3, svd2, qr3, eig3 for
+ *           now), a constant component index out of range, a store of
  *           a struct holding an array into an array (unless the array is
  *           the one loaded from that element), a zero or printed struct
  *           holding an array.
@@ -295,7 +296,17 @@ static Val add(S *s, Val a, Val b) { return op2(s, OP_ADD, a, b); }
 static Val sub(S *s, Val a, Val b) { return op2(s, OP_SUB, a, b); }
 static Val mul(S *s, Val a, Val b) { return op2(s, OP_MUL, a, b); }
 static Val dvd(S *s, Val a, Val b) { return op2(s, OP_DIV, a, b); }
-static Val neg(S *s, Val a) { return op1(s, OP_NEG, a); }
+/* C++'s unary minus, which the runtime's composite code uses: for floats
+ * the sign flip (-0.0 - x), not kir's scalar neg (0 - x, kpy::neg). */
+static Val
+neg(S *s, Val a)
+{
+	int sk = ty(s, a).s;
+
+	if (scalarisfloat(sk))
+		return op2(s, OP_SUB, K(s, sk, -0.0), a);
+	return op1(s, OP_NEG, a);
+}
 static Val sqr(S *s, Val a) { return op1(s, OP_SQRT, a); }
 static Val sel(S *s, Val c, Val a, Val b) { return op3(s, OP_WHERE, c, a, b); }
 static Val lt(S *s, Val a, Val b) { return op2(s, OP_LT, a, b); }
@@ -496,7 +507,12 @@ xew(S *s, const Op *op, const L *in, L *out)
 	for (k = 0; k < out[0].n; k++) {
 		for (i = 0; i < op->nargs; i++)
 			a[i] = in[i].n == out[0].n ? in[i].v[k] : in[i].v[0];
-		out[0].v[k] = sx(s, code, a, op->nargs);
+		if (code == OP_NEG && scalarisfloat(ty(s, a[0]).s))
+			/* a composite's components are negated (-0.0 stays),
+			 * a scalar is 0 - x (kpy::neg): -x is -0.0 - x */
+			out[0].v[k] = sub(s, K(s, ty(s, a[0]).s, -0.0), a[0]);
+		else
+			out[0].v[k] = sx(s, code, a, op->nargs);
 	}
 }
 
@@ -2502,9 +2518,9 @@ xnoise(S *s, const Op *op, const L *in, L *out)
 	a[na++] = in[0].v[0];
 	for (k = 0; k < n; k++)
 		a[na++] = in[1].v[k];
-	if (op->code == OP_PNOISE)
+	if (op->code == OP_PNOISE) /* one i32 period per axis */
 		for (k = 0; k < n; k++)
-			a[na++] = in[2].v[k];
+			a[na++] = in[2 + k].v[0];
 	if (op->code == OP_CURLNOISE) {
 		a[na++] = op->nargs > 2 ? in[2].v[0] : U32(s, 1);
 		a[na++] = op->nargs > 3 ? in[3].v[0] : F(s, 2);
@@ -2923,11 +2939,15 @@ lowerop(S *s, const Op *op)
 		put(s, op->res[0], l);
 		return;
 	}
-	if (!xtab[op->code])
-		die("scalarize: no expansion of %s", oi->name);
 	for (i = 0; i < op->nres; i++)
 		out[i] = newleaves(s, nleaves(s->m, vty(s->f, op->res[i])));
-	xtab[op->code](s, op, in, out);
+	if (!xtab[op->code]) {
+		error(s, "'%s' has no scalar expansion yet: kptx cannot compile it", oi->name);
+		for (i = 0; i < op->nres; i++)
+			zeroleaves(s, vty(s->f, op->res[i]), out[i]);
+	} else {
+		xtab[op->code](s, op, in, out);
+	}
 	for (i = 0; i < op->nres; i++)
 		put(s, op->res[i], out[i]);
 }
