@@ -444,7 +444,7 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 	}
 	case TY_ZERO: {
 		Type t = out[0];
-		if (code == OP_ZERO && isvalue(t))
+		if (code == OP_ZERO && (isvalue(t) || t.k == T_ARRAY)) /* an array: no storage */
 			return 1;
 		if (code == OP_IDENTITY && t.k == T_MAT && t.n == t.m)
 			return 1;
