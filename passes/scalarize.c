@@ -44,8 +44,9 @@
  * errors:   (located) an op without an expansion (svd3, svd2, qr3, eig3 for
  *           now), a constant component index out of range, a store of
  *           a struct holding an array into an array (unless the array is
- *           the one loaded from that element), a zero or printed struct
- *           holding an array.
+ *           the one loaded from that element, or one without storage,
+ *           stored as zero bytes), a printed struct.  A zero
+ *           struct's array fields are arrays without storage.
  * after:    run fold,cse,dce: the expansions leave constant arithmetic and
  *           repeated member views for them.
  */
@@ -649,24 +650,17 @@ xfromvecs(S *s, const Op *op, const L *in, L *out)
 			out[0].v[i * t.m + j] = op->code == OP_MATRIX_FROM_ROWS ? in[i].v[j] : in[j].v[i];
 }
 
-static bool
+static void
 zeroleaves(S *s, Type t, L out)
 {
 	Type *tys = xmalloc((size_t)out.n * sizeof *tys);
 	int k = 0;
-	bool ok = true;
 
 	leafinfo(s->m, t, 0, tys, NULL, &k);
-	for (k = 0; k < out.n; k++) {
-		if (tys[k].k == T_ARRAY) {
-			ok = false;
-			out.v[k] = 0;
-		} else {
-			out.v[k] = K(s, tys[k].s, 0);
-		}
-	}
+	for (k = 0; k < out.n; k++)
+		out.v[k] = tys[k].k == T_ARRAY ? edecl(s, OP_ZERO, NULL, 0, tys[k]) /* no storage */
+		                               : K(s, tys[k].s, 0);
 	free(tys);
-	return ok;
 }
 
 static void
@@ -678,8 +672,7 @@ xzero(S *s, const Op *op, const L *in, L *out)
 	(void)in;
 	switch (op->code) {
 	case OP_ZERO:
-		if (!zeroleaves(s, t, out[0]))
-			error(s, "a zero struct holding an array is not supported");
+		zeroleaves(s, t, out[0]);
 		return;
 	case OP_IDENTITY:
 		for (i = 0; i < out[0].n; i++)
@@ -2689,6 +2682,15 @@ fieldleaf(S *s, Val v, Type t, int k)
 	die("scalarize: no leaf %d", k);
 }
 
+/* Is array value v one without storage (zero)? */
+static bool
+nostorage(S *s, Val v)
+{
+	const Value *x = &s->f->vals[v];
+
+	return x->kind == V_RES && x->def && x->def->code == OP_ZERO;
+}
+
 /* Is array leaf v the same field of the same element of arr (loaded whole
  * at the indices of op) it is about to be stored into? */
 static bool
@@ -2746,6 +2748,21 @@ lowermem(S *s, const Op *op)
 					 * no store; anything else has no low form */
 					if (op->code == OP_STORE && reloaded(s, v[0].v[k], a.v[0], op, nidx))
 						continue;
+					if (op->code == OP_STORE && nostorage(s, v[0].v[k])) {
+						/* an array without storage is all zero bytes */
+						int w;
+						for (w = 0; w < typesize(s->m, tys[k]); w += 8) {
+							args[0] = a.v[0];
+							args[1] = KI(s, S_I32, offs[k] + w);
+							mb = edecl(s, OP_MEMBER, args, 2, tarray(tscalar(S_U64), nd));
+							args[0] = mb;
+							for (i = 0; i < nidx; i++)
+								args[1 + i] = get(s, op->args[1 + i]).v[0];
+							args[1 + nidx] = KI(s, S_U64, 0);
+							emit(s, OP_STORE, args, 2 + nidx, NULL, 0);
+						}
+						continue;
+					}
 					error(s, "storing an array into a struct array element is not supported");
 					break;
 				}
@@ -2851,6 +2868,12 @@ lowerctl(S *s, const Op *op)
 
 	na = flatvals(s, op->args, op->nargs, args, MAXV);
 	nr = flattypes(s, op->res, op->nres, rt, MAXV);
+	np = flattypes(s, op->params, op->nparams, pt, MAXV);
+	if (nr > 255 || np > 255 || na > 65535) {
+		error(s, "'%s' would carry %d scalar values, more than an op holds (255)", opinfo[op->code].name,
+		      nr > np ? nr : np);
+		goto done;
+	}
 	n = emit(s, op->code, args, na, rt, nr);
 	n->attr = op->attr;
 	if (op->code == OP_CALL) {
@@ -2858,7 +2881,6 @@ lowerctl(S *s, const Op *op)
 		goto done;
 	}
 	if (opinfo[op->code].flags & F_REGION) {
-		np = flattypes(s, op->params, op->nparams, pt, MAXV);
 		if (op->code == OP_IF)
 			np = 0;
 		opsetparams(s->m, s->f, n, pt, np);

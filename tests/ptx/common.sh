@@ -11,7 +11,7 @@ ADLOWER="inline,ad,$LOWER"
 ptx_inputs() {
 	ls tests/ir/*.kir tests/ptx/kernels/*.kir tests/run/*.krun tests/cuda/golden/*.kir \
 		tests/passes/*.kir tests/frontend/*.kir tests/ad/*.kir 2>/dev/null
-	for f in tests/run/*.py tests/warp/kernels/*.py; do
+	for f in tests/run/*.py tests/warp/kernels/*.py tests/ptx/bench/*.py; do
 		[ -f "$f" ] && [ ! -f "${f%.py}.kir" ] && echo "$f"
 	done
 	find samples -name '*.kir' -o -name '*.py' 2>/dev/null | sort
@@ -110,4 +110,15 @@ ptx_runpair() {
 			tap_ok "$_label @$k (dim $d)"
 		fi
 	done
+}
+
+# ptx_lowerfail LABEL: report a failed lowering (error text in $TMPD/err):
+# a skip, said so, when an op has no scalar expansion yet (svd3 ...), else
+# a failure.
+ptx_lowerfail() {
+	if grep -q "has no scalar expansion yet" "$TMPD/err"; then
+		tap_skip "$1" "$(grep -o "'[a-z0-9_]*' has no scalar expansion yet" "$TMPD/err" | sort -u | tr '\n' ' ')"
+	else
+		tap_fail "$1" "$(cat "$TMPD/err")"
+	fi
 }
