@@ -429,10 +429,11 @@ hosttables(A *a, const LLVMValueRef *launch)
 	kin = xcalloc((size_t)nk + 1, sizeof *kin);
 	for (i = 0, nk = 0; i < m->nfuncs; i++) {
 		const Func *fn = m->funcs[i];
-		LLVMValueRef *pin = xcalloc(fn->nparams + 1, sizeof *pin), params;
+		LLVMValueRef *pin, params;
 		int fw = -1, bw = -1;
 		if (!fn->kernel)
 			continue;
+		pin = xcalloc(fn->nparams + 1, sizeof *pin);
 		for (j = 0; j < fn->nparams; j++) {
 			const char *nm = fn->vals[fn->params[j]].name;
 			v[0] = namestr(a, nm ? nm : "");

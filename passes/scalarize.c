@@ -3038,7 +3038,8 @@ flatsig(Module *m, Func *f, uint32_t *nold)
 	uint32_t i, nr = f->nrets;
 	int k, n;
 
-	memcpy(old, f->params, f->nparams * sizeof(Val));
+	if (f->nparams)
+		memcpy(old, f->params, f->nparams * sizeof(Val));
 	*nold = f->nparams;
 	f->nparams = 0;
 	f->params = NULL;
