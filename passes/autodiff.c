@@ -1134,6 +1134,7 @@ typedef struct Acc {
 	uint8_t *read;     /* per param value: read earlier in program order */
 	uint8_t *warned;   /* per param value: warned already */
 	uint8_t *minmax;   /* per param value: atomic_min/max warned already */
+	uint8_t *structrmw; /* per param value: struct adjoint race warned already */
 } Acc;
 
 /* Mark the arrays r reads (a loop body's reads precede the writes of its
@@ -1165,8 +1166,26 @@ scanaccess(Acc *s, const Region *r, int depth)
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
 		Val root;
-		if (op->code == OP_LOAD && (root = rootarray(f, op->args[0])))
+		if (op->code == OP_LOAD && (root = rootarray(f, op->args[0]))) {
+			Type et = telem(vty(f, op->args[0]));
 			s->read[root] = 1;
+			if (et.k == T_STRUCT && addiff(c->m, et) && !s->structrmw[root]) {
+				bool bytid = true;
+				for (j = 1; j < op->nargs; j++) {
+					const Value *x = &f->vals[op->args[j]];
+					if (!(x->kind == V_RES && x->def && x->def->code == OP_TID))
+						bytid = false;
+				}
+				if (!bytid) {
+					s->structrmw[root] = 1;
+					passdiag(c->m, c->o, c->kf, op, "warning",
+					         "the adjoint of a struct element is added by a read and a write (there are no "
+					         "atomics on structs): threads that load the same element of %%%s race in the "
+					         "backward kernel",
+					         f->vals[root].name ? f->vals[root].name : "?");
+				}
+			}
+		}
 		if (iswrite(op->code) && (root = rootarray(f, op->args[0])) && s->read[root] && !s->warned[root]) {
 			s->warned[root] = 1;
 			passdiag(c->m, c->o, c->kf, op, "warning",
@@ -1220,12 +1239,14 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	s.read = xcalloc(f->nvals + 1, 1);
 	s.warned = xcalloc(f->nvals + 1, 1);
 	s.minmax = xcalloc(f->nvals + 1, 1);
+	s.structrmw = xcalloc(f->nvals + 1, 1);
 	countuses(f, s.uses);
 	scanaccess(&s, &f->body, 0);
 	free(s.uses);
 	free(s.read);
 	free(s.warned);
 	free(s.minmax);
+	free(s.structrmw);
 	if (structurize(m, f, SZ_ALL, o->d, o->src))
 		return 1;
 	count(m, f, &f->body);

@@ -174,6 +174,9 @@ families["mat"] = [
     k("mextract", [M33], "extract {0}, 2, 0", ["f32"]),
     k("minsert", [M33, "f32"], "insert {0}, 0, 1, {1}", [M33]),
     k("minsert_row", [M33, V3], "insert {0}, 2, {1}", [M33]),
+]
+
+families["decomp"] = [
     k("svd3", [M33], "svd3 {0}", [M33, V3, M33]),
     k("svd2", [M22], "svd2 {0}", [M22, V2, M22]),
     k("qr3", [M33], "qr3 {0}", [M33, M33]),
@@ -251,7 +254,7 @@ families["spatial"] = [
     k("velocity_at_point", [V6, V3], "velocity_at_point {0}, {1}", [V3]),
 ]
 
-extra = {"mat": """
+extra = {"decomp": """
 # eig3 is defined for symmetric matrices (Warp reads the lower triangle)
 # CHECK @eig3_sym:
 kernel @eig3_sym(%a0: array<mat33f,1>, %r0: array<mat33f,1>, %r1: array<vec3f,1>) {
