@@ -421,7 +421,7 @@ rootparam(const Func *f, Val v, int depth)
 		return -1;
 	if (x->kind == V_ARG)
 		return x->idx;
-	if (x->kind == V_RES && x->def && (x->def->code == OP_VIEW || x->def->code == OP_FIELD))
+	if (x->kind == V_RES && x->def && (x->def->code == OP_VIEW || x->def->code == OP_FIELD || x->def->code == OP_MEMBER))
 		return rootparam(f, x->def->args[0], depth + 1);
 	return -1;
 }

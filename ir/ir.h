@@ -202,6 +202,15 @@ bool scalarisint(int s);
 bool scalarissigned(int s);
 
 struct Module;
+/* Memory layout of a value of type t as kpy's C ABI stores it (array
+ * elements, struct fields): scalars have their natural size and alignment
+ * (bool is one byte); a composite is its components in kir order with the
+ * component's alignment (vec3f: 12 bytes, align 4); a struct is a C struct
+ * of its fields in order; an array (a struct field) is the runtime's
+ * array_t<T, ND> { T *data; i32 shape[ND]; i64 strides[ND]; }. */
+int typesize(const struct Module *m, Type t);
+int typealign(const struct Module *m, Type t);
+int fieldoffset(const struct Module *m, int sid, int field); /* bytes */
 /* Print a type in canonical kir spelling ("f32", "vec3f", "mat<2,5,f32>",
  * "array<vec3f,2>", "@Body"). */
 void typeprint(Buf *b, const struct Module *m, Type t);

@@ -433,7 +433,7 @@ parseval(P *p)
 
 /* ---- ops ------------------------------------------------------------ */
 
-enum { MAXARGS = 256 };
+enum { MAXARGS = 256, MAXRES = 255 }; /* MAXRES: Op.nres is 8 bits */
 
 static void parseregion(P *p, Region *r);
 
@@ -508,8 +508,8 @@ parseiter(P *p, Tok *names, Val *inits, int max)
 static Op *
 parseop(P *p)
 {
-	Tok rtok[16], optok;
-	Type rtys[16];
+	Tok rtok[MAXRES], optok;
+	Type rtys[MAXRES];
 	Val args[MAXARGS];
 	int nres = 0, nargs = 0, ntys = 0, code, i;
 	Op *op;
@@ -518,7 +518,7 @@ parseop(P *p)
 
 	if (p->tok.kind == TVAL) {
 		do {
-			if (nres == 16)
+			if (nres == MAXRES)
 				err(p, p->tok.loc, "too many results");
 			if (p->tok.kind != TVAL)
 				err(p, p->tok.loc, "expected a result name, found %s", tokdesc(&p->tok));
@@ -538,7 +538,7 @@ parseop(P *p)
 	case OP_IF:
 		args[0] = parseval(p);
 		if (accept(p, TARROW))
-			ntys = parsetypes(p, rtys, 16);
+			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, 1, rtys, nres, (Loc){0, 0});
 		opsetregions(m, op, 2);
@@ -576,7 +576,7 @@ parseop(P *p)
 		for (i = 0; i < niter; i++)
 			args[first + i] = inits[i];
 		if (accept(p, TARROW))
-			ntys = parsetypes(p, rtys, 16);
+			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, first + niter, rtys, nres, (Loc){0, 0});
 		if (code == OP_FOR)
@@ -609,7 +609,7 @@ parseop(P *p)
 			nargs = parsevals(p, args, MAXARGS);
 		expect(p, ')', "')'");
 		if (accept(p, ':'))
-			ntys = parsetypes(p, rtys, 16);
+			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
 		op->attr = -1;
@@ -633,7 +633,7 @@ parseop(P *p)
 			args[nargs++] = parseval(p);
 		}
 		expect(p, ':', "':' and the result type");
-		ntys = parsetypes(p, rtys, 16);
+		ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
 		st = vty(f, args[0]);
@@ -650,7 +650,7 @@ parseop(P *p)
 		expect(p, ',', "','");
 		i = parseint(p, 0, MAXDIM - 1, "dimension");
 		expect(p, ':', "':' and the result type");
-		ntys = parsetypes(p, rtys, 16);
+		ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
 		op->attr = i;
@@ -668,7 +668,7 @@ parseop(P *p)
 			nargs = parsevals(p, args, MAXARGS);
 		}
 		if (accept(p, ':'))
-			ntys = parsetypes(p, rtys, 16);
+			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
 		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
 		if (code == OP_TID)
@@ -707,7 +707,7 @@ parsefunc(P *p, bool kernel)
 	Tok name = p->tok;
 	char fname[256];
 	Func *f;
-	Type tys[64];
+	Type tys[MAXRES];
 	int n, i;
 
 	expect(p, TSYM, "a function name '@name'");
@@ -735,7 +735,7 @@ parsefunc(P *p, bool kernel)
 	}
 	expect(p, ')', "')'");
 	if (accept(p, TARROW)) {
-		n = parsetypes(p, tys, 64);
+		n = parsetypes(p, tys, MAXRES);
 		for (i = 0; i < n; i++)
 			addret(p->m, f, tys[i]);
 	}

@@ -115,6 +115,77 @@ ncomp(Type t)
 	}
 }
 
+int
+typealign(const Module *m, Type t)
+{
+	uint32_t i;
+	int a = 1;
+
+	switch (t.k) {
+	case T_SCALAR:
+	case T_VEC:
+	case T_MAT:
+	case T_QUAT:
+	case T_XFORM:
+		return scalarsize[t.s];
+	case T_ARRAY:
+		return 8;
+	case T_STRUCT:
+		if (!m || t.sid >= m->nstructs)
+			return 1;
+		for (i = 0; i < m->structs[t.sid].nfields; i++) {
+			int fa = typealign(m, m->structs[t.sid].fields[i].ty);
+			if (fa > a)
+				a = fa;
+		}
+		return a;
+	default:
+		return 1;
+	}
+}
+
+static int
+roundup(int n, int a)
+{
+	return (n + a - 1) / a * a;
+}
+
+int
+fieldoffset(const Module *m, int sid, int field)
+{
+	const StructDef *s = &m->structs[sid];
+	int off = 0, i;
+
+	for (i = 0; i < (int)s->nfields; i++) {
+		off = roundup(off, typealign(m, s->fields[i].ty));
+		if (i == field)
+			return off;
+		off += typesize(m, s->fields[i].ty);
+	}
+	return off;
+}
+
+int
+typesize(const Module *m, Type t)
+{
+	switch (t.k) {
+	case T_SCALAR:
+	case T_VEC:
+	case T_MAT:
+	case T_QUAT:
+	case T_XFORM:
+		return ncomp(t) * scalarsize[t.s];
+	case T_ARRAY:
+		return roundup(8 + 4 * t.nd, 8) + 8 * t.nd;
+	case T_STRUCT:
+		if (!m || t.sid >= m->nstructs)
+			return 0;
+		return roundup(fieldoffset(m, t.sid, (int)m->structs[t.sid].nfields), typealign(m, t));
+	default:
+		return 0;
+	}
+}
+
 void
 typeprint(Buf *b, const Module *m, Type t)
 {

@@ -444,7 +444,7 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 	}
 	case TY_ZERO: {
 		Type t = out[0];
-		if (code == OP_ZERO && isvalue(t))
+		if (code == OP_ZERO && (isvalue(t) || t.k == T_ARRAY)) /* an array: no storage */
 			return 1;
 		if (code == OP_IDENTITY && t.k == T_MAT && t.n == t.m)
 			return 1;
@@ -687,6 +687,16 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		if (attr < 0 || attr >= a.nd)
 			return fail(&c, "dimension out of range");
 		return one(out, tscalar(S_I32));
+	case TY_MEMBER: {
+		Type t = out[0];
+		if (a.k != T_ARRAY || t.k != T_ARRAY || t.nd != a.nd)
+			return fail(&c, "declared type must be an array of the operand's dimensions");
+		if (!intvalue(b))
+			return fail(&c, "the byte offset must be an integer");
+		if (telem(t).k == T_ARRAY || typesize(m, telem(t)) > typesize(m, telem(a)))
+			return fail(&c, "the member is larger than the element");
+		return 1;
+	}
 	case TY_TID:
 		if (attr < 1 || attr > MAXDIM)
 			return fail(&c, "tid yields 1 to 4 indices");

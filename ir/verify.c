@@ -217,7 +217,7 @@ static void
 checkop(Ctx *c, const Op *op, Scope sc)
 {
 	const OpInfo *oi = &opinfo[op->code];
-	Type in[256], out[16];
+	Type in[256], out[256]; /* a call yields its callee's results */
 	Buf e = {0};
 	int i, n;
 	bool ok = true;

@@ -1,0 +1,73 @@
+/*
+ * kptx.h — kptx, low kir to PTX (and host objects) through the LLVM C API.
+ *
+ * One pipeline, three files:
+ *   kptx_emit.c    low kir -> an LLVM module: regions to a CFG, kir values
+ *                  to SSA registers, ops through the `llvm` column of
+ *                  ir/ops.def, each kernel's body as an internal function
+ *                  run once per launch index;
+ *   kptx_abi.c     the entry points around the bodies: a ptx_kernel with a
+ *                  grid-stride loop (kcuda's parameter list), or kcpu's
+ *                  extern "C" kpy_launch_K and kernel table (kpy/kinfo.h);
+ *   kptx_target.c  libdevice (linked and internalized), the new pass
+ *                  manager's O3, and the target machine writing PTX,
+ *                  LLVM IR or an object file.
+ * kptx.c is the command line.  Memory: the kir module lives in its arena;
+ * LLVM objects live in one LLVMContext per run, disposed at the end.
+ */
+#ifndef KPY_KPTX_H
+#define KPY_KPTX_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "ir.h"
+
+enum { KPTX_NVPTX, KPTX_HOST };            /* targets */
+enum { EMIT_PTX, EMIT_LL, EMIT_OBJ };      /* outputs */
+
+typedef struct KptxOpts {
+	int target;            /* KPTX_NVPTX or KPTX_HOST */
+	int emit;              /* EMIT_* */
+	const char *arch;      /* nvptx: "sm_80" */
+	const char *libdevice; /* path of libdevice.10.bc (nvptx) */
+	int optlevel;          /* 0..3: the pass pipeline default<On> */
+	bool fmad;             /* contract a*b+c into fma (nvptx default, as nvcc) */
+	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
+	bool timing;           /* --time: print each phase's wall time on stderr */
+	const Src *src;        /* the kir text, for located diagnostics */
+	Diag *d;
+} KptxOpts;
+
+/* The state of one compilation (kptx_emit.c). */
+typedef struct Kx Kx;
+
+/* kptx_emit.c */
+/* Check that m is low kir (every op F_LOW, scalar or array values); report
+ * each violation located; returns the number. */
+int kptxlowcheck(const Module *m, const KptxOpts *o);
+/* Build the LLVM module of m in context c; NULL after reporting errors. */
+Kx *kxnew(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetDataRef td, const char *triple);
+LLVMModuleRef kxmodule(Kx *x);
+int kxbuild(Kx *x);              /* errors reported */
+void kxfree(Kx *x);
+/* Pieces kptx_abi.c uses. */
+LLVMValueRef kxbody(Kx *x, int fi);          /* @kir.K(bounds, task, params...) */
+LLVMTypeRef kxbodytype(Kx *x, int fi);
+LLVMTypeRef kxvaltype(Kx *x, Type t);        /* type of a kir value in registers */
+LLVMTypeRef kxmemtype(Kx *x, Type t);        /* type of a kir scalar in memory */
+LLVMTypeRef kxarraytype(Kx *x, int nd);      /* { ptr, [nd x i32], [nd x i64] } */
+LLVMTypeRef kxboundstype(Kx *x);             /* kpy_launch_bounds */
+LLVMContextRef kxcontext(Kx *x);
+const Module *kxkir(Kx *x);
+void kxerror(Kx *x, const Func *f, const Op *op, const char *fmt, ...) KPY_PRINTF(4, 5);
+
+/* kptx_abi.c: entry points (and, for the host, the kernel table). */
+int kxentries(Kx *x, const KptxOpts *o);
+
+/* kptx_target.c */
+/* Whole compilation: returns 0 and the output in *out, or the number of
+ * errors (reported). */
+int kptxcompile(Module *m, const KptxOpts *o, Buf *out);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * kptx_target.c — from the LLVM module to the output: the target machine,
+ * libdevice, internalization, the pass pipeline and the writer.
+ *
+ * nvptx: triple nvptx64-nvidia-cuda, CPU sm_XX (LLVM picks the PTX ISA
+ * version the SM needs), module flag nvvm-reflect-ftz = 0 (no flush to
+ * zero, as nvcc without --use_fast_math).  When the module calls a __nv_*
+ * function, libdevice.10.bc is read and linked in; then every function but
+ * the entry points is made internal, so that the pipeline keeps only the
+ * libdevice functions the kernels use and inlines them (NVVMReflect, which
+ * the NVPTX target machine adds to the pipeline, resolves __nvvm_reflect).
+ * host: the default triple, the generic CPU of its architecture (x86-64:
+ * the code runs on any x86-64), position-independent code, so that the
+ * object can be linked into a shared object krun loads.
+ * Then `default<O3>` (the new pass manager's, LLVMRunPasses) and the target
+ * machine's assembly (PTX) or object writer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "kptx.h"
+
+/* LLVM's own diagnostics (link warnings and the like) are not ours to
+ * print; errors come back through return values. */
+static void
+quiet(LLVMDiagnosticInfoRef di, void *ctx)
+{
+	(void)di;
+	(void)ctx;
+}
+
+static void
+moderror(const KptxOpts *o, const Module *m, const char *what, const char *msg)
+{
+	Src s = *o->src;
+	Loc loc = {1, 1};
+
+	if (m->nfuncs && m->funcs[0]->kloc.line)
+		loc = m->funcs[0]->kloc;
+	diagerr(o->d, &s, loc, "%s%s%s", what, msg && *msg ? ": " : "", msg ? msg : "");
+}
+
+static bool
+useslibdevice(LLVMModuleRef mod)
+{
+	LLVMValueRef f;
+
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f) && n > 5 && strncmp(name, "__nv_", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int
+linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
+{
+	LLVMMemoryBufferRef mb;
+	LLVMModuleRef ld;
+	char *msg = NULL;
+
+	if (!o->libdevice || !*o->libdevice) {
+		moderror(o, m, "the module calls libdevice math but no libdevice.10.bc is known "
+		               "(configure with the CUDA toolkit, or give --libdevice=PATH)", NULL);
+		return 1;
+	}
+	if (LLVMCreateMemoryBufferWithContentsOfFile(o->libdevice, &mb, &msg)) {
+		Buf b = {0};
+		bufprintf(&b, "cannot read libdevice %s", o->libdevice);
+		moderror(o, m, b.s, msg);
+		buffree(&b);
+		LLVMDisposeMessage(msg);
+		return 1;
+	}
+	/* Lazily: a function body is read only when the linker needs it.  Its
+	 * definitions made linkonce_odr, the linker links only those the
+	 * module calls (and what they call), so that neither reading nor the
+	 * pipeline spends time on the rest of libdevice. */
+	if (LLVMGetBitcodeModuleInContext2(c, mb, &ld)) { /* takes the buffer */
+		moderror(o, m, "libdevice is not valid bitcode", o->libdevice);
+		return 1;
+	}
+	{
+		LLVMValueRef f, g;
+		for (f = LLVMGetFirstFunction(ld); f; f = LLVMGetNextFunction(f))
+			if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+				LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+		for (g = LLVMGetFirstGlobal(ld); g; g = LLVMGetNextGlobal(g))
+			if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+				LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+	}
+	LLVMSetTarget(ld, LLVMGetTarget(mod));
+	LLVMSetDataLayout(ld, LLVMGetDataLayoutStr(mod));
+	if (LLVMLinkModules2(mod, ld)) {
+		moderror(o, m, "linking libdevice failed", o->libdevice);
+		return 1;
+	}
+	return 0;
+}
+
+/* Everything but the entry points (and the host's kernel table) is
+ * internal: unused functions and globals are then dropped by the pipeline. */
+static void
+internalize(LLVMModuleRef mod, bool host)
+{
+	LLVMValueRef f, g;
+
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f))
+			continue;
+		if (host ? strncmp(name, "kpy_launch_", 11) == 0 : LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv)
+			continue;
+		LLVMSetLinkage(f, LLVMInternalLinkage);
+	}
+	for (g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(g, &n);
+		if (LLVMIsDeclaration(g) || (host && strncmp(name, "kpy_", 4) == 0 && LLVMGetLinkage(g) == LLVMExternalLinkage))
+			continue;
+		if (LLVMGetLinkage(g) != LLVMPrivateLinkage)
+			LLVMSetLinkage(g, LLVMInternalLinkage);
+	}
+}
+
+/* Find the function the verifier complains about, for the location. */
+static int
+verifymod(LLVMModuleRef mod, const KptxOpts *o, const Module *m)
+{
+	char *msg = NULL;
+	LLVMValueRef f;
+	Src s = *o->src;
+
+	if (!LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+		LLVMDisposeMessage(msg);
+		return 0;
+	}
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		int fi;
+		if (LLVMIsDeclaration(f) || !LLVMVerifyFunction(f, LLVMReturnStatusAction))
+			continue;
+		if (n > 4 && strncmp(name, "kir.", 4) == 0 && (fi = findfunc(m, name + 4)) >= 0) {
+			diagerr(o->d, &s, m->funcs[fi]->kloc.line ? m->funcs[fi]->kloc : (Loc){1, 1},
+			        "in @%s: LLVM verifier: %s", m->funcs[fi]->name, msg ? msg : "");
+			LLVMDisposeMessage(msg);
+			return 1;
+		}
+	}
+	moderror(o, m, "LLVM verifier", msg);
+	LLVMDisposeMessage(msg);
+	return 1;
+}
+
+static void
+inittargets(bool host)
+{
+	if (host) {
+		LLVMInitializeNativeTarget();
+		LLVMInitializeNativeAsmPrinter();
+	} else {
+		LLVMInitializeNVPTXTargetInfo();
+		LLVMInitializeNVPTXTarget();
+		LLVMInitializeNVPTXTargetMC();
+		LLVMInitializeNVPTXAsmPrinter();
+	}
+}
+
+/* --time: wall time of each phase, on stderr. */
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void
+lap(const KptxOpts *o, double *t, const char *what)
+{
+	double n;
+
+	if (!o->timing)
+		return;
+	n = now();
+	fprintf(stderr, "kptx: %-28s %8.2f ms\n", what, 1e3 * (n - *t));
+	*t = n;
+}
+
+int
+kptxcompile(Module *m, const KptxOpts *o, Buf *out)
+{
+	double t = now();
+	bool host = o->target == KPTX_HOST;
+	char *triple = host ? LLVMGetDefaultTargetTriple() : NULL, *err = NULL, *cpu;
+	const char *tr = host ? triple : "nvptx64-nvidia-cuda";
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	LLVMTargetDataRef td = NULL;
+	LLVMContextRef c = NULL;
+	Kx *x = NULL;
+	LLVMModuleRef mod;
+	int nerr = 0;
+
+	if ((nerr = kptxlowcheck(m, o)))
+		goto done;
+	lap(o, &t, "low kir check");
+	inittargets(host);
+	if (LLVMGetTargetFromTriple(tr, &target, &err)) {
+		moderror(o, m, "no LLVM target", err);
+		LLVMDisposeMessage(err);
+		nerr = 1;
+		goto done;
+	}
+	cpu = host ? (strncmp(tr, "x86_64", 6) == 0 ? "x86-64" : "generic") : (char *)o->arch;
+	tm = LLVMCreateTargetMachine(target, tr, cpu, "", o->optlevel ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+	                             host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
+	if (!tm) {
+		moderror(o, m, "cannot create the target machine", cpu);
+		nerr = 1;
+		goto done;
+	}
+	td = LLVMCreateTargetDataLayout(tm);
+	lap(o, &t, "target machine");
+	c = LLVMContextCreate();
+	LLVMContextSetDiagnosticHandler(c, quiet, NULL);
+	x = kxnew(m, o, c, td, tr);
+	mod = kxmodule(x);
+	if ((nerr = kxbuild(x)) || (nerr = kxentries(x, o)))
+		goto done;
+	lap(o, &t, "LLVM IR built");
+	if ((nerr = verifymod(mod, o, m)))
+		goto done;
+	lap(o, &t, "LLVM verifier");
+	if (!host) {
+		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0)));
+		if (useslibdevice(mod) && (nerr = linklibdevice(c, mod, o, m)))
+			goto done;
+	}
+	lap(o, &t, "libdevice linked");
+	internalize(mod, host);
+	{
+		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+		char pipe[32];
+		LLVMErrorRef e;
+		snprintf(pipe, sizeof pipe, "default<O%d>", o->optlevel);
+		e = LLVMRunPasses(mod, pipe, tm, po);
+		LLVMDisposePassBuilderOptions(po);
+		lap(o, &t, pipe);
+		if (e) {
+			char *msg = LLVMGetErrorMessage(e);
+			moderror(o, m, "LLVM pass pipeline", msg);
+			LLVMDisposeErrorMessage(msg);
+			nerr = 1;
+			goto done;
+		}
+	}
+	if (o->emit == EMIT_LL) {
+		char *s = LLVMPrintModuleToString(mod);
+		bufputs(out, s);
+		LLVMDisposeMessage(s);
+	} else {
+		LLVMMemoryBufferRef mb;
+		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, o->emit == EMIT_PTX ? LLVMAssemblyFile : LLVMObjectFile, &err,
+		                                        &mb)) {
+			moderror(o, m, "LLVM code generation", err);
+			LLVMDisposeMessage(err);
+			nerr = 1;
+			goto done;
+		}
+		bufwrite(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		LLVMDisposeMemoryBuffer(mb);
+	}
+	lap(o, &t, o->emit == EMIT_PTX ? "PTX written" : o->emit == EMIT_LL ? "IR printed" : "object written");
+done:
+	kxfree(x);
+	if (c)
+		LLVMContextDispose(c);
+	if (td)
+		LLVMDisposeTargetData(td);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	if (triple)
+		LLVMDisposeMessage(triple);
+	return nerr;
+}
