@@ -891,7 +891,7 @@ main(int argc, char **argv)
 	/* options after the subcommand */
 	argc -= optind - 1;
 	argv += optind - 1;
-	optind = 1;
+	optind = 0; /* 0: glibc re-initializes (permutation state included) */
 	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {

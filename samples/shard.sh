@@ -142,8 +142,9 @@ if [ -s "$work/good" ]; then
 		fi
 		lap nvcc
 		# PTX of the whole shard through kptx, assembled by ptxas
+		[ $have_kptx = 1 ] && "$BIN/kopt" -p inline,unroll,scalarize,O "$work/shard.ad.kir" -o "$work/shard.low.kir" 2>/dev/null
 		if [ $have_kptx = 1 ] && [ -n "$PTXAS" ]; then
-			if "$BIN/kopt" -p inline,unroll,scalarize,O "$work/shard.ad.kir" -o "$work/shard.low.kir" 2>/dev/null &&
+			if [ -s "$work/shard.low.kir" ] &&
 			   "$BIN/kptx" --arch "$ARCH" "$work/shard.low.kir" -o "$work/shard.ptx" 2>"$work/err" &&
 			   "$PTXAS" -arch="$ARCH" "$work/shard.ptx" -o "$work/shard.cubin" 2>>"$work/err"; then
 				shardwide ptxas pass
@@ -166,8 +167,9 @@ if [ -s "$work/good" ]; then
 		lap cxx
 		# the host object of the same lowering, for the cross-check
 		host=""
-		if [ $have_kptx = 1 ] &&
-		   "$BIN/kptx" --target=host "$work/shard.low.kir" -o "$work/shard.host.so" 2>"$work/host.err"; then
+		if [ $have_kptx = 1 ] && [ -s "$work/shard.low.kir" ] &&
+		   "$BIN/kptx" --target=host "$work/shard.low.kir" -o "$work/shard.host.o" 2>"$work/host.err" &&
+		   ${CC:-cc} -shared "$work/shard.host.o" -o "$work/shard.host.so" -lm 2>>"$work/host.err"; then
 			host="$work/shard.host.so"
 		fi
 		lap host_object
