@@ -975,8 +975,6 @@ exprposition(const FState *s, Val v)
 		if (u->args[1] == v || u->args[2] == v)
 			return false;
 	}
-	if (u->code == OP_PNOISE && u->args[2] == v)
-		return false; /* read once per component */
 	if ((opinfo[u->code].flags & F_RAND) && u->args[0] == v)
 		return s->alias[u->res[u->nres - 1]] != v;
 	for (j = 0; j < u->nres; j++)
@@ -1528,32 +1526,6 @@ opexpr(FState *s, Buf *b, const Op *op)
 			return;
 		}
 		break;
-	case OP_PNOISE: {
-		/* pnoise(state, x, period): Warp takes the period's components */
-		Type pt = f->vals[op->args[2]].ty;
-		int k;
-		bufputs(b, "kpy::pnoise(");
-		exprtop(s, b, op->args[0], LIT_TYPED);
-		bufputs(b, ", ");
-		exprtop(s, b, op->args[1], LIT_TYPED);
-		if (pt.k == T_VEC && isconst(f, op->args[2])) {
-			for (k = 0; k < pt.n; k++) {
-				bufputs(b, ", ");
-				lit1(b, pt.s, f->vals[op->args[2]].c[k], LIT_TYPED);
-			}
-		} else if (pt.k == T_VEC) {
-			for (k = 0; k < pt.n; k++) {
-				bufputs(b, ", ");
-				expr(s, b, op->args[2], LIT_TYPED);
-				bufprintf(b, "[%d]", k);
-			}
-		} else {
-			bufputs(b, ", ");
-			exprtop(s, b, op->args[2], LIT_TYPED);
-		}
-		bufputc(b, ')');
-		return;
-	}
 	case OP_WHERE:
 		if (f->vals[op->args[0]].ty.k == T_ARRAY) {
 			bufputs(b, "(bool(");
