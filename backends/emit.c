@@ -352,6 +352,8 @@ opfam(int code)
 		return FAM_TRANSFORM;
 	if (code >= OP_SPATIAL_TOP && code <= OP_VELOCITY_AT_POINT)
 		return FAM_SPATIAL;
+	if (code >= OP_SVD3 && code <= OP_EIG3)
+		return FAM_DECOMP;
 	if (code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS)
 		return FAM_ATOMIC | FAM_ARRAY;
 	if (code == OP_LOAD || code == OP_STORE || code == OP_VIEW || code == OP_SHAPE)
@@ -2156,8 +2158,13 @@ statement(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 		multires(s, b, op, d, "kpy::quat_to_axis_angle", 0, op->nres);
 		return;
 	case OP_TRANSFORM_DECOMPOSE:
-		multires(s, b, op, d, "kpy::transform_decompose", 0, op->nres);
+	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: {
+		/* results through out-parameters: kpy::NAME(x, r0&, r1&...) */
+		char fn[64];
+		snprintf(fn, sizeof fn, "kpy::%s", opinfo[op->code].name);
+		multires(s, b, op, d, fn, 0, op->nres);
 		return;
+	}
 	case OP_STORE:
 		indent(b, d);
 		bufputs(b, "kpy::store(");
@@ -2395,7 +2402,7 @@ order(const Module *m, int fi, uint8_t *state, int *out, int *n, bool *cycle)
 }
 
 static const char *const famheader[] = {
-	"core", "vec", "mat", "quat", "transform", "spatial", "array", "atomic", "rand", "noise", "print",
+	"core", "vec", "mat", "quat", "transform", "spatial", "decomp", "array", "atomic", "rand", "noise", "print",
 };
 
 void
