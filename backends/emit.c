@@ -352,6 +352,8 @@ opfam(int code)
 		return FAM_TRANSFORM;
 	if (code >= OP_SPATIAL_TOP && code <= OP_VELOCITY_AT_POINT)
 		return FAM_SPATIAL;
+	if (code >= OP_SVD3 && code <= OP_EIG3)
+		return FAM_DECOMP;
 	if (code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS)
 		return FAM_ATOMIC | FAM_ARRAY;
 	if (code == OP_LOAD || code == OP_STORE || code == OP_VIEW || code == OP_SHAPE)
@@ -975,8 +977,6 @@ exprposition(const FState *s, Val v)
 		if (u->args[1] == v || u->args[2] == v)
 			return false;
 	}
-	if (u->code == OP_PNOISE && u->args[2] == v)
-		return false; /* read once per component */
 	if ((opinfo[u->code].flags & F_RAND) && u->args[0] == v)
 		return s->alias[u->res[u->nres - 1]] != v;
 	for (j = 0; j < u->nres; j++)
@@ -1528,32 +1528,6 @@ opexpr(FState *s, Buf *b, const Op *op)
 			return;
 		}
 		break;
-	case OP_PNOISE: {
-		/* pnoise(state, x, period): Warp takes the period's components */
-		Type pt = f->vals[op->args[2]].ty;
-		int k;
-		bufputs(b, "kpy::pnoise(");
-		exprtop(s, b, op->args[0], LIT_TYPED);
-		bufputs(b, ", ");
-		exprtop(s, b, op->args[1], LIT_TYPED);
-		if (pt.k == T_VEC && isconst(f, op->args[2])) {
-			for (k = 0; k < pt.n; k++) {
-				bufputs(b, ", ");
-				lit1(b, pt.s, f->vals[op->args[2]].c[k], LIT_TYPED);
-			}
-		} else if (pt.k == T_VEC) {
-			for (k = 0; k < pt.n; k++) {
-				bufputs(b, ", ");
-				expr(s, b, op->args[2], LIT_TYPED);
-				bufprintf(b, "[%d]", k);
-			}
-		} else {
-			bufputs(b, ", ");
-			exprtop(s, b, op->args[2], LIT_TYPED);
-		}
-		bufputc(b, ')');
-		return;
-	}
 	case OP_WHERE:
 		if (f->vals[op->args[0]].ty.k == T_ARRAY) {
 			bufputs(b, "(bool(");
@@ -2184,8 +2158,13 @@ statement(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 		multires(s, b, op, d, "kpy::quat_to_axis_angle", 0, op->nres);
 		return;
 	case OP_TRANSFORM_DECOMPOSE:
-		multires(s, b, op, d, "kpy::transform_decompose", 0, op->nres);
+	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: {
+		/* results through out-parameters: kpy::NAME(x, r0&, r1&...) */
+		char fn[64];
+		snprintf(fn, sizeof fn, "kpy::%s", opinfo[op->code].name);
+		multires(s, b, op, d, fn, 0, op->nres);
 		return;
+	}
 	case OP_STORE:
 		indent(b, d);
 		bufputs(b, "kpy::store(");
@@ -2423,7 +2402,7 @@ order(const Module *m, int fi, uint8_t *state, int *out, int *n, bool *cycle)
 }
 
 static const char *const famheader[] = {
-	"core", "vec", "mat", "quat", "transform", "spatial", "array", "atomic", "rand", "noise", "print",
+	"core", "vec", "mat", "quat", "transform", "spatial", "decomp", "array", "atomic", "rand", "noise", "print",
 };
 
 void

@@ -46,8 +46,8 @@ enum { ACC_READ = 1, ACC_WRITE = 2 };
 /* Header families a module uses (bits of emitfamilies()). */
 enum {
 	FAM_CORE = 1 << 0, FAM_VEC = 1 << 1, FAM_MAT = 1 << 2, FAM_QUAT = 1 << 3,
-	FAM_TRANSFORM = 1 << 4, FAM_SPATIAL = 1 << 5, FAM_ARRAY = 1 << 6,
-	FAM_ATOMIC = 1 << 7, FAM_RAND = 1 << 8, FAM_NOISE = 1 << 9, FAM_PRINT = 1 << 10,
+	FAM_TRANSFORM = 1 << 4, FAM_SPATIAL = 1 << 5, FAM_DECOMP = 1 << 6, FAM_ARRAY = 1 << 7,
+	FAM_ATOMIC = 1 << 8, FAM_RAND = 1 << 9, FAM_NOISE = 1 << 10, FAM_PRINT = 1 << 11,
 };
 
 Emit *emitnew(const Module *m, const EmitOpts *o);

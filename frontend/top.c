@@ -125,14 +125,16 @@ flushdiags(Kpyc *k)
 	uint32_t i;
 	int nerr = 0;
 
-	qsort(k->diags, k->ndiags, sizeof *k->diags, cmpdiag);
+	if (k->ndiags > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(k->diags, k->ndiags, sizeof *k->diags, cmpdiag);
 	for (i = 0; i < k->ndiags; i++) {
 		Diagnostic *dg = &k->diags[i];
 		if (dg->error && k->d->maxerr && ++nerr > k->d->maxerr) {
 			fprintf(k->d->out, "%s: too many errors; stopping the list\n", k->files[dg->file].src->name);
 			break;
 		}
-		fwrite(dg->text.s, 1, dg->text.n, k->d->out);
+		if (dg->text.n)
+			fwrite(dg->text.s, 1, dg->text.n, k->d->out);
 	}
 	for (i = 0; i < k->ndiags; i++)
 		buffree(&k->diags[i].text);

@@ -1955,8 +1955,12 @@ main(int argc, char **argv)
 	src.name = path;
 	src.text = text;
 	diaginit(&d);
-	if (!(g.m = parsekir(&src, &d)) || verify(g.m, &src, &d))
+	if (!(g.m = parsekir(&src, &d)) || verify(g.m, &src, &d)) {
+		if (g.m)
+			modfree(g.m);
+		free(text);
 		return 2;
+	}
 	for (p = 0; p < g.m->nfuncs; p++) {
 		Func *f = g.m->funcs[p];
 		if (!f->kernel || f->adjof >= 0)

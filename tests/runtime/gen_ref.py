@@ -792,6 +792,75 @@ def rand_cases():
                  "kpy::curlnoise(x0, x1, x2, x3, x4)", [s80, x, oc, lac, gain], dtol=1e-3, full=True)
 
 
+def decomp_cases():
+    """svd3, svd2, qr3, eig3: every output of one call packed into the rows
+    of one matrix.  With KPY_F32_DOUBLE the f32 decompositions run in double
+    (8 Jacobi sweeps instead of 4, as Warp's float64), so where the factors
+    are not unique (repeated singular values or eigenvalues, rank
+    deficiency) they differ from Warp's float ones: those inputs are cases
+    of their own, compared in float only (dtol None); the values (sigma, d)
+    are compared in both modes on every input.  (f16 and f64 do not change
+    with KPY_F32_DOUBLE: compared bit for bit in both modes.)"""
+    for s in FLOATS:
+        S, dt = SCALARS[s][2], SCALARS[s][1]
+        nodbl = None if s == "f32" else 1e-4
+        m33, v3, m22, v2 = Type(f"m33{s}").cpp, Type(f"v3{s}").cpp, Type(f"m22{s}").cpp, Type(f"v2{s}").cpp
+        gen = matrices(s, 34, 3, 3)
+        # zero, identity, rank 1, tiny, one NaN (the sweeps then take their
+        # fixed fallback angle, so V depends on their number)
+        gen3, spec3 = gen[5:], gen[:5]
+        degen3 = np.concatenate([spec3.astype(np.float64), rot_mats("f64", 4)[:6],
+                                 [np.diag([2.0, 2.0, -1.0]), np.diag([3.0, -3.0, 3.0]),
+                                  np.outer([1.0, 2.0, -1.0], [0.5, 1.0, 3.0]),
+                                  [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]).astype(dt)
+        rows3 = "U[0], U[1], U[2], sg, V[0], V[1], V[2]"
+        body3 = ["U, sg, V = wp.svd3(x0)", f"r = wp.matrix_from_rows({rows3})"]
+        cpp3 = (f"{m33} U, V; {v3} sg; kpy::svd3(x0, U, sg, V); "
+                f"return kpy::mat_t<7, 3, {S}>({rows3});")
+        case(f"svd3_{s}", [f"m33{s}"], f"m73{s}", "", "", [gen3], body=body3, cpp_body=cpp3, full=True)
+        case(f"svd3_degenerate_{s}", [f"m33{s}"], f"m73{s}", "", "", [degen3], body=body3, cpp_body=cpp3,
+             dtol=nodbl, full=True)
+        case(f"svd3_sigma_{s}", [f"m33{s}"], f"v3{s}", "", "", [degen3],
+             body=["U, sg, V = wp.svd3(x0)", "r = sg"],
+             cpp_body=f"{m33} U, V; {v3} sg; kpy::svd3(x0, U, sg, V); return sg;", full=True)
+
+        a2 = matrices(s, 40, 2, 2)
+        a2[5] = [[3, 0], [0, 3]]  # repeated singular values (discriminant 0)
+        a2[6] = [[0, -2], [2, 0]]  # a scaled rotation, the same
+        a2[7] = [[1, 2], [2, 4]]  # rank 1
+        a2[8] = [[-1, 0], [0, 2]]  # det < 0
+        rows2 = "U[0], U[1], sg, V[0], V[1]"
+        case(f"svd2_{s}", [f"m22{s}"], f"m52{s}", "", "", [a2],
+             body=["U, sg, V = wp.svd2(x0)", f"r = wp.matrix_from_rows({rows2})"],
+             cpp_body=f"{m22} U, V; {v2} sg; kpy::svd2(x0, U, sg, V); "
+                      f"return kpy::mat_t<5, 2, {S}>({rows2});", full=True)
+
+        rowsq = "Q[0], Q[1], Q[2], R[0], R[1], R[2]"
+        bodyq = ["Q, R = wp.qr3(x0)", f"r = wp.matrix_from_rows({rowsq})"]
+        cppq = f"{m33} Q, R; kpy::qr3(x0, Q, R); return kpy::mat_t<6, 3, {S}>({rowsq});"
+        full3 = np.concatenate([gen[:2], gen[3:]])  # all but the rank-1 one
+        rankdef = np.array([np.ones((3, 3)), np.outer([1.0, 2.0, -1.0], [0.5, 1.0, 3.0]),
+                            [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+                            [[0.0, 1.0, 2.0], [0.0, 3.0, 4.0], [0.0, 5.0, 6.0]]]).astype(dt)
+        case(f"qr3_{s}", [f"m33{s}"], f"m63{s}", "", "", [full3], body=bodyq, cpp_body=cppq, full=True)
+        case(f"qr3_rank_deficient_{s}", [f"m33{s}"], f"m63{s}", "", "", [rankdef], body=bodyq, cpp_body=cppq,
+             dtol=nodbl, full=True)
+
+        sym = rng.normal(0, 2, (34, 3, 3))
+        sym = (sym + np.transpose(sym, (0, 2, 1))).astype(dt)
+        sym[30:] = rng.normal(0, 2, (4, 3, 3))  # not symmetric: the lower triangle is the matrix
+        rep = np.array([np.zeros((3, 3)), np.eye(3), np.diag([1.0, 1.0, 2.0]), np.diag([3.0, -1.0, 3.0]),
+                        np.ones((3, 3))]).astype(dt)
+        rowse = "Q[0], Q[1], Q[2], d"
+        bodye = ["Q, d = wp.eig3(x0)", f"r = wp.matrix_from_rows({rowse})"]
+        cppe = f"{m33} Q; {v3} d; kpy::eig3(x0, Q, d); return kpy::mat_t<4, 3, {S}>({rowse});"
+        case(f"eig3_{s}", [f"m33{s}"], f"m43{s}", "", "", [sym], body=bodye, cpp_body=cppe, full=True)
+        case(f"eig3_repeated_{s}", [f"m33{s}"], f"m43{s}", "", "", [rep], body=bodye, cpp_body=cppe,
+             dtol=nodbl, full=True)
+        case(f"eig3_values_{s}", [f"m33{s}"], f"v3{s}", "", "", [rep],
+             body=["Q, d = wp.eig3(x0)", "r = d"],
+             cpp_body=f"{m33} Q; {v3} d; kpy::eig3(x0, Q, d); return d;", full=True)
+
 def build_cases():
     scalar_float_cases()
     scalar_int_cases()
@@ -801,6 +870,7 @@ def build_cases():
     quat_cases()
     xform_cases()
     rand_cases()
+    decomp_cases()  # last: the cases above keep their random inputs
 
 
 # ---------------------------------------------------------------------------

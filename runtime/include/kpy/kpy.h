@@ -11,6 +11,7 @@
 #include "quat.h"
 #include "transform.h"
 #include "spatial.h"
+#include "decomp.h"
 #include "array.h"
 #include "atomic.h"
 #include "rand.h"

@@ -321,7 +321,7 @@ KPY_HD inline typename detail::if_real<T>::type pnoise(u32 state, const vec_t<4,
 }
 
 /* pnoise(state, x, p) for vectors: the same period on every axis (a kpy
- * extension for kir's three-operand pnoise; Warp takes one per axis). */
+ * extension for hand-written C++; Warp, and so kir, take one per axis). */
 template <unsigned N, class T>
 KPY_HD inline typename detail::enable_if<(N >= 2 && N <= 4), typename detail::if_real<T>::type>::type
 pnoise(u32 state, const vec_t<N, T> &x, i32 p)

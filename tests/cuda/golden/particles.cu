@@ -37,7 +37,7 @@ static inline __device__ void integrate_kernel(const kpy::launch_bounds &/*bound
     kpy::vec3f v3;
     if (x1[1] < 0.0f) {
         x2 = kpy::insert(x1, 1, kpy::f32(0.0f));
-        v3 = kpy::insert(v2, 1, (-v2[1]) * 0.5f);
+        v3 = kpy::insert(v2, 1, kpy::neg(v2[1]) * 0.5f);
     } else {
         x2 = x1;
         v3 = v2;
