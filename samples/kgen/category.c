@@ -446,6 +446,7 @@ make_func(Gen *g, int nrets, int sid)
 		f->rets[i] = t;
 		f->retbound[i] = ret->idx[i]->bound;
 	}
+	func_retdirs(g, f, ret->idx);
 	block_push(g->A, &f->body, ret);
 	finish_func(g, &f->body);
 
@@ -635,6 +636,7 @@ build_struct_local(Gen *g, Block *b, int sid)
 		s->var = v;
 		s->s = sd->fname[f];
 		s->e = gx(g, sd->fty[f], g->depth, sd->fbound[f]);
+		v->fdef[f] = s->e;
 		block_push(g->A, b, s);
 	}
 	if (g->nfields_of < 4)
@@ -1183,6 +1185,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 					a->op = OP_ADD;
 					a->e = load_shift(g, arr, d, ex_bin(A, OP_SUB, use_var(g, g->tid[d]), ex_lit_int(A, 1), tint(), 2147483647.0));
 					block_push(A, &s->body, a);
+					var_assigned(g, nb, a->e);
 				}
 				block_push(A, b, s);
 				adds++;
@@ -1198,6 +1201,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 				a->e = load_shift(g, arr, d, ex_bin(A, OP_ADD, use_var(g, g->tid[d]), ex_lit_int(A, 1), tint(), 2147483647.0));
 				block_push(A, &s->body, a);
 				block_push(A, b, s);
+				var_assigned(g, nb, a->e);
 				adds++;
 			}
 		}
@@ -1248,6 +1252,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 		if (w)
 			a->e = ex_bin(A, OP_MUL, a->e, w, ft, w->bound);
 		block_push(A, &s->body, a);
+		var_assigned(g, acc, a->e);
 		acc->used = (2 * r + 1) * a->e->bound;
 		acc->bound = acc->base + acc->used;
 		g->nscope = mark;
