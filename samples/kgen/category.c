@@ -630,6 +630,9 @@ build_struct_local(Gen *g, Block *b, int sid)
 	ctor->s = arena_printf(g->A, "%s()", sd->name);
 	v = def_local(g, b, rng_pct(&g->rng, 50) ? "s" : "b", ctor);
 	v->mutable_ = false;
+	/* not passed to a helper before its fields are set: Warp's backward would see the
+	 * fields' final values in that call (struct fields are assigned in place) */
+	v->hidden = true;
 	for (f = 0; f < sd->nfields; f++) {
 		Stmt *s = st_new(g->A, S_SETATTR);
 
@@ -639,6 +642,7 @@ build_struct_local(Gen *g, Block *b, int sid)
 		v->fdef[f] = s->e;
 		block_push(g->A, b, s);
 	}
+	v->hidden = false;
 	if (g->nfields_of < 4)
 		g->fields_of[g->nfields_of++] = v;
 	return v;

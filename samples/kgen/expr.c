@@ -801,7 +801,7 @@ gx_struct_arg(Gen *g, Type t)
 	int i;
 
 	for (i = g->nscope - 1; i >= 0; i--)
-		if (ty_eq(g->scope[i]->ty, t))
+		if (ty_eq(g->scope[i]->ty, t) && !g->scope[i]->hidden)
 			return use_var(g, g->scope[i]);
 	die("expr.c: no struct value of type %d in scope", t.sid);
 }
@@ -817,7 +817,7 @@ func_callable(Gen *g, Func *f)
 		if (f->params[i]->ty.kind != TY_STRUCT)
 			continue;
 		for (j = 0; j < g->nscope; j++)
-			ok |= ty_eq(g->scope[j]->ty, f->params[i]->ty);
+			ok |= ty_eq(g->scope[j]->ty, f->params[i]->ty) && !g->scope[j]->hidden;
 		if (!ok)
 			return false;
 	}
@@ -1888,7 +1888,17 @@ leaf_mat(Gen *g, Type t, int depth, double cap)
 		int i;
 
 		for (i = 0; i < t.n; i++) {
+			int j, tries;
+
+			/* rows (columns) of different directions: not singular by construction */
 			args[i] = gx_vec(g, vt, d, cap);
+			for (tries = 0; tries < 2; tries++) {
+				for (j = 0; j < i && !fx_parallel(g, args[i], args[j]); j++)
+					;
+				if (j == i)
+					break;
+				args[i] = gx_vec(g, vt, d, cap);
+			}
 			bd = fmax(bd, args[i]->bound);
 		}
 		return ex_calln(A, rng_pct(&g->rng, 50) ? "wp.matrix_from_rows" : "wp.matrix_from_cols", t, bd, t.n, args);

@@ -151,6 +151,28 @@ perp_has(const Facts *f, unsigned d)
 	return d && (f->perp[0] == d || f->perp[1] == d);
 }
 
+/* r's span: the union of a's and b's, when it has at most two directions. */
+static void
+span_union(Facts *r, const Facts *a, const Facts *b)
+{
+	unsigned u[4];
+	int n = 0, i, j;
+
+	for (i = 0; i < 4; i++) {
+		unsigned d = i < 2 ? a->span[i] : b->span[i - 2];
+
+		for (j = 0; j < n && u[j] != d; j++)
+			;
+		if (d && j == n)
+			u[n++] = d;
+	}
+	r->span[0] = r->span[1] = 0;
+	if (n >= 1 && n <= 2 && a->span[0] && b->span[0]) {
+		r->span[0] = u[0];
+		r->span[1] = n == 2 ? u[1] : 0;
+	}
+}
+
 /* Facts of a value that is one of a or b (where, join of a variable's values). */
 static void
 join(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
@@ -185,6 +207,8 @@ join(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
 		set_general(g, r, t);
 		if (t.kind == TY_VEC && known(a->mag) && a->mag == b->mag)
 			r->mag = a->mag;
+		if (t.kind == TY_VEC)
+			span_union(r, a, b);
 		return;
 	}
 	for (i = 0; i < 2; i++)
@@ -194,6 +218,16 @@ join(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
 
 static void compute(Gen *g, Expr *e, Facts *f);
 
+/* A vector of no known span is in the span of its own direction. */
+static void
+default_span(Facts *f, Type t)
+{
+	if (t.kind == TY_VEC && !f->span[0] && f->dir != DIR_ZERO) {
+		f->span[0] = f->dir;
+		f->span[1] = 0;
+	}
+}
+
 const Facts *
 facts(Gen *g, Expr *e)
 {
@@ -201,6 +235,7 @@ facts(Gen *g, Expr *e)
 		Facts f;
 
 		compute(g, e, &f);
+		default_span(&f, e->ty);
 		e->f = f;
 		e->fx = true;
 	}
@@ -221,21 +256,27 @@ var_facts(Gen *g, Var *v)
 		} else {
 			set_base(g, &f, v->ty, 0);
 		}
+		default_span(&f, v->ty);
 		v->f = f;
 		v->fx = true;
 	}
 	return &v->f;
 }
 
-/* v (a local) may now hold value, or what it held before. */
+/* v (a local) is assigned value.  Outside branches, and in the loop body where v is
+ * defined, later reads see value; otherwise value or what v held before. */
 void
 var_assigned(Gen *g, Var *v, Expr *value)
 {
 	Facts old = *var_facts(g, v), r;
 
-	join(g, &r, &old, facts(g, value), v->ty);
+	if (g->branch_depth == 0 && g->loop_depth == v->loop_depth)
+		r = *facts(g, value);
+	else
+		join(g, &r, &old, facts(g, value), v->ty);
 	if (v->ty.kind == TY_FLOAT && (r.dir == 0 || !known(r.coef)))
 		set_base(g, &r, v->ty, 0);
+	default_span(&r, v->ty);
 	v->f = r;
 	v->fx = true;
 	v->reassigned = true;
@@ -512,10 +553,12 @@ compute(Gen *g, Expr *e, Facts *f)
 				if (a->dir == DIR_ZERO && known(f->coef))
 					f->coef *= s;
 			} else if (t.kind == TY_VEC) {
-				/* perpendicular to what both operands are perpendicular to */
+				/* perpendicular to what both operands are perpendicular to, in
+				 * the span of both */
 				for (k = 0; k < 2; k++)
 					if (perp_has(a, b->perp[k]))
 						f->perp[k] = b->perp[k];
+				span_union(f, a, b);
 			}
 			return;
 		}
@@ -561,6 +604,18 @@ compute(Gen *g, Expr *e, Facts *f)
 			   !strcmp(e->s, "wp.transform_vector")) {
 			/* rotations by unit quaternions keep lengths */
 			f->mag = facts(g, e->a[1])->mag;
+		} else if (!strcmp(e->s, "wp.cw_mul") || !strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) {
+			/* with wp.vec3(t): cw_mul(vec3(t), b) = t * b; min/max of two such
+			 * vectors is one */
+			double u[4] = { 1, 1, 1, 1 };
+			unsigned diag = const_dir(u, t.n);
+
+			a = facts(g, e->a[0]);
+			b = facts(g, e->a[1]);
+			if (a->dir == diag && b->dir == diag)
+				f->dir = diag;
+			else if (!strcmp(e->s, "wp.cw_mul") && (a->dir == diag || b->dir == diag))
+				f->dir = a->dir == diag ? b->dir : a->dir;
 		} else if (!strcmp(e->s, "wp.transform_get_translation")) {
 			set_base(g, f, t, derived(facts(g, e->a[0])->dir, 200u));
 		} else {
@@ -642,6 +697,7 @@ unpack_facts(Gen *g, Func *f, Expr **args, Var **vars)
 			vars[i]->f.dir = rd, vars[i]->f.coef = NAN;
 		else if (rd && (int)rd <= f->nparams)
 			vars[i]->f.dir = facts(g, args[rd - 1])->dir, vars[i]->f.coef = NAN;
+		default_span(&vars[i]->f, vars[i]->ty);
 	}
 }
 
@@ -707,7 +763,9 @@ fx_perp(Gen *g, Expr *a, Expr *b)
 {
 	const Facts *fa = facts(g, a), *fb = facts(g, b);
 
-	return perp_has(fa, fb->dir) || perp_has(fb, fa->dir);
+	return perp_has(fa, fb->dir) || perp_has(fb, fa->dir) ||
+	       (fb->span[0] && perp_has(fa, fb->span[0]) && (!fb->span[1] || perp_has(fa, fb->span[1]))) ||
+	       (fa->span[0] && perp_has(fb, fa->span[0]) && (!fa->span[1] || perp_has(fb, fa->span[1])));
 }
 
 /* a + b (op OP_ADD) or a - b (OP_SUB) is zero for every input. */

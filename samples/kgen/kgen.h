@@ -161,6 +161,7 @@ enum {
  *         when none; literals are multiples of DIR_ONE.  Matrices: the value's id.
  *   coef  the multiple when it is a known constant, NAN otherwise.
  *   perp  vectors: directions the value is perpendicular to (a cross product's).
+ *   span  vectors: up to two directions whose span holds the value (a + b, lerp).
  *   mag   vectors: the length when it is a known constant (a normalised vector's is
  *         1), NAN otherwise.
  *   rowdir, rank  matrices: all rows parallel to rowdir when rank == 1; rank is an
@@ -168,6 +169,7 @@ enum {
 typedef struct Facts {
 	unsigned dir;
 	unsigned perp[2];
+	unsigned span[2];
 	unsigned rowdir;
 	int rank;
 	double coef;
