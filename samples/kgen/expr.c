@@ -428,8 +428,27 @@ field_leaf(Gen *g, Type t)
 static const char *comp_attr[4] = { "x", "y", "z", "w" };
 
 /* Component of a vector/quaternion variable: v[k] or v.x */
+static Expr *comp_leaf1(Gen *g, int prec);
+static bool struct_zero(Gen *g, Expr *e);
+
+/* Component of a vector/quaternion variable, not a structural zero (m[0, 1] of a
+ * diagonal matrix). */
 static Expr *
 comp_leaf(Gen *g, int prec)
+{
+	Expr *e = NULL;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		e = comp_leaf1(g, prec);
+		if (!e || !struct_zero(g, e))
+			return e;
+	}
+	return NULL;
+}
+
+static Expr *
+comp_leaf1(Gen *g, int prec)
 {
 	Var *c[MAX_SCOPE];
 	int n = 0, i, k;
@@ -591,12 +610,20 @@ input_leaf(Gen *g, Type t)
 	return e;
 }
 
+/* Zero for every input without being a literal (m[0, 1] of a diagonal m, cross of
+ * axis vectors): as useless as a constant composite. */
+static bool
+struct_zero(Gen *g, Expr *e)
+{
+	return e->kind != E_LIT && !(e->kind == E_CALL && e->n == 0) && fx_zero(g, e);
+}
+
 static Expr *
 deconst(Gen *g, Expr *e)
 {
 	Expr *l;
 
-	if (!const_composite(e))
+	if (!const_composite(e) && !struct_zero(g, e))
 		return e;
 	l = input_leaf(g, e->ty);
 	return l ? l : e;
@@ -2170,7 +2197,7 @@ gx_sized(Gen *g, Type t, int depth, double cap, bool leaf_ok)
 
 		e = gx(g, t, depth, cap);
 		n = expr_size(e);
-		if (e->flags & EF_CONST)
+		if ((e->flags & EF_CONST) || struct_zero(g, e))
 			continue;
 		if (!leaf_ok && (e->kind == E_VAR || e->kind == E_LIT) && i < 3)
 			continue; /* a plain copy */

@@ -173,9 +173,21 @@ span_union(Facts *r, const Facts *a, const Facts *b)
 	}
 }
 
+static void join1(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t);
+
 /* Facts of a value that is one of a or b (where, join of a variable's values). */
 static void
 join(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
+{
+	int i;
+
+	join1(g, r, a, b, t);
+	r->zero = a->zero & b->zero;
+	(void)i;
+}
+
+static void
+join1(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
 {
 	int i;
 
@@ -217,6 +229,73 @@ join(Gen *g, Facts *r, const Facts *a, const Facts *b, Type t)
 }
 
 static void compute(Gen *g, Expr *e, Facts *f);
+static unsigned zeros(Gen *g, Expr *e, const Facts *f);
+
+static unsigned
+full_mask(Type t)
+{
+	unsigned m = 0;
+	int r, c;
+
+	if (t.kind == TY_VEC)
+		return (1u << t.n) - 1;
+	if (t.kind == TY_MAT) {
+		for (r = 0; r < t.n; r++)
+			for (c = 0; c < t.n; c++)
+				m |= 1u << (4 * r + c);
+		return m;
+	}
+	return t.kind == TY_FLOAT ? 1u : 0u;
+}
+
+/* What structural zeros imply: a zero vector, an axis (a fixed direction), a zero
+ * float, a matrix with a zero row or column (singular). */
+static void
+apply_zeros(Facts *f, Type t)
+{
+	unsigned full = full_mask(t), z = f->zero & full;
+	int k, nz = 0, r, c;
+
+	f->zero = z;
+	if (!z)
+		return;
+	if (t.kind == TY_FLOAT) {
+		f->dir = DIR_ONE;
+		f->coef = 0;
+	} else if (t.kind == TY_VEC) {
+		for (k = 0; k < t.n; k++)
+			nz += !(z >> k & 1);
+		if (nz == 0) {
+			memset(f->perp, 0, sizeof f->perp);
+			memset(f->span, 0, sizeof f->span);
+			f->dir = DIR_ZERO;
+			f->coef = f->mag = 0;
+		} else if (nz == 1 && !(f->dir & DIR_CONST)) {
+			double u[4] = { 0, 0, 0, 0 };
+
+			for (k = 0; k < t.n; k++)
+				u[k] = !(z >> k & 1);
+			f->dir = const_dir(u, t.n);
+			f->coef = f->mag = NAN;
+			f->span[0] = f->dir;
+			f->span[1] = 0;
+		}
+	} else if (t.kind == TY_MAT) {
+		bool sing = false;
+
+		for (r = 0; r < t.n; r++) {
+			unsigned row = 0, col = 0;
+
+			for (c = 0; c < t.n; c++) {
+				row += z >> (4 * r + c) & 1;
+				col += z >> (4 * c + r) & 1;
+			}
+			sing |= (int)row == t.n || (int)col == t.n;
+		}
+		if (sing && (!f->rank || f->rank > t.n - 1))
+			f->rank = t.n - 1;
+	}
+}
 
 /* A vector of no known span is in the span of its own direction. */
 static void
@@ -235,6 +314,8 @@ facts(Gen *g, Expr *e)
 		Facts f;
 
 		compute(g, e, &f);
+		f.zero = zeros(g, e, &f);
+		apply_zeros(&f, e->ty);
 		default_span(&f, e->ty);
 		e->f = f;
 		e->fx = true;
@@ -273,7 +354,7 @@ var_assigned(Gen *g, Var *v, Expr *value)
 	if (g->branch_depth == 0 && g->loop_depth == v->loop_depth)
 		r = *facts(g, value);
 	else
-		join(g, &r, &old, facts(g, value), v->ty);
+		join(g, &r, &old, facts(g, value), v->ty), apply_zeros(&r, v->ty);
 	if (v->ty.kind == TY_FLOAT && (r.dir == 0 || !known(r.coef)))
 		set_base(g, &r, v->ty, 0);
 	default_span(&r, v->ty);
@@ -800,6 +881,245 @@ bool
 fx_fixed_len(Gen *g, Expr *e)
 {
 	return e->ty.kind == TY_VEC && known(facts(g, e)->mag);
+}
+
+/* ----------------------------------------------------------------- structural zeros */
+
+static unsigned
+bit(unsigned z, int k)
+{
+	return z >> k & 1;
+}
+
+/* m @ v: component r is zero when every m[r][c] or v[c] is */
+static unsigned
+zmatvec(unsigned zm, unsigned zv, int n, bool vec_left)
+{
+	unsigned z = 0;
+	int r, c;
+
+	for (r = 0; r < n; r++) {
+		bool zero = true;
+
+		for (c = 0; c < n; c++)
+			zero &= vec_left ? (bit(zv, c) || bit(zm, 4 * c + r)) : (bit(zm, 4 * r + c) || bit(zv, c));
+		z |= (unsigned)zero << r;
+	}
+	return z;
+}
+
+static unsigned
+zmatmat(unsigned za, unsigned zb, int n)
+{
+	unsigned z = 0;
+	int r, c, k;
+
+	for (r = 0; r < n; r++)
+		for (c = 0; c < n; c++) {
+			bool zero = true;
+
+			for (k = 0; k < n; k++)
+				zero &= bit(za, 4 * r + k) || bit(zb, 4 * k + c);
+			z |= (unsigned)zero << (4 * r + c);
+		}
+	return z;
+}
+
+static unsigned
+offdiag(int n)
+{
+	unsigned z = 0;
+	int r, c;
+
+	for (r = 0; r < n; r++)
+		for (c = 0; c < n; c++)
+			if (r != c)
+				z |= 1u << (4 * r + c);
+	return z;
+}
+
+static unsigned
+zarg(Gen *g, Expr *e)
+{
+	return facts(g, e)->zero;
+}
+
+/* Structural zeros of e, from its operands' (f: what compute() found, for the forms
+ * that copy their source's facts: variables, struct fields). */
+static unsigned
+zeros(Gen *g, Expr *e, const Facts *f)
+{
+	Type t = e->ty;
+	unsigned za, zb, z = 0;
+	int n = t.n, k, r, c;
+
+	if (t.kind != TY_FLOAT && t.kind != TY_VEC && t.kind != TY_MAT)
+		return 0;
+	switch (e->kind) {
+	case E_LIT:
+		return lit_value(e) == 0 ? 1u : 0u;
+	case E_VAR:
+		return f->zero;
+	case E_ATTR:
+		if (e->a[0]->ty.kind == TY_STRUCT)
+			return f->zero;
+		if (e->a[0]->ty.kind == TY_VEC && (k = comp_index(e)) >= 0)
+			return bit(zarg(g, e->a[0]), k);
+		return 0;
+	case E_INDEX:
+		if (e->a[1]->kind != E_LIT)
+			return 0;
+		k = atoi(e->a[1]->s);
+		if (e->a[0]->ty.kind == TY_VEC)
+			return bit(zarg(g, e->a[0]), k);
+		if (e->a[0]->ty.kind != TY_MAT)
+			return 0;
+		za = zarg(g, e->a[0]);
+		if (e->n == 3)
+			return e->a[2]->kind == E_LIT ? bit(za, 4 * k + atoi(e->a[2]->s)) : 0;
+		return za >> (4 * k) & 0xfu;
+	case E_UN:
+		return e->op == OP_NEG ? zarg(g, e->a[0]) : 0;
+	case E_IFEXP:
+		return zarg(g, e->a[1]) & zarg(g, e->a[2]);
+	case E_BIN:
+		za = zarg(g, e->a[0]);
+		zb = zarg(g, e->a[1]);
+		switch (e->op) {
+		case OP_ADD:
+		case OP_SUB:
+			return za & zb;
+		case OP_DIV:
+			return e->a[0]->ty.kind == t.kind ? za : 0;
+		case OP_MUL:
+		case OP_MATMUL:
+			if (e->a[0]->ty.kind == TY_MAT && e->a[1]->ty.kind == TY_MAT)
+				return zmatmat(za, zb, n);
+			if (e->a[0]->ty.kind == TY_MAT && e->a[1]->ty.kind == TY_VEC)
+				return zmatvec(za, zb, n, false);
+			if (e->a[0]->ty.kind == TY_VEC && e->a[1]->ty.kind == TY_MAT)
+				return zmatvec(zb, za, n, true);
+			/* scalar times a vector, matrix or scalar */
+			if (e->a[0]->ty.kind == TY_FLOAT && (za & 1))
+				return full_mask(t);
+			if (e->a[1]->ty.kind == TY_FLOAT && (zb & 1))
+				return full_mask(t);
+			return (e->a[0]->ty.kind == t.kind ? za : 0) | (e->a[1]->ty.kind == t.kind ? zb : 0);
+		default:
+			return 0;
+		}
+	case E_CALL:
+		break;
+	default:
+		return 0;
+	}
+	if (t.kind == TY_VEC && !strncmp(e->s, "wp.vec", 6)) {
+		if (e->n == 0) {
+			const char *p = strchr(e->s, '(');
+
+			for (k = 0; k < n && p; k++) {
+				z |= (unsigned)(strtod(p + 1, NULL) == 0) << k;
+				p = strchr(p + 1, ',');
+			}
+			return z;
+		}
+		if (e->n == 1)
+			return zarg(g, e->a[0]) & 1 ? full_mask(t) : 0;
+		for (k = 0; k < e->n && k < 4; k++)
+			z |= (zarg(g, e->a[k]) & 1) << k;
+		return z;
+	}
+	if (t.kind == TY_MAT && !strncmp(e->s, "wp.mat", 6) && e->n == n * n) {
+		for (k = 0; k < e->n; k++)
+			z |= (zarg(g, e->a[k]) & 1) << (4 * (k / n) + k % n);
+		return z;
+	}
+	if (t.kind == TY_MAT && !strncmp(e->s, "wp.identity", 11))
+		return offdiag(n);
+	if (!strcmp(e->s, "wp.diag")) {
+		za = zarg(g, e->a[0]);
+		z = offdiag(n);
+		for (k = 0; k < n; k++)
+			z |= bit(za, k) << (4 * k + k);
+		return z;
+	}
+	if (!strcmp(e->s, "wp.outer")) {
+		za = zarg(g, e->a[0]);
+		zb = zarg(g, e->a[1]);
+		for (r = 0; r < n; r++)
+			for (c = 0; c < n; c++)
+				z |= (bit(za, r) | bit(zb, c)) << (4 * r + c);
+		return z;
+	}
+	if (!strcmp(e->s, "wp.matrix_from_rows") || !strcmp(e->s, "wp.matrix_from_cols")) {
+		bool rows = !strcmp(e->s, "wp.matrix_from_rows");
+
+		for (r = 0; r < n && r < e->n; r++) {
+			za = zarg(g, e->a[r]);
+			for (c = 0; c < n; c++)
+				z |= bit(za, c) << (rows ? 4 * r + c : 4 * c + r);
+		}
+		return z;
+	}
+	if (!strcmp(e->s, "wp.transpose")) {
+		za = zarg(g, e->a[0]);
+		for (r = 0; r < n; r++)
+			for (c = 0; c < n; c++)
+				z |= bit(za, 4 * c + r) << (4 * r + c);
+		return z;
+	}
+	if (!strcmp(e->s, "wp.mul") && e->n == 2) {
+		za = zarg(g, e->a[0]);
+		zb = zarg(g, e->a[1]);
+		if (e->a[1]->ty.kind == TY_MAT)
+			return zmatmat(za, zb, n);
+		return zmatvec(za, zb, n, false);
+	}
+	if (!strcmp(e->s, "wp.inverse")) {
+		za = zarg(g, e->a[0]);
+		return (za & offdiag(n)) == offdiag(n) ? offdiag(n) : 0;
+	}
+	if (!strcmp(e->s, "wp.normalize") || !strcmp(e->s, "wp.abs") || !strcmp(e->s, "wp.sin") ||
+	    !strcmp(e->s, "wp.tanh") || !strcmp(e->s, "wp.atan") || !strcmp(e->s, "wp.erf") || !strcmp(e->s, "wp.float64") ||
+	    !strcmp(e->s, "wp.float32") || (!strcmp(e->s, "float") && e->a[0]->ty.kind == TY_FLOAT))
+		return e->n == 1 ? zarg(g, e->a[0]) : 0;
+	if (!strcmp(e->s, "wp.cw_mul"))
+		return zarg(g, e->a[0]) | zarg(g, e->a[1]);
+	if (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max") || !strcmp(e->s, "wp.lerp"))
+		return e->n >= 2 ? zarg(g, e->a[0]) & zarg(g, e->a[1]) : 0;
+	if (!strcmp(e->s, "wp.where"))
+		return zarg(g, e->a[1]) & zarg(g, e->a[2]);
+	if (!strcmp(e->s, "wp.cross")) {
+		za = zarg(g, e->a[0]);
+		zb = zarg(g, e->a[1]);
+		for (k = 0; k < 3; k++) {
+			int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
+
+			z |= ((bit(za, i1) | bit(zb, i2)) & (bit(za, i2) | bit(zb, i1))) << k;
+		}
+		return z;
+	}
+	if (t.kind == TY_FLOAT && (!strcmp(e->s, "wp.dot") || !strcmp(e->s, "wp.length") || !strcmp(e->s, "wp.length_sq"))) {
+		Type vt = e->a[0]->ty;
+		unsigned full;
+
+		if (vt.kind != TY_VEC)
+			return 0;
+		full = full_mask(vt);
+		za = zarg(g, e->a[0]);
+		zb = e->n == 2 ? zarg(g, e->a[1]) : za;
+		return ((za | zb) & full) == full ? 1u : 0u;
+	}
+	return 0;
+}
+
+bool
+fx_zero(Gen *g, Expr *e)
+{
+	const Facts *f = facts(g, e);
+	unsigned full = full_mask(e->ty);
+
+	return full && (f->zero & full) == full;
 }
 
 bool

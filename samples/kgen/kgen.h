@@ -165,12 +165,16 @@ enum {
  *   mag   vectors: the length when it is a known constant (a normalised vector's is
  *         1), NAN otherwise.
  *   rowdir, rank  matrices: all rows parallel to rowdir when rank == 1; rank is an
- *         upper bound of the rank (0: unknown, full as far as kgen knows). */
+ *         upper bound of the rank (0: unknown, full as far as kgen knows).
+ *   zero  components that are zero for every input (structural zeros: the off-diagonal
+ *         of wp.diag(v), literal 0.0 components): vectors bit k, matrices bit 4r + c,
+ *         floats bit 0. */
 typedef struct Facts {
 	unsigned dir;
 	unsigned perp[2];
 	unsigned span[2];
 	unsigned rowdir;
+	unsigned zero;
 	int rank;
 	double coef;
 	double mag;
@@ -469,6 +473,7 @@ bool fx_cancels(Gen *g, Expr *a, Expr *b, int op);         /* a op b is zero (+,
 bool fx_fixed_dir(Gen *g, Expr *e);                        /* normalize(e) is a constant */
 bool fx_fixed_len(Gen *g, Expr *e);                        /* length(e) is a constant */
 bool fx_singular(Gen *g, Expr *m);
+bool fx_zero(Gen *g, Expr *e);                             /* zero for every input */
 
 /* category.c */
 typedef struct Category {
