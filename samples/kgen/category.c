@@ -446,6 +446,7 @@ make_func(Gen *g, int nrets, int sid)
 		f->rets[i] = t;
 		f->retbound[i] = ret->idx[i]->bound;
 	}
+	func_retdirs(g, f, ret->idx);
 	block_push(g->A, &f->body, ret);
 	finish_func(g, &f->body);
 
@@ -629,14 +630,19 @@ build_struct_local(Gen *g, Block *b, int sid)
 	ctor->s = arena_printf(g->A, "%s()", sd->name);
 	v = def_local(g, b, rng_pct(&g->rng, 50) ? "s" : "b", ctor);
 	v->mutable_ = false;
+	/* not passed to a helper before its fields are set: Warp's backward would see the
+	 * fields' final values in that call (struct fields are assigned in place) */
+	v->hidden = true;
 	for (f = 0; f < sd->nfields; f++) {
 		Stmt *s = st_new(g->A, S_SETATTR);
 
 		s->var = v;
 		s->s = sd->fname[f];
 		s->e = gx(g, sd->fty[f], g->depth, sd->fbound[f]);
+		v->fdef[f] = s->e;
 		block_push(g->A, b, s);
 	}
+	v->hidden = false;
 	if (g->nfields_of < 4)
 		g->fields_of[g->nfields_of++] = v;
 	return v;
@@ -1183,6 +1189,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 					a->op = OP_ADD;
 					a->e = load_shift(g, arr, d, ex_bin(A, OP_SUB, use_var(g, g->tid[d]), ex_lit_int(A, 1), tint(), 2147483647.0));
 					block_push(A, &s->body, a);
+					var_assigned(g, nb, a->e);
 				}
 				block_push(A, b, s);
 				adds++;
@@ -1198,6 +1205,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 				a->e = load_shift(g, arr, d, ex_bin(A, OP_ADD, use_var(g, g->tid[d]), ex_lit_int(A, 1), tint(), 2147483647.0));
 				block_push(A, &s->body, a);
 				block_push(A, b, s);
+				var_assigned(g, nb, a->e);
 				adds++;
 			}
 		}
@@ -1248,6 +1256,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 		if (w)
 			a->e = ex_bin(A, OP_MUL, a->e, w, ft, w->bound);
 		block_push(A, &s->body, a);
+		var_assigned(g, acc, a->e);
 		acc->used = (2 * r + 1) * a->e->bound;
 		acc->bound = acc->base + acc->used;
 		g->nscope = mark;

@@ -345,7 +345,7 @@ tame(Gen *g, Expr *e, double cap)
 	}
 	case TY_VEC:
 	case TY_MAT:
-		if (e->ty.kind == TY_VEC && cap >= 1.0 && rng_pct(&g->rng, 25))
+		if (e->ty.kind == TY_VEC && cap >= 1.0 && rng_pct(&g->rng, 25) && !fx_fixed_dir(g, e))
 			return ex_call(A, "wp.normalize", e->ty, 1.0, 1, e);
 		return scale_by(g, e, cap);
 	case TY_XFORM: {
@@ -428,8 +428,27 @@ field_leaf(Gen *g, Type t)
 static const char *comp_attr[4] = { "x", "y", "z", "w" };
 
 /* Component of a vector/quaternion variable: v[k] or v.x */
+static Expr *comp_leaf1(Gen *g, int prec);
+static bool struct_zero(Gen *g, Expr *e);
+
+/* Component of a vector/quaternion variable, not a structural zero (m[0, 1] of a
+ * diagonal matrix). */
 static Expr *
 comp_leaf(Gen *g, int prec)
+{
+	Expr *e = NULL;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		e = comp_leaf1(g, prec);
+		if (!e || !struct_zero(g, e))
+			return e;
+	}
+	return NULL;
+}
+
+static Expr *
+comp_leaf1(Gen *g, int prec)
 {
 	Var *c[MAX_SCOPE];
 	int n = 0, i, k;
@@ -591,33 +610,31 @@ input_leaf(Gen *g, Type t)
 	return e;
 }
 
+/* Zero for every input without being a literal (m[0, 1] of a diagonal m, cross of
+ * axis vectors): as useless as a constant composite. */
+static bool
+struct_zero(Gen *g, Expr *e)
+{
+	return e->kind != E_LIT && !(e->kind == E_CALL && e->n == 0) && fx_zero(g, e);
+}
+
 static Expr *
 deconst(Gen *g, Expr *e)
 {
 	Expr *l;
 
-	if (!const_composite(e))
+	if (!const_composite(e) && !struct_zero(g, e))
 		return e;
 	l = input_leaf(g, e->ty);
 	return l ? l : e;
 }
 
-/* Structurally equal expressions (x - x, min(e, e) are degenerate). */
+/* The same value (x - x, min(e, e) are degenerate): equal trees once locals are
+ * replaced by their definitions (facts.c). */
 static bool
 same_var(const Expr *a, const Expr *b)
 {
-	int j;
-
-	if (a->kind != b->kind || a->op != b->op || a->n != b->n || a->var != b->var || !ty_eq(a->ty, b->ty))
-		return false;
-	if ((a->s || b->s) && (!a->s || !b->s || strcmp(a->s, b->s)))
-		return false;
-	if (a->kind == E_SHAPE)
-		return true;
-	for (j = 0; j < a->n; j++)
-		if (!same_var(a->a[j], b->a[j]))
-			return false;
-	return true;
+	return fx_same(a, b);
 }
 
 
@@ -811,7 +828,7 @@ gx_struct_arg(Gen *g, Type t)
 	int i;
 
 	for (i = g->nscope - 1; i >= 0; i--)
-		if (ty_eq(g->scope[i]->ty, t))
+		if (ty_eq(g->scope[i]->ty, t) && !g->scope[i]->hidden)
 			return use_var(g, g->scope[i]);
 	die("expr.c: no struct value of type %d in scope", t.sid);
 }
@@ -827,7 +844,7 @@ func_callable(Gen *g, Func *f)
 		if (f->params[i]->ty.kind != TY_STRUCT)
 			continue;
 		for (j = 0; j < g->nscope; j++)
-			ok |= ty_eq(g->scope[j]->ty, f->params[i]->ty);
+			ok |= ty_eq(g->scope[j]->ty, f->params[i]->ty) && !g->scope[j]->hidden;
 		if (!ok)
 			return false;
 	}
@@ -1048,13 +1065,20 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_LEAF:
 		e = leaf_float(g, prec, cap);
 		break;
-	case P_ADD:
+	case P_ADD: {
+		int op, tries;
+
 		a = gx_float(g, prec, depth - 1, cap / 2);
 		b = gx_float(g, prec, depth - 1, cap / 2);
-		if (same_var(a, b))
+		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
+		/* never x - x, nor a - b whose known multiples cancel (0.3 * x - x * 0.3) */
+		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
 			b = gx_float(g, prec, depth, cap / 2);
-		e = ex_bin(A, rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
+		if (fx_cancels(g, a, b, op))
+			op = op == OP_ADD ? OP_SUB : OP_ADD;
+		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
 		break;
+	}
 	case P_MUL:
 		a = gx_float(g, prec, depth - 1, sqrt(cap));
 		if (rng_pct(&g->rng, 35))
@@ -1082,13 +1106,18 @@ gx_float(Gen *g, int prec, int depth, double cap)
 		else
 			e = ex_un(A, OP_NEG, a);
 		break;
-	case P_MINMAX:
+	case P_MINMAX: {
+		int tries;
+
 		a = gx_float(g, prec, depth - 1, cap);
 		b = gx_float(g, prec, depth - 1, cap);
-		if (same_var(a, b) || (a->flags & b->flags & EF_CONST))
+		for (tries = 0; tries < 3 && (same_var(a, b) || (a->flags & b->flags & EF_CONST)); tries++)
 			b = gx_float(g, prec, depth, cap);
+		if (same_var(a, b))
+			break;
 		e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
 		break;
+	}
 	case P_ABS:
 		a = gx_float(g, prec, depth - 1, cap);
 		e = ex_call(A, "wp.abs", t, a->bound, 1, a);
@@ -1253,21 +1282,35 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	}
 	case P_DOT: {
 		double each = sqrt(cap / vt.n);
+		int tries;
 
+		/* not of parallel vectors (a constant times |a|^2, or +-1 of unit ones), not of
+		 * perpendicular ones (dot(cross(a, b), a) is rounding noise) */
 		a = gx_vec(g, vt, depth - 1, each);
 		b = gx_vec(g, vt, depth - 1, each);
-		e = ex_call(A, "wp.dot", t, vt.n * a->bound * b->bound, 2, a, b);
+		for (tries = 0; tries < 4 && (fx_parallel(g, a, b) || fx_perp(g, a, b)); tries++)
+			b = gx_vec(g, vt, depth - 1, each);
+		if (!fx_parallel(g, a, b) && !fx_perp(g, a, b))
+			e = ex_call(A, "wp.dot", t, vt.n * a->bound * b->bound, 2, a, b);
 		break;
 	}
-	case P_LEN:
-		if (rng_pct(&g->rng, 60)) {
-			a = gx_vec(g, vt, depth - 1, cap / sqrt((double)vt.n));
+	case P_LEN: {
+		/* not of a vector of known length (a normalised one): a constant */
+		bool sq = !rng_pct(&g->rng, 60);
+		double ac = sq ? sqrt(cap / vt.n) : cap / sqrt((double)vt.n);
+		int tries;
+
+		a = gx_vec(g, vt, depth - 1, ac);
+		for (tries = 0; tries < 3 && fx_fixed_len(g, a); tries++)
+			a = gx_vec(g, vt, depth - 1, ac);
+		if (fx_fixed_len(g, a))
+			break;
+		if (!sq)
 			e = ex_call(A, "wp.length", t, sqrt((double)vt.n) * a->bound, 1, a);
-		} else {
-			a = gx_vec(g, vt, depth - 1, sqrt(cap / vt.n));
+		else
 			e = ex_call(A, "wp.length_sq", t, vt.n * a->bound * a->bound, 1, a);
-		}
 		break;
+	}
 	case P_DET: {
 		Type mt;
 		int k;
@@ -1282,9 +1325,17 @@ gx_float(Gen *g, int prec, int depth, double cap)
 		k = rng_below(&g->rng, 3);
 		if (k == 0) {
 			double fact = mt.n == 2 ? 2 : (mt.n == 3 ? 6 : 24);
+			int tries;
 
+			/* the determinant of a singular matrix (an outer product, parallel rows)
+			 * is rounding noise */
 			a = gx_mat(g, mt, depth - 1, pow(cap / fact, 1.0 / mt.n));
-			e = ex_call(A, "wp.determinant", t, fact * pow(a->bound, mt.n), 1, a);
+			for (tries = 0; tries < 3 && fx_singular(g, a); tries++)
+				a = gx_mat(g, mt, depth - 1, pow(cap / fact, 1.0 / mt.n));
+			if (fx_singular(g, a))
+				e = ex_call(A, "wp.trace", t, mt.n * a->bound, 1, a);
+			else
+				e = ex_call(A, "wp.determinant", t, fact * pow(a->bound, mt.n), 1, a);
 		} else if (k == 1) {
 			a = gx_mat(g, mt, depth - 1, cap / mt.n);
 			e = ex_call(A, "wp.trace", t, mt.n * a->bound, 1, a);
@@ -1313,11 +1364,18 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_GATHER:
 		e = gather(g, t);
 		break;
-	case P_QDOT:
+	case P_QDOT: {
+		int tries;
+
+		/* quaternions are unit: dot(q, q) is 1 */
 		a = gx_quat(g, depth - 1);
 		b = gx_quat(g, depth - 1);
-		e = ex_call(A, "wp.dot", t, 1.0, 2, a, b);
+		for (tries = 0; tries < 3 && same_var(a, b); tries++)
+			b = gx_quat(g, depth - 1);
+		if (!same_var(a, b))
+			e = ex_call(A, "wp.dot", t, 1.0, 2, a, b);
 		break;
+	}
 	}
 	if (!e)
 		e = leaf_float(g, prec, cap);
@@ -1388,15 +1446,18 @@ gx_int(Gen *g, int depth, double cap)
 	case I_LEAF:
 		e = leaf_int(g, cap);
 		break;
-	case I_ADD:
+	case I_ADD: {
+		int tries;
+
 		a = gx_int(g, depth - 1, cap / 2);
 		b = gx_int(g, depth - 1, cap / 2);
-		if (same_var(a, b))
+		for (tries = 0; tries < 3 && same_var(a, b); tries++)
 			b = gx_int(g, depth, cap / 2);
-		e = ex_bin(A, rng_pct(&g->rng, 60) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
+		e = ex_bin(A, rng_pct(&g->rng, 60) || same_var(a, b) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
 		if (e->op == OP_ADD && (a->flags & b->flags & EF_NONNEG))
 			e->flags |= EF_NONNEG;
 		break;
+	}
 	case I_MUL:
 		a = gx_int(g, depth - 1, sqrt(cap));
 		if (rng_pct(&g->rng, 50))
@@ -1442,13 +1503,17 @@ gx_int(Gen *g, int depth, double cap)
 		if (a->flags & EF_NONNEG)
 			e->flags |= EF_NONNEG;
 		break;
-	case I_MINMAX:
+	case I_MINMAX: {
+		int tries;
+
 		a = gx_int(g, depth - 1, cap);
 		b = gx_int(g, depth - 1, cap);
-		if (same_var(a, b))
+		for (tries = 0; tries < 3 && same_var(a, b); tries++)
 			b = gx_int(g, depth, cap);
-		e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
+		if (!same_var(a, b))
+			e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
 		break;
+	}
 	case I_ABS:
 		e = nonneg(g, gx_int(g, depth - 1, cap));
 		if (e->kind != E_CALL) {
@@ -1523,6 +1588,8 @@ gx_int(Gen *g, int depth, double cap)
 		break;
 	}
 	}
+	if (!e)
+		e = leaf_int(g, cap);
 	return tame(g, deconst(g, e), cap);
 }
 
@@ -1652,13 +1719,19 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	case W_CTOR:
 		e = vec_from_scalars(g, t, depth - 1, cap);
 		break;
-	case W_ADD:
+	case W_ADD: {
+		int op, tries;
+
 		a = gx_vec(g, t, depth - 1, cap / 2);
 		b = gx_vec(g, t, depth - 1, cap / 2);
-		if (same_var(a, b))
+		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
+		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
 			b = gx_vec(g, t, depth, cap / 2);
-		e = ex_bin(A, rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
+		if (fx_cancels(g, a, b, op))
+			op = op == OP_ADD ? OP_SUB : OP_ADD;
+		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
 		break;
+	}
 	case W_SCALE:
 		a = gx_vec(g, t, depth - 1, sqrt(cap) * 2);
 		b = rng_pct(&g->rng, 40) ? lit_nice(g, st, fmin(cap / fmax(a->bound, 0.1), 4.0), false)
@@ -1682,20 +1755,41 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 		b = gx_vec(g, t, depth - 1, sqrt(cap));
 		e = ex_call(A, "wp.cw_mul", t, a->bound * b->bound, 2, a, b);
 		break;
-	case W_MINMAX:
+	case W_MINMAX: {
+		int tries;
+
 		a = gx_vec(g, t, depth - 1, cap);
 		b = gx_vec(g, t, depth - 1, cap);
-		e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
+		for (tries = 0; tries < 3 && same_var(a, b); tries++)
+			b = gx_vec(g, t, depth, cap);
+		if (!same_var(a, b))
+			e = ex_call(A, rng_pct(&g->rng, 50) ? "wp.min" : "wp.max", t, fmax(a->bound, b->bound), 2, a, b);
 		break;
-	case W_CROSS:
+	}
+	case W_CROSS: {
+		int tries;
+
+		/* the cross product of parallel vectors is zero up to rounding (and its
+		 * normalisation pure noise) */
 		a = gx_vec(g, t, depth - 1, sqrt(cap / 2));
 		b = gx_vec(g, t, depth - 1, sqrt(cap / 2));
-		e = ex_call(A, "wp.cross", t, 2 * a->bound * b->bound, 2, a, b);
+		for (tries = 0; tries < 4 && fx_parallel(g, a, b); tries++)
+			b = gx_vec(g, t, depth - 1, sqrt(cap / 2));
+		if (!fx_parallel(g, a, b))
+			e = ex_call(A, "wp.cross", t, 2 * a->bound * b->bound, 2, a, b);
 		break;
-	case W_NORM:
+	}
+	case W_NORM: {
+		int tries;
+
+		/* a vector of fixed direction normalises to a constant times a sign */
 		a = gx_vec(g, t, depth - 1, 8.0);
-		e = ex_call(A, "wp.normalize", t, 1.0, 1, a);
+		for (tries = 0; tries < 3 && fx_fixed_dir(g, a); tries++)
+			a = gx_vec(g, t, depth - 1, 8.0);
+		if (!fx_fixed_dir(g, a))
+			e = ex_call(A, "wp.normalize", t, 1.0, 1, a);
 		break;
+	}
 	case W_MATVEC: {
 		Type mt = ty_make(TY_MAT, PREC_F32, t.n);
 		Expr *m = gx_mat(g, mt, depth - 1, sqrt(cap / t.n));
@@ -1747,6 +1841,8 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 
 		a = gx_vec(g, t, depth - 1, cap / 2);
 		b = gx_vec(g, t, depth - 1, cap / 2);
+		if (same_var(a, b))
+			b = gx_vec(g, t, depth, cap / 2);
 		e = ex_call(A, "wp.lerp", t, a->bound + s->bound * (a->bound + b->bound), 3, a, b, s);
 		break;
 	}
@@ -1804,17 +1900,32 @@ leaf_mat(Gen *g, Type t, int depth, double cap)
 	case M_DIAG:
 		a = gx_vec(g, vt, d, cap);
 		return ex_call(A, "wp.diag", t, a->bound, 1, a);
-	case M_OUTER:
+	case M_OUTER: {
+		int tries;
+
 		a = gx_vec(g, vt, d, sqrt(cap));
 		b = gx_vec(g, vt, d, sqrt(cap));
+		for (tries = 0; tries < 2 && fx_parallel(g, a, b); tries++)
+			b = gx_vec(g, vt, d, sqrt(cap));
 		return ex_call(A, "wp.outer", t, a->bound * b->bound, 2, a, b);
+	}
 	case M_ROWS: {
 		Expr *args[4];
 		double bd = 0;
 		int i;
 
 		for (i = 0; i < t.n; i++) {
+			int j, tries;
+
+			/* rows (columns) of different directions: not singular by construction */
 			args[i] = gx_vec(g, vt, d, cap);
+			for (tries = 0; tries < 2; tries++) {
+				for (j = 0; j < i && !fx_parallel(g, args[i], args[j]); j++)
+					;
+				if (j == i)
+					break;
+				args[i] = gx_vec(g, vt, d, cap);
+			}
 			bd = fmax(bd, args[i]->bound);
 		}
 		return ex_calln(A, rng_pct(&g->rng, 50) ? "wp.matrix_from_rows" : "wp.matrix_from_cols", t, bd, t.n, args);
@@ -1853,7 +1964,9 @@ gx_mat(Gen *g, Type t, int depth, double cap)
 	case M_ADD:
 		a = gx_mat(g, t, depth - 1, cap / 2);
 		b = gx_mat(g, t, depth - 1, cap / 2);
-		e = ex_bin(A, rng_pct(&g->rng, 60) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
+		if (same_var(a, b))
+			b = gx_mat(g, t, depth - 1, cap / 2);
+		e = ex_bin(A, rng_pct(&g->rng, 60) || same_var(a, b) ? OP_ADD : OP_SUB, a, b, t, a->bound + b->bound);
 		break;
 	case M_SCALE:
 		a = gx_mat(g, t, depth - 1, sqrt(cap) * 2);
@@ -1915,7 +2028,21 @@ unit_axis(Gen *g, int depth)
 		e->flags = EF_CONST;
 		return e;
 	}
-	return ex_call(A, "wp.normalize", v3, 1.0, 1, gx_vec(g, v3, depth, 4.0));
+	{
+		Expr *v = gx_vec(g, v3, depth, 4.0);
+
+		if (!fx_fixed_dir(g, v))
+			return ex_call(A, "wp.normalize", v3, 1.0, 1, v);
+	}
+	{
+		static const char *ax[] = { "wp.vec3(1.0, 0.0, 0.0)", "wp.vec3(0.0, 1.0, 0.0)", "wp.vec3(0.0, 0.0, 1.0)" };
+		Expr *e = ex_new(A, E_CALL, v3, 0);
+
+		e->s = ax[rng_below(&g->rng, 3)];
+		e->bound = 1.0;
+		e->flags = EF_CONST;
+		return e;
+	}
 }
 
 static Expr *
@@ -2070,7 +2197,7 @@ gx_sized(Gen *g, Type t, int depth, double cap, bool leaf_ok)
 
 		e = gx(g, t, depth, cap);
 		n = expr_size(e);
-		if (e->flags & EF_CONST)
+		if ((e->flags & EF_CONST) || struct_zero(g, e))
 			continue;
 		if (!leaf_ok && (e->kind == E_VAR || e->kind == E_LIT) && i < 3)
 			continue; /* a plain copy */

@@ -111,6 +111,8 @@ typedef struct Type {
 	signed char sid;    /* struct index, -1 otherwise */
 } Type;
 
+#define MAX_FIELDS 6
+
 typedef struct Var Var;
 typedef struct Expr Expr;
 typedef struct Stmt Stmt;
@@ -148,16 +150,53 @@ enum {
 	EF_CONST = 8,  /* built from literals only */
 };
 
+/* What kgen knows about a value by construction (facts.c), to keep kernels away from
+ * numerically degenerate forms: cross products of parallel vectors, x - x, normalize
+ * of a fixed direction, determinants of singular matrices.
+ *   dir   vectors: a direction the value is always parallel to (value = s * base for
+ *         some scalar s).  Fresh ids for values of no known relation, derived ids for
+ *         components/fields/rows of a value, DIR_CONST ids for fixed directions
+ *         (wp.vec3(t), wp.vec3(0.5, 0.0, 1.0) * t), DIR_ZERO for the zero vector.
+ *         Floats: the base the value is a known multiple of (value = coef * base), 0
+ *         when none; literals are multiples of DIR_ONE.  Matrices: the value's id.
+ *   coef  the multiple when it is a known constant, NAN otherwise.
+ *   perp  vectors: directions the value is perpendicular to (a cross product's).
+ *   span  vectors: up to two directions whose span holds the value (a + b, lerp).
+ *   mag   vectors: the length when it is a known constant (a normalised vector's is
+ *         1), NAN otherwise.
+ *   rowdir, rank  matrices: all rows parallel to rowdir when rank == 1; rank is an
+ *         upper bound of the rank (0: unknown, full as far as kgen knows).
+ *   zero  components that are zero for every input (structural zeros: the off-diagonal
+ *         of wp.diag(v), literal 0.0 components): vectors bit k, matrices bit 4r + c,
+ *         floats bit 0. */
+typedef struct Facts {
+	unsigned dir;
+	unsigned perp[2];
+	unsigned span[2];
+	unsigned rowdir;
+	unsigned zero;
+	int rank;
+	double coef;
+	double mag;
+} Facts;
+
+#define DIR_ONE 1u
+#define DIR_DERIVED 0x40000000u
+#define DIR_CONST 0x80000000u
+#define DIR_ZERO DIR_CONST
+
 struct Expr {
 	unsigned char kind; /* ExprKind */
 	unsigned char op;   /* Op for E_BIN/E_UN/E_CMP/E_BOOL */
 	unsigned char flags;/* EF_* */
+	bool fx;            /* facts computed (facts.c) */
 	Type ty;            /* result type */
 	double bound;       /* |value| <= bound for every admissible input */
 	const char *s;      /* literal text, callee, attribute name */
 	Var *var;           /* E_VAR, E_LOAD, E_SHAPE */
 	int n;              /* number of operands in a (E_SHAPE: the dimension) */
 	Expr **a;           /* operands */
+	Facts f;            /* facts, when fx */
 };
 
 typedef enum VarRole {
@@ -195,6 +234,11 @@ struct Var {
 	int loop_depth;       /* loop nesting depth where defined */
 	int reads;            /* uses in expressions (recounted before dead-code removal) */
 	int uses_gen;         /* uses at generation time (leaf preference) */
+	Expr *def;            /* locals: the defining expression (its value until reassigned) */
+	bool reassigned;      /* some statement after the definition assigns it (facts.c) */
+	Expr *fdef[MAX_FIELDS]; /* struct locals: the expression stored in each field */
+	bool fx;              /* facts computed (facts.c) */
+	Facts f;              /* facts of the current value, when fx */
 };
 
 typedef enum StmtKind {
@@ -236,7 +280,6 @@ struct Stmt {
 };
 
 #define MAX_PARAMS 12
-#define MAX_FIELDS 6
 
 struct Func {
 	const char *name;
@@ -244,6 +287,8 @@ struct Func {
 	int nparams;
 	Type rets[3];       /* returned types (nrets > 1: a tuple, no annotation) */
 	double retbound[3]; /* bound of each returned value */
+	unsigned retdir[3]; /* vectors returned parallel to parameter p: p + 1; to a fixed
+			     * direction: that DIR_CONST id; else 0 (facts.c) */
 	int nrets;
 	Block body;
 	bool used;          /* called by the kernel */
@@ -381,6 +426,7 @@ typedef struct Gen {
 	int nfields_of;
 	int depth;               /* expression depth for this kernel */
 	bool force_nest;         /* the next loop body starts with a nested loop */
+	unsigned next_id;        /* fresh value ids (facts.c) */
 } Gen;
 
 /* expr.c */
@@ -413,6 +459,21 @@ Var *def_accumulator(Gen *g, Block *b, Type t);
 void finish_func(Gen *g, Block *body);
 void recount_reads(Block *body);
 void mark_dynamic(Block *b);
+
+/* facts.c */
+const Facts *facts(Gen *g, Expr *e);
+const Facts *var_facts(Gen *g, Var *v);
+void var_assigned(Gen *g, Var *v, Expr *value);            /* v may now hold value */
+void func_retdirs(Gen *g, Func *f, Expr **rets);
+void unpack_facts(Gen *g, Func *f, Expr **args, Var **vars);
+bool fx_same(const Expr *a, const Expr *b);                /* same value by construction */
+bool fx_parallel(Gen *g, Expr *a, Expr *b);
+bool fx_perp(Gen *g, Expr *a, Expr *b);
+bool fx_cancels(Gen *g, Expr *a, Expr *b, int op);         /* a op b is zero (+, -) */
+bool fx_fixed_dir(Gen *g, Expr *e);                        /* normalize(e) is a constant */
+bool fx_fixed_len(Gen *g, Expr *e);                        /* length(e) is a constant */
+bool fx_singular(Gen *g, Expr *m);
+bool fx_zero(Gen *g, Expr *e);                             /* zero for every input */
 
 /* category.c */
 typedef struct Category {

@@ -171,6 +171,7 @@ def_local(Gen *g, Block *b, const char *base, Expr *e)
 	s->is_def = true;
 	s->var = v;
 	s->e = e;
+	v->def = e;
 	block_push(g->A, b, s);
 	scope_push_var(g, v);
 	return v;
@@ -217,6 +218,7 @@ assign(Gen *g, Block *b, Var *v, Expr *e)
 	s->var = v;
 	s->e = e;
 	block_push(g->A, b, s);
+	var_assigned(g, v, e);
 	return s;
 }
 
@@ -239,6 +241,7 @@ aug(Gen *g, Block *b, Var *v, int op, Expr *e)
 	s->op = (unsigned char)op;
 	s->e = e;
 	block_push(g->A, b, s);
+	var_assigned(g, v, ex_bin(g->A, op, ex_var(g->A, v), e, v->ty, v->bound));
 	return s;
 }
 
@@ -287,25 +290,42 @@ gen_mutation(Gen *g, Block *b, Var *v)
 		Type st = ty_float(t.prec);
 
 		switch (rng_weighted(&g->rng, w, U_N)) {
-		case U_ADD:
+		case U_ADD: {
+			/* v -= e with e the value of v (off -= offsets[i]) would zero v */
+			int op;
+
 			e = gx_sized(g, t, d, inc_cap, true);
-			aug(g, b, v, rng_pct(&g->rng, 75) ? OP_ADD : OP_SUB, e);
+			op = rng_pct(&g->rng, 75) ? OP_ADD : OP_SUB;
+			if (fx_cancels(g, ex_var(A, v), e, op))
+				op = op == OP_ADD ? OP_SUB : OP_ADD;
+			aug(g, b, v, op, e);
 			commit(v, T * e->bound);
 			break;
+		}
 		case U_RELAX: {
 			double c = nice_value(g, 0.95);
+			Expr *vc;
+			int tries;
 
 			e = gx(g, t, d, inc_cap);
+			vc = ex_bin(A, OP_MUL, ex_var(A, v), ex_lit_float(A, t.prec, c), t, v->bound * c);
+			for (tries = 0; tries < 2 && fx_cancels(g, vc, e, OP_ADD); tries++)
+				e = gx(g, t, d, inc_cap);
 			assign(g, b, v, ex_bin(A, OP_ADD, ex_bin(A, OP_MUL, self(g, v), ex_lit_float(A, t.prec, c), t, v->bound * c), e, t,
 					       v->bound * c + e->bound));
 			commit(v, T * e->bound);
 			break;
 		}
-		case U_MAX:
+		case U_MAX: {
+			int tries;
+
 			e = gx(g, t, d, v->base);
+			for (tries = 0; tries < 2 && fx_same(ex_var(A, v), e); tries++)
+				e = gx(g, t, d, v->base);
 			assign(g, b, v, ex_call(A, rng_pct(&g->rng, 50) ? "wp.max" : "wp.min", t, v->bound, 2, self(g, v), e));
 			commit(v, 0);
 			break;
+		}
 		case U_SCALE:
 			aug(g, b, v, OP_MUL, ex_lit_float(A, st.prec, nice_value(g, 0.95)));
 			commit(v, 0);
@@ -320,12 +340,17 @@ gen_mutation(Gen *g, Block *b, Var *v)
 			assign(g, b, v, e);
 			commit(v, 0);
 			break;
-		case U_AVG:
+		case U_AVG: {
+			int tries;
+
 			e = gx(g, t, d, v->base);
+			for (tries = 0; tries < 2 && fx_cancels(g, ex_var(A, v), e, OP_ADD); tries++)
+				e = gx(g, t, d, v->base);
 			assign(g, b, v, ex_bin(A, OP_MUL, ex_lit_float(A, t.prec, 0.5),
 					       ex_bin(A, OP_ADD, self(g, v), e, t, v->bound + e->bound), t, v->bound));
 			commit(v, 0);
 			break;
+		}
 		default:
 			e = gx(g, t, d, inc_cap);
 			assign(g, b, v, ex_bin(A, OP_ADD, ex_call(A, rng_pct(&g->rng, 50) ? "wp.sin" : "wp.tanh", t, v->bound, 1, self(g, v)),
@@ -578,6 +603,7 @@ gen_unpack(Gen *g, Block *b)
 		s->vars[i] = v;
 	}
 	f->used = true;
+	unpack_facts(g, f, args, s->vars);
 	block_push(g->A, b, s);
 	for (i = 0; i < f->nrets; i++)
 		scope_push_var(g, s->vars[i]);
