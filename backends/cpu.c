@@ -130,8 +130,9 @@ emitparamtable(const Emit *e, Buf *b, int fi)
 		emitcstring(b, nm ? nm : "");
 		bufputs(b, ", ");
 		typeinfo(e, b, f->vals[f->params[j]].ty);
-		bufprintf(b, ", %s, %d},\n",
-		          acc == 3 ? "KPY_READ | KPY_WRITE" : acc == 2 ? "KPY_WRITE" : acc == 1 ? "KPY_READ" : "0",
+		bufprintf(b, ", %s%s%s%s%s%s, %d},\n", acc & ACC_READ ? "KPY_READ" : "",
+		          (acc & ACC_READ) && (acc & ~ACC_READ) ? " | " : "", acc & ACC_WRITE ? "KPY_WRITE" : "",
+		          (acc & ACC_MINMAX) ? " | " : "", acc & ACC_MINMAX ? "KPY_MINMAX" : "", acc ? "" : "0",
 		          adjointof(m, f, j));
 	}
 	bufputs(b, "    {NULL, {0, 0, 0, 0, 0, 0, 0, 0}, 0, 0},\n};\n");

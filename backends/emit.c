@@ -253,6 +253,7 @@ struct FState {
 	/* emission */
 	Buf *out;
 	uint32_t lastline;
+	uint32_t lastfile;
 	bool linedir;
 };
 
@@ -412,59 +413,6 @@ regionwrites(const Emit *e, const Region *r)
 	return false;
 }
 
-/* The parameter an array-typed value of f comes from (through views and
- * struct fields), or -1. */
-static int
-rootparam(const Func *f, Val v, int depth)
-{
-	const Value *x = &f->vals[v];
-
-	if (depth > 64)
-		return -1;
-	if (x->kind == V_ARG)
-		return x->idx;
-	if (x->kind == V_RES && x->def && (x->def->code == OP_VIEW || x->def->code == OP_FIELD || x->def->code == OP_MEMBER))
-		return rootparam(f, x->def->args[0], depth + 1);
-	return -1;
-}
-
-static bool
-accregion(Emit *e, int fi, const Region *r)
-{
-	const Func *f = e->m->funcs[fi];
-	bool changed = false;
-	uint32_t i;
-	int j, p;
-
-	for (i = 0; i < r->n; i++) {
-		const Op *op = r->ops[i];
-		unsigned a = 0;
-		if (op->code == OP_LOAD)
-			a = ACC_READ;
-		else if (op->code == OP_STORE)
-			a = ACC_WRITE;
-		else if (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS)
-			a = ACC_READ | ACC_WRITE;
-		if (a && op->nargs > 0 && (p = rootparam(f, op->args[0], 0)) >= 0 && (e->acc[fi][p] | a) != e->acc[fi][p]) {
-			e->acc[fi][p] |= a;
-			changed = true;
-		}
-		if (op->code == OP_CALL && op->attr >= 0 && (uint32_t)op->attr < e->m->nfuncs) {
-			const Func *g = e->m->funcs[op->attr];
-			for (j = 0; j < op->nargs && (uint32_t)j < g->nparams; j++) {
-				unsigned ga = e->acc[op->attr][j];
-				if (ga && (p = rootparam(f, op->args[j], 0)) >= 0 && (e->acc[fi][p] | ga) != e->acc[fi][p]) {
-					e->acc[fi][p] |= ga;
-					changed = true;
-				}
-			}
-		}
-		for (j = 0; j < op->nregs; j++)
-			changed |= accregion(e, fi, &op->regs[j]);
-	}
-	return changed;
-}
-
 static int
 tidregion(const Region *r)
 {
@@ -587,14 +535,7 @@ emitnew(const Module *m, const EmitOpts *o)
 			}
 	} while (changed);
 	/* parameter access (fixed point through calls) */
-	e->acc = xcalloc(m->nfuncs + 1, sizeof(unsigned *));
-	for (i = 0; i < m->nfuncs; i++)
-		e->acc[i] = xcalloc(m->funcs[i]->nparams + 1, sizeof(unsigned));
-	do {
-		changed = false;
-		for (i = 0; i < m->nfuncs; i++)
-			changed |= accregion(e, (int)i, &m->funcs[i]->body);
-	} while (changed);
+	e->acc = paramaccess(m);
 	e->reached = xcalloc(m->nfuncs + 1, sizeof(bool));
 	for (i = 0; i < m->nfuncs; i++)
 		if (m->funcs[i]->kernel)
@@ -637,7 +578,6 @@ emitfree(Emit *e)
 	}
 	for (i = 0; i < e->m->nfuncs; i++) {
 		free(e->fname[i]);
-		free(e->acc[i]);
 		if (e->fs[i])
 			fsfree(e->fs[i]);
 	}
@@ -645,7 +585,7 @@ emitfree(Emit *e)
 	free(e->field);
 	free(e->sname);
 	free(e->fname);
-	free(e->acc);
+	freeparamaccess(e->m, e->acc);
 	free(e->writes);
 	free(e->reached);
 	free(e->tiddims);
@@ -1603,20 +1543,21 @@ indent(Buf *b, int d)
 		bufputs(b, "    ");
 }
 
-/* The Python line of a statement: its op's, else the first line among
+/* The Python location of a statement: its op's, else the first line among
  * the expressions written into it. */
-static uint32_t
-stmtline(const FState *s, const Op *op, int depth)
+static Loc
+stmtloc(const FState *s, const Op *op, int depth)
 {
-	uint32_t best = op->loc.line, l;
+	Loc best = op->loc, l;
 	int j;
 
-	if (best || depth > 32)
+	if (best.line || depth > 32)
 		return best;
 	for (j = 0; j < op->nargs; j++) {
 		Val v = op->args[j];
 		const Value *x = &s->f->vals[v];
-		if (s->inl[v] && x->kind == V_RES && x->def && (l = stmtline(s, x->def, depth + 1)) && (!best || l < best))
+		if (s->inl[v] && x->kind == V_RES && x->def && (l = stmtloc(s, x->def, depth + 1)).line &&
+		    (!best.line || l.line < best.line))
 			best = l;
 	}
 	return best;
@@ -1625,13 +1566,15 @@ stmtline(const FState *s, const Op *op, int depth)
 static void
 linedir(FState *s, Buf *b, const Op *op)
 {
-	uint32_t line;
+	Loc loc;
 
-	if (!s->linedir || !(line = stmtline(s, op, 0)) || line == s->lastline)
+	if (!s->linedir || !(loc = stmtloc(s, op, 0)).line ||
+	    (loc.line == s->lastline && loc.file == s->lastfile))
 		return;
-	s->lastline = line;
-	bufprintf(b, "#line %u ", line);
-	emitcstring(b, s->m->nsrcs ? s->m->srcs[0] : "<python>");
+	s->lastline = loc.line;
+	s->lastfile = loc.file;
+	bufprintf(b, "#line %u ", loc.line);
+	emitcstring(b, locsrc(s->m, loc));
 	bufputc(b, '\n');
 }
 
@@ -2305,6 +2248,7 @@ body(FState *s, Buf *b)
 
 	s->linedir = s->e->o.linedirs && s->m->nsrcs > 0;
 	s->lastline = 0;
+	s->lastfile = 0;
 	region(s, b, &s->f->body, 1, c);
 }
 

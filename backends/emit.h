@@ -39,10 +39,6 @@ typedef struct EmitOpts {
 
 typedef struct Emit Emit;
 
-/* Parameter access of a kernel (from its stores, atomics and loads,
- * through views and user functions). */
-enum { ACC_READ = 1, ACC_WRITE = 2 };
-
 /* Header families a module uses (bits of emitfamilies()). */
 enum {
 	FAM_CORE = 1 << 0, FAM_VEC = 1 << 1, FAM_MAT = 1 << 2, FAM_QUAT = 1 << 3,

@@ -291,60 +291,6 @@ typeinfo(A *a, const Module *m, Type t)
 	return LLVMConstNamedStruct(typeinfot(a), v, 8);
 }
 
-/* The parameters of a kernel an op chain reads or writes through
- * (views, members, struct fields). */
-static int
-rootparam(const Func *f, Val v)
-{
-	int depth;
-
-	for (depth = 0; depth < 64; depth++) {
-		const Value *x = &f->vals[v];
-		if (x->kind == V_ARG)
-			return x->idx;
-		if (x->kind != V_RES || !x->def ||
-		    !(x->def->code == OP_VIEW || x->def->code == OP_FIELD || x->def->code == OP_MEMBER))
-			return -1;
-		v = x->def->args[0];
-	}
-	return -1;
-}
-
-static bool
-accregion(const Module *m, unsigned **acc, int fi, const Region *r)
-{
-	const Func *f = m->funcs[fi];
-	bool changed = false;
-	uint32_t i;
-	int j, p;
-
-	for (i = 0; i < r->n; i++) {
-		const Op *op = r->ops[i];
-		unsigned ac = 0;
-		if (op->code == OP_LOAD)
-			ac = ACC_READ;
-		else if (op->code == OP_STORE)
-			ac = ACC_WRITE;
-		else if (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS)
-			ac = ACC_READ | ACC_WRITE;
-		if (ac && (p = rootparam(f, op->args[0])) >= 0 && (acc[fi][p] | ac) != acc[fi][p]) {
-			acc[fi][p] |= ac;
-			changed = true;
-		}
-		if (op->code == OP_CALL)
-			for (j = 0; j < op->nargs && (uint32_t)j < m->funcs[op->attr]->nparams; j++) {
-				unsigned ga = acc[op->attr][j];
-				if (ga && (p = rootparam(f, op->args[j])) >= 0 && (acc[fi][p] | ga) != acc[fi][p]) {
-					acc[fi][p] |= ga;
-					changed = true;
-				}
-			}
-		for (j = 0; j < op->nregs; j++)
-			changed |= accregion(m, acc, fi, &op->regs[j]);
-	}
-	return changed;
-}
-
 static int
 tiddims(const Region *r)
 {
@@ -398,18 +344,10 @@ hosttables(A *a, const LLVMValueRef *launch)
 	const Module *m = kxkir(a->x);
 	LLVMTypeRef tit = typeinfot(a), pt, ft, st, kt, f[10];
 	LLVMValueRef *kin, v[10], g;
-	unsigned **acc = xcalloc(m->nfuncs + 1, sizeof *acc);
+	unsigned **acc = paramaccess(m);
 	int *kidx = xcalloc(m->nfuncs + 1, sizeof *kidx), nk = 0;
 	uint32_t i, j;
-	bool changed = true;
 
-	for (i = 0; i < m->nfuncs; i++)
-		acc[i] = xcalloc(m->funcs[i]->nparams + 1, sizeof **acc);
-	while (changed) {
-		changed = false;
-		for (i = 0; i < m->nfuncs; i++)
-			changed |= accregion(m, acc, (int)i, &m->funcs[i]->body);
-	}
 	/* kpy_param_info { ptr name; kpy_type_info type; i32 access; i32 adjoint_of; } */
 	f[0] = a->ptr; f[1] = tit; f[2] = a->i32; f[3] = a->i32;
 	pt = LLVMStructTypeInContext(a->c, f, 4, 0);
@@ -494,9 +432,7 @@ hosttables(A *a, const LLVMValueRef *launch)
 		(void)g;
 		free(sin);
 	}
-	for (i = 0; i < m->nfuncs; i++)
-		free(acc[i]);
-	free(acc);
+	freeparamaccess(m, acc);
 	free(kidx);
 }
 

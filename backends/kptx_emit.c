@@ -101,7 +101,7 @@ vreport(Diag *d, const Src *src, const Module *m, const Func *f, const Op *op, c
 	Src py = {0};
 
 	bufvprintf(&b, fmt, ap);
-	py.name = m->nsrcs ? m->srcs[0] : "<python>";
+	py.name = locsrc(m, op ? op->loc : (Loc){0});
 	if (op && op->kloc.line)
 		diagerr(d, src, op->kloc, "in @%s: %s", f->name, b.s);
 	else if (op && op->loc.line)
@@ -109,7 +109,7 @@ vreport(Diag *d, const Src *src, const Module *m, const Func *f, const Op *op, c
 	else if (f && f->kloc.line)
 		diagerr(d, src, f->kloc, "in @%s: %s", f->name, b.s);
 	else
-		diagerr(d, src, (Loc){1, 1}, "%s%s%s", f ? "in @" : "", f ? f->name : "", b.s);
+		diagerr(d, src, (Loc){1, 1, 0}, "%s%s%s", f ? "in @" : "", f ? f->name : "", b.s);
 	buffree(&b);
 }
 

@@ -43,7 +43,7 @@ static void
 moderror(const KptxOpts *o, const Module *m, const char *what, const char *msg)
 {
 	Src s = *o->src;
-	Loc loc = {1, 1};
+	Loc loc = {1, 1, 0};
 
 	if (m->nfuncs && m->funcs[0]->kloc.line)
 		loc = m->funcs[0]->kloc;
@@ -155,7 +155,7 @@ verifymod(LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 		if (LLVMIsDeclaration(f) || !LLVMVerifyFunction(f, LLVMReturnStatusAction))
 			continue;
 		if (n > 4 && strncmp(name, "kir.", 4) == 0 && (fi = findfunc(m, name + 4)) >= 0) {
-			diagerr(o->d, &s, m->funcs[fi]->kloc.line ? m->funcs[fi]->kloc : (Loc){1, 1},
+			diagerr(o->d, &s, m->funcs[fi]->kloc.line ? m->funcs[fi]->kloc : (Loc){1, 1, 0},
 			        "in @%s: LLVM verifier: %s", m->funcs[fi]->name, msg ? msg : "");
 			LLVMDisposeMessage(msg);
 			return 1;

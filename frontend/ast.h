@@ -142,6 +142,7 @@ struct Node {
 typedef struct PState {
 	Arena *a;
 	const Src *src;
+	uint32_t file;     /* index of src among the module's sources (Loc.file) */
 	const TokArray *toks;
 	uint32_t pos;      /* next token to hand out */
 	uint32_t end;      /* one past the last token of this unit */

@@ -307,7 +307,7 @@ binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc)
 	snprintf(what, sizeof what, "invalid operand types for '%s'", opsym(op));
 	c->errloc = oploc;
 	r = emit1(c, binopcode(op), args, 2, loc, what);
-	c->errloc = (Loc){0, 0};
+	c->errloc = (Loc){0};
 	return r ? xval(r) : xnone();
 }
 

@@ -38,8 +38,8 @@ void pyerror(PYLTYPE *lloc, PState *ps, const char *msg);
 #include <stdlib.h>
 #include <string.h>
 
-#define L(x) ((Loc){(uint32_t)(x).first_line, (uint32_t)(x).first_column})
-#define LEND(x) ((Loc){(uint32_t)(x).last_line, (uint32_t)(x).last_column})
+#define L(x) ((Loc){(uint32_t)(x).first_line, (uint32_t)(x).first_column, ps->file})
+#define LEND(x) ((Loc){(uint32_t)(x).last_line, (uint32_t)(x).last_column, ps->file})
 
 static Node *leaf(PState *ps, int kind, PYLTYPE loc);
 static Node *mkbinop(PState *ps, int op, Node *a, Node *b, PYLTYPE at, PYLTYPE opat);
@@ -1089,7 +1089,7 @@ void
 pyerror(PYLTYPE *lloc, PState *ps, const char *msg)
 {
 	const Token *t = ps->pos > 0 ? &ps->toks->v[ps->pos - 1] : NULL;
-	Loc loc = {(uint32_t)lloc->first_line, (uint32_t)lloc->first_column};
+	Loc loc = {(uint32_t)lloc->first_line, (uint32_t)lloc->first_column, ps->file};
 
 	ps->nerr++;
 	if (ps->quiet)

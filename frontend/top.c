@@ -32,6 +32,7 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 {
 	Diagnostic dg;
 	Diag tmp;
+	FileCtx *f = k->file;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *ms;
@@ -42,11 +43,14 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 	diaginit(&tmp);
 	tmp.out = ms;
 	tmp.maxerr = 0;
-	diagv(&tmp, k->file ? k->file->src : NULL, loc, kind, fmt, ap);
+	/* a location names its file; the current file is a fallback for none */
+	if (loc.line && loc.file < (uint32_t)k->nfiles)
+		f = &k->files[loc.file];
+	diagv(&tmp, f ? f->src : NULL, loc, kind, fmt, ap);
 	fclose(ms);
 	bufwrite(&dg.text, text, len);
 	free(text);
-	dg.file = k->file ? k->file->index : 0;
+	dg.file = f ? f->index : 0;
 	dg.loc = loc;
 	dg.seq = k->ndiags;
 	dg.error = strcmp(kind, "error") == 0;
@@ -94,7 +98,7 @@ knote(Kpyc *k, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	collect(k, (Loc){0, 0}, "note", fmt, ap);
+	collect(k, (Loc){0}, "note", fmt, ap);
 	va_end(ap);
 }
 
@@ -933,6 +937,7 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	memset(&ps, 0, sizeof ps);
 	ps.a = k->a;
 	ps.src = f->src;
+	ps.file = (uint32_t)f->index;
 	ps.toks = &f->toks;
 	ps.d = k->d;
 	ps.quiet = quiet;
@@ -1308,6 +1313,7 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 {
 	Kpyc k;
 	int i;
+	uint32_t j;
 	int nerr0 = d->nerr;
 	Module *m = modnew();
 
@@ -1326,6 +1332,8 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		APUSH(m->arena, m->srcs, m->nsrcs, m->capsrcs, astrdup(m->arena, srcs[i].name));
 		k.file = f;
 		pytokenize(k.a, f->src, &f->toks);
+		for (j = 0; j < f->toks.n; j++)
+			f->toks.v[j].loc.file = (uint32_t)i;
 		scanfile(&k, f);
 	}
 	if (!o->parse_only)

@@ -42,6 +42,14 @@ modfree(Module *m)
 		arena_free(m->arena);
 }
 
+const char *
+locsrc(const Module *m, Loc loc)
+{
+	if (!m->nsrcs)
+		return "<python>";
+	return m->srcs[loc.file < m->nsrcs ? loc.file : 0];
+}
+
 int
 addstruct(Module *m, const char *name, Loc loc)
 {

@@ -106,10 +106,13 @@ uint64_t hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a 64 */
 /* ------------------------------------------------------------------ */
 /* diag.c — located diagnostics                                        */
 
-/* A source location: 1-based line and column; line 0 means unknown. */
+/* A source location: 1-based line and column; line 0 means unknown.  file
+ * indexes the module's `source` list (Python locations; 0 for the first file
+ * and for kir text locations). */
 typedef struct Loc {
 	uint32_t line;
 	uint32_t col;
+	uint32_t file;
 } Loc;
 
 /* A source text diagnostics point into. */
@@ -373,6 +376,9 @@ typedef struct Module {
 
 Module *modnew(void);
 void modfree(Module *m);
+/* The Python file a location points into (its `source` line), "<python>" when
+ * the module names none. */
+const char *locsrc(const Module *m, Loc loc);
 int addstruct(Module *m, const char *name, Loc loc);            /* sid */
 void addfield(Module *m, int sid, const char *name, Type ty);
 int findstruct(const Module *m, const char *name);              /* sid or -1 */
@@ -476,5 +482,17 @@ void countuses(const Func *f, uint32_t *uses);
 /* The loop op (for/while) a break/continue in `r` refers to, computed by
  * callers that track nesting; see verify.c. */
 bool opispure(const Op *op);
+
+/* How functions use their array parameters (through views, struct fields
+ * and calls): ACC_READ (load, atomics), ACC_WRITE (store, atomics),
+ * ACC_MINMAX (atomic_min/max: their backward compares with the element's
+ * final contents).  paramaccess returns acc[fi][pi]; free with
+ * freeparamaccess. */
+enum { ACC_READ = 1, ACC_WRITE = 2, ACC_MINMAX = 4 };
+unsigned **paramaccess(const Module *m);
+void freeparamaccess(const Module *m, unsigned **acc);
+/* The parameter of f an array-typed value comes from (through views and
+ * struct fields), or -1. */
+int arrayparam(const Func *f, Val v);
 
 #endif /* KPY_IR_H */

@@ -12,7 +12,7 @@ enum {
 	TFLOAT,     /* float literal, optional leading '-' */
 	TSTR,       /* "string" with C escapes */
 	TARROW,     /* -> */
-	TLOC,       /* ; loc LINE:COL (value in loc2) */
+	TLOC,       /* ; loc [SOURCE:]LINE:COL (value in loc2) */
 	TBAD,       /* anything else */
 };
 

@@ -56,11 +56,19 @@ again:
 
 	$ { t->len = 0; return t->kind = TEOF; }
 	[ \t\r\n]+ { advance(lx, YYCURSOR); goto again; }
-	";" [ \t]* "loc" [ \t]+ digit+ ":" digit+ [ \t]* {
+	";" [ \t]* "loc" [ \t]+ (digit+ ":")? digit+ ":" digit+ [ \t]* {
 		const char *p = start;
+		uint32_t n[3];
+		int k = 0;
+
 		while (*p < '0' || *p > '9') p++;
-		t->loc2.line = (uint32_t)strtoul(p, (char **)&p, 10);
-		t->loc2.col = (uint32_t)strtoul(p + 1, NULL, 10);
+		while (k < 3 && *p >= '0' && *p <= '9') {
+			n[k++] = (uint32_t)strtoul(p, (char **)&p, 10);
+			if (*p == ':') p++;
+		}
+		t->loc2.file = k == 3 ? n[0] : 0;
+		t->loc2.line = n[k - 2];
+		t->loc2.col = n[k - 1];
 		advance(lx, YYCURSOR);
 		t->len = (size_t)(YYCURSOR - start);
 		return t->kind = TLOC;

@@ -464,11 +464,26 @@ checkres(P *p, Loc loc, int nres, int ntys)
 		err(p, loc, "%d result%s but %d type%s", nres, nres == 1 ? "" : "s", ntys, ntys == 1 ? "" : "s");
 }
 
+/* The location a `; loc` comment names; its source index must name a
+ * `source` line. */
+static Loc
+tokloc(P *p)
+{
+	Loc l = p->tok.loc2;
+
+	if (l.file && l.file >= p->m->nsrcs) {
+		err(p, p->tok.loc, "location in source %u, but the module has %u source%s", l.file,
+		    p->m->nsrcs, p->m->nsrcs == 1 ? "" : "s");
+		l.file = 0;
+	}
+	return l;
+}
+
 static void
 setloc(P *p, Op *op)
 {
 	if (p->tok.kind == TLOC) {
-		op->loc = p->tok.loc2;
+		op->loc = tokloc(p);
 		next(p);
 	}
 }
@@ -540,7 +555,7 @@ parseop(P *p)
 		if (accept(p, TARROW))
 			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, 1, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, 1, rtys, nres, (Loc){0});
 		opsetregions(m, op, 2);
 		expect(p, '{', "'{'");
 		setloc(p, op);
@@ -578,7 +593,7 @@ parseop(P *p)
 		if (accept(p, TARROW))
 			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, first + niter, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, first + niter, rtys, nres, (Loc){0});
 		if (code == OP_FOR)
 			ptys[0] = vty(f, args[0]);
 		for (i = 0; i < niter; i++)
@@ -611,7 +626,7 @@ parseop(P *p)
 		if (accept(p, ':'))
 			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
 		op->attr = -1;
 		fx.op = op;
 		fx.callee = tokstr(p, &callee, 1);
@@ -635,7 +650,7 @@ parseop(P *p)
 		expect(p, ':', "':' and the result type");
 		ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
 		st = vty(f, args[0]);
 		snprintf(fname, sizeof fname, "%.*s", (int)fld.len, fld.start);
 		if (st.k != T_STRUCT)
@@ -652,7 +667,7 @@ parseop(P *p)
 		expect(p, ':', "':' and the result type");
 		ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
 		op->attr = i;
 		break;
 	default:
@@ -670,7 +685,7 @@ parseop(P *p)
 		if (accept(p, ':'))
 			ntys = parsetypes(p, rtys, MAXRES);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0, 0});
+		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
 		if (code == OP_TID)
 			op->attr = nres;
 		break;
@@ -714,7 +729,7 @@ parsefunc(P *p, bool kernel)
 	snprintf(fname, sizeof fname, "%.*s", (int)(name.len - 1), name.start + 1);
 	if (findfunc(p->m, fname) >= 0)
 		err(p, name.loc, "redefinition of @%s", fname);
-	f = addfunc(p->m, fname, kernel, (Loc){0, 0});
+	f = addfunc(p->m, fname, kernel, (Loc){0});
 	f->kloc = name.loc;
 	p->f = f;
 	free(p->syms);
@@ -741,7 +756,7 @@ parsefunc(P *p, bool kernel)
 	}
 	expect(p, '{', "'{'");
 	if (p->tok.kind == TLOC) {
-		f->loc = p->tok.loc2;
+		f->loc = tokloc(p);
 		next(p);
 	}
 	parseregion(p, &f->body);
@@ -758,7 +773,7 @@ parsestruct(P *p)
 	snprintf(sname, sizeof sname, "%.*s", (int)(name.len - 1), name.start + 1);
 	if (findstruct(p->m, sname) >= 0)
 		err(p, name.loc, "redefinition of struct @%s", sname);
-	sid = addstruct(p->m, sname, (Loc){0, 0});
+	sid = addstruct(p->m, sname, (Loc){0});
 	expect(p, '{', "'{'");
 	if (p->tok.kind != '}') {
 		do {
@@ -778,7 +793,7 @@ parsestruct(P *p)
 	}
 	expect(p, '}', "'}'");
 	if (p->tok.kind == TLOC) {
-		p->m->structs[sid].loc = p->tok.loc2;
+		p->m->structs[sid].loc = tokloc(p);
 		next(p);
 	}
 }

@@ -274,7 +274,11 @@ indent(Buf *out, int d)
 static void
 ploc(Buf *out, const Names *nm, Loc loc)
 {
-	if (loc.line && !(nm->flags & PRINT_NORM))
+	if (!loc.line || (nm->flags & PRINT_NORM))
+		return;
+	if (loc.file)
+		bufprintf(out, "  ; loc %u:%u:%u", loc.file, loc.line, loc.col);
+	else
 		bufprintf(out, "  ; loc %u:%u", loc.line, loc.col);
 }
 

@@ -56,7 +56,7 @@ report(Ctx *c, const Op *op, const char *fmt, ...)
 	else if (c->f->kloc.line)
 		diagerr(c->d, c->src, c->f->kloc, "in @%s: %s", c->f->name, b.s);
 	else
-		diagerr(c->d, NULL, (Loc){0, 0}, "in @%s: %s", c->f->name, b.s);
+		diagerr(c->d, NULL, (Loc){0}, "in @%s: %s", c->f->name, b.s);
 	buffree(&b);
 	c->n++;
 }

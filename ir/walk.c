@@ -1,6 +1,8 @@
 /*
  * walk.c — traversal helpers shared by passes.
  */
+#include <stdlib.h>
+
 #include "ir.h"
 
 void
@@ -46,4 +48,95 @@ bool
 opispure(const Op *op)
 {
 	return (opinfo[op->code].flags & F_PURE) != 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* parameter access                                                    */
+
+int
+arrayparam(const Func *f, Val v)
+{
+	int depth;
+
+	for (depth = 0; depth < 64; depth++) {
+		const Value *x = &f->vals[v];
+		if (x->kind == V_ARG)
+			return (int)x->idx;
+		if (x->kind != V_RES || !x->def ||
+		    !(x->def->code == OP_VIEW || x->def->code == OP_FIELD || x->def->code == OP_MEMBER))
+			return -1;
+		v = x->def->args[0];
+	}
+	return -1;
+}
+
+static bool
+merge(unsigned *to, unsigned a)
+{
+	if ((*to | a) == *to)
+		return false;
+	*to |= a;
+	return true;
+}
+
+static bool
+accregion(const Module *m, unsigned **acc, uint32_t fi, const Region *r)
+{
+	const Func *f = m->funcs[fi];
+	bool changed = false;
+	uint32_t i;
+	int j, p;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		unsigned a = 0;
+		if (op->code == OP_LOAD)
+			a = ACC_READ;
+		else if (op->code == OP_STORE)
+			a = ACC_WRITE;
+		else if (op->code == OP_ATOMIC_MIN || op->code == OP_ATOMIC_MAX)
+			a = ACC_READ | ACC_WRITE | ACC_MINMAX;
+		else if (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS)
+			a = ACC_READ | ACC_WRITE;
+		if (a && op->nargs > 0 && (p = arrayparam(f, op->args[0])) >= 0)
+			changed |= merge(&acc[fi][p], a);
+		if (op->code == OP_CALL && op->attr >= 0 && (uint32_t)op->attr < m->nfuncs) {
+			const Func *g = m->funcs[op->attr];
+			for (j = 0; j < op->nargs && (uint32_t)j < g->nparams; j++)
+				if (acc[op->attr][j] && (p = arrayparam(f, op->args[j])) >= 0)
+					changed |= merge(&acc[fi][p], acc[op->attr][j]);
+		}
+		for (j = 0; j < op->nregs; j++)
+			changed |= accregion(m, acc, fi, &op->regs[j]);
+	}
+	return changed;
+}
+
+unsigned **
+paramaccess(const Module *m)
+{
+	unsigned **acc = xcalloc(m->nfuncs + 1, sizeof *acc);
+	bool changed;
+	uint32_t i;
+
+	for (i = 0; i < m->nfuncs; i++)
+		acc[i] = xcalloc(m->funcs[i]->nparams + 1, sizeof **acc);
+	do { /* a fixed point through calls */
+		changed = false;
+		for (i = 0; i < m->nfuncs; i++)
+			changed |= accregion(m, acc, i, &m->funcs[i]->body);
+	} while (changed);
+	return acc;
+}
+
+void
+freeparamaccess(const Module *m, unsigned **acc)
+{
+	uint32_t i;
+
+	if (!acc)
+		return;
+	for (i = 0; i < m->nfuncs; i++)
+		free(acc[i]);
+	free(acc);
 }

@@ -155,8 +155,8 @@ passdiag(Module *m, PassOpts *o, const Func *f, const Op *op, const char *kind, 
 
 	va_start(ap, fmt);
 	if (op && op->loc.line) {
-		py.name = m->nsrcs ? m->srcs[0] : "<python>";
-		if (m->nsrcs && (text = readfile(m->srcs[0], &py.len)))
+		py.name = locsrc(m, op->loc);
+		if (m->nsrcs && (text = readfile(py.name, &py.len)))
 			py.text = text;
 		diagv(o->d, &py, op->loc, kind, fmt, ap);
 	} else if (op && op->kloc.line) {
@@ -164,10 +164,10 @@ passdiag(Module *m, PassOpts *o, const Func *f, const Op *op, const char *kind, 
 	} else if (f && f->kloc.line) {
 		diagv(o->d, o->src, f->kloc, kind, fmt, ap);
 	} else if (f && f->loc.line) {
-		py.name = m->nsrcs ? m->srcs[0] : "<python>";
+		py.name = locsrc(m, f->loc);
 		diagv(o->d, &py, f->loc, kind, fmt, ap);
 	} else {
-		diagv(o->d, NULL, (Loc){0, 0}, kind, fmt, ap);
+		diagv(o->d, NULL, (Loc){0}, kind, fmt, ap);
 	}
 	va_end(ap);
 	free(text);

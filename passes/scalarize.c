@@ -93,7 +93,8 @@ error(S *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	bufvprintf(&b, fmt, ap);
 	va_end(ap);
-	py.name = s->m->nsrcs ? s->m->srcs[0] : "<python>";
+	if (s->cur)
+		py.name = locsrc(s->m, s->cur->loc);
 	if (s->cur && s->cur->kloc.line)
 		diagerr(s->o->d, s->o->src, s->cur->kloc, "in @%s: %s", s->f->name, b.s);
 	else if (s->cur && s->cur->loc.line)
@@ -2472,17 +2473,17 @@ callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nre
 
 	if (fi < 0) {
 		S save = *s;
-		Func *f = addfunc(s->m, name, false, (Loc){0, 0});
+		Func *f = addfunc(s->m, name, false, (Loc){0});
 		Val p[8], r[8];
 		fi = (int)s->m->nfuncs - 1;
 		for (i = 0; i < h->nparams; i++)
-			p[i] = addparam(s->m, f, NULL, tscalar(h->ptys[i]), (Loc){0, 0});
+			p[i] = addparam(s->m, f, NULL, tscalar(h->ptys[i]), (Loc){0});
 		for (i = 0; i < h->nrets; i++)
 			addret(s->m, f, tscalar(h->rtys[i]));
 		s->f = f;
 		s->r = &f->body;
-		s->loc = (Loc){0, 0};
-		s->kloc = (Loc){0, 0};
+		s->loc = (Loc){0};
+		s->kloc = (Loc){0};
 		s->map = NULL;
 		s->nmap = 0;
 		h->build(s, p, r);

@@ -51,8 +51,11 @@ enum {
 	KPY_F16, KPY_F32, KPY_F64
 };
 
-/* How a kernel uses an array parameter (kpy_param_info.access). */
-enum { KPY_READ = 1, KPY_WRITE = 2 };
+/* How a kernel uses an array parameter (kpy_param_info.access).  KPY_MINMAX:
+ * the kernel applies atomic_min/max to it, whose backward compares each value
+ * with the element's final contents (Warp's rule), so a launcher gives the
+ * backward kernel that array as the forward left it. */
+enum { KPY_READ = 1, KPY_WRITE = 2, KPY_MINMAX = 4 };
 
 typedef struct kpy_type_info {
 	int32_t kind;  /* KPY_ARRAY, or the kind of the value */
