@@ -461,8 +461,8 @@ listmodule(const Mod *md)
 			bufprintf(&b, "%s%s: ", j ? ", " : "", p->name);
 			typestr2(&b, &p->type, md->structs);
 			if (p->type.kind == KPY_ARRAY)
-				bufprintf(&b, " %s%s%s", p->access & KPY_READ ? "r" : "", p->access & KPY_WRITE ? "w" : "",
-				          p->access ? "" : "-");
+				bufprintf(&b, " %s%s%s%s", p->access & KPY_READ ? "r" : "", p->access & KPY_WRITE ? "w" : "",
+				          p->access & KPY_MINMAX ? "m" : "", p->access ? "" : "-");
 		}
 		bufprintf(&b, ") tid=%d", k->tid_dims);
 		if (k->backward >= 0)
@@ -530,6 +530,28 @@ parseshape(const char *s, int ndim, int32_t *shape, const char *name)
 	for (d = 0; d < ndim; d++)
 		shape[d] = b.shape[d];
 	return 0;
+}
+
+/* The backward of atomic_min/max compares each value with the element's final
+ * contents (Warp's rule): give the backward run `to` the arrays marked
+ * KPY_MINMAX as the forward run `from` left them. */
+static void
+finalminmax(Run *to, const Run *from)
+{
+	int i, j;
+
+	for (i = 0; i < from->k->nparams; i++) {
+		const KpyArg *f = &from->args[i];
+		if (!(from->k->params[i].access & KPY_MINMAX) || !f->isarray)
+			continue;
+		for (j = 0; j < to->k->nparams; j++) {
+			KpyArg *t = &to->args[j];
+			if (to->k->params[j].adjoint_of < 0 && t->isarray &&
+			    strcmp(to->k->params[j].name, from->k->params[i].name) == 0 && t->a.count == f->a.count &&
+			    t->a.dtype == f->a.dtype)
+				memcpy(t->a.data, f->a.data, (size_t)f->a.count * (size_t)npy_dtype_size(f->a.dtype));
+		}
+	}
 }
 
 /* Build the arguments of kernel k.  adjzero: adjoint arrays of read-only
@@ -745,6 +767,14 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 		for (j = 0; j < kb->nparams; j++)
 			if (kb->params[j].adjoint_of >= 0)
 				w.args[kb->params[j].adjoint_of] = weights.args[j];
+		{
+			Run fwd;
+			if (makeargs(&fwd, md, k, b, o) == 0) {
+				launch(k, b, fwd.argp);
+				finalminmax(&back, &fwd);
+				runfree(&fwd);
+			}
+		}
 		launch(kb, b, back.argp);
 		for (j = 0; j < nin; j++) {
 			int pi = ins[j], ai = -1, nchk, s;
@@ -884,7 +914,7 @@ main(int argc, char **argv)
 	kpy_launch_bounds b;
 	Run run;
 	char err[512];
-	int c, ki, rc = 0;
+	int c, ki, rc = 0, rcm;
 
 	progname = "krun";
 	memset(&o, 0, sizeof o);
@@ -1018,10 +1048,14 @@ main(int argc, char **argv)
 			}
 			launch(k, &b, fwd.argp);
 			rc = writeout(&fwd, &md, &o, false);
-			runfree(&fwd);
 			runfree(&run);
-			if ((rc = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0)
+			if ((rcm = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0) {
+				runfree(&fwd);
+				rc = rcm;
 				goto done;
+			}
+			finalminmax(&run, &fwd);
+			runfree(&fwd);
 			launch(run.k, &b, run.argp);
 			rc |= writeout(&run, &md, &o, true);
 		} else {
