@@ -370,6 +370,17 @@ pick_n(Gen *g)
 
 /* ----------------------------------------------------------------- helper functions */
 
+/* The base name of a module-level definition (helper, struct): with
+ * --unique-names it carries the kernel index, so that a concatenation of
+ * modules is one valid module too. */
+static const char *
+global_name(Gen *g, const char *base)
+{
+	if (!g->o->unique)
+		return base;
+	return arena_printf(g->A, "%s_%06llu", base, (unsigned long long)g->k->index);
+}
+
 static const char *const fnames[] = { "blend", "smooth", "falloff", "weight_fn", "clampf", "spring", "wave", "mix",
 				      "shade", "decay", "score", "reflect", "warp_pt", "project", "response", "kernel_w",
 				      "potential", "limiter" };
@@ -392,7 +403,7 @@ make_func(Gen *g, int nrets, int sid)
 
 	if (k->nfuncs >= MAX_FUNCS)
 		return NULL;
-	f->name = fresh_name(g, fnames[rng_below(&g->rng, NPAIRS(fnames))]);
+	f->name = fresh_name(g, global_name(g, fnames[rng_below(&g->rng, NPAIRS(fnames))]));
 	memcpy(saved_scope, g->scope, sizeof(Var *) * (size_t)g->nscope);
 	memcpy(saved_names, g->names, sizeof(const char *) * (size_t)g->nnames);
 	memcpy(saved_tid, g->tid, sizeof saved_tid);
@@ -570,7 +581,7 @@ make_struct(Gen *g, bool param, bool ints)
 	if (sid >= MAX_STRUCTS)
 		die("category.c: too many structs");
 	sd = &k->structs[k->nstructs++];
-	sd->name = fresh_name(g, param ? pn[rng_below(&g->rng, 5)] : sn[rng_below(&g->rng, 7)]);
+	sd->name = fresh_name(g, global_name(g, param ? pn[rng_below(&g->rng, 5)] : sn[rng_below(&g->rng, 7)]));
 	sd->param = param;
 	n = rng_range(&g->rng, 2, 4);
 	for (i = 0; i < n; i++) {

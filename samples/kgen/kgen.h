@@ -396,6 +396,7 @@ typedef struct Options {
 	int stmts;       /* statements per kernel body (before dead-code removal) */
 	int loops;       /* maximum loops per kernel */
 	unsigned catmask;/* selected categories (bit per category) */
+	bool unique;     /* struct and helper names carry the kernel index (--unique-names) */
 } Options;
 
 #define MAX_SCOPE 256

@@ -15,7 +15,7 @@
 
 static const char usage_text[] =
 	"usage: kgen [--seed S] [--count N] [--start I] [--category C,...] [--depth D]\n"
-	"            [--stmts K] [--loops L] [-o DIR/|FILE]\n"
+	"            [--stmts K] [--loops L] [--unique-names] [-o DIR/|FILE]\n"
 	"       kgen --list | --help | --version\n";
 
 static const char help_text[] =
@@ -31,6 +31,8 @@ static const char help_text[] =
 	"  --loops L         most loops per kernel (default 3)\n"
 	"  -o DIR/           one file per kernel, DIR/k<seed>_<index>.py (DIR exists or ends in /)\n"
 	"  -o FILE           all modules concatenated (default: standard output)\n"
+	"  --unique-names    struct and helper names carry the kernel index, so that\n"
+	"                    concatenated modules are also one valid module\n"
 	"  --list            print the categories: name, weight, description\n"
 	"  --help, --version\n";
 
@@ -174,6 +176,10 @@ main(int argc, char **argv)
 			o.stmts = (int)parse_u64("--stmts", NEXT(), 1, 40);
 		} else if (!strcmp(arg, "--loops")) {
 			o.loops = (int)parse_u64("--loops", NEXT(), 0, 8);
+		} else if (!strcmp(arg, "--unique-names")) {
+			if (val)
+				usage("%s takes no value", "--unique-names");
+			o.unique = true;
 		} else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
 			out = NEXT();
 		} else {
