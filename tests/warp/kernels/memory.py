@@ -18,3 +18,13 @@ def scatter(a: wp.array(dtype=float), out: wp.array(dtype=float), cnt: wp.array(
     out[i] += a[i] * 2.0
     out[i] -= 0.5
     wp.atomic_add(cnt, i % 4, 1)
+
+
+@wp.kernel
+def minmax_float(x: wp.array(dtype=float), hi: wp.array(dtype=float), lo: wp.array(dtype=wp.vec2)):
+    # float atomic_min/max into few slots: the gradient follows Warp's rule,
+    # which compares each value with the slot's final contents (the backward
+    # sees the arrays as the forward left them)
+    i = wp.tid()
+    wp.atomic_max(hi, i % 3, x[i] * 2.0 + 0.5)
+    wp.atomic_min(lo, i % 2, wp.vec2(x[i], -x[i] * x[i]))
