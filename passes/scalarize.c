@@ -28,7 +28,9 @@
  *           (kpy/vec.h, mat.h, quat.h, transform.h, spatial.h, which follow
  *           Warp's warp/native headers): products associate left to right, M*M
  *           and ddot accumulate with fma, 4x4 determinant and inverse keep
- *           their minors in f64, branches become `where`.  Scalar builtins
+ *           their minors in f64, branches become `where`; the
+ *           decompositions (svd3, svd2, qr3, eig3) follow kpy/decomp.h
+ *           without fma, their Jacobi sweeps a `for` loop.  Scalar builtins
  *           without a direct LLVM mapping (sign, step, nonzero, clamp,
  *           floordiv, frac, degrees, radians, isnan, isinf, isfinite, lerp,
  *           smoothstep) expand to low ops too, as do print (to printf) and
@@ -41,8 +43,8 @@
  *           one leaf of every element: same shape and strides, data offset
  *           by the leaf's byte offset, the C layout of kpy/abi.h), so a
  *           vec3f element is three consecutive f32.
- * errors:   (located) an op without an expansion (svd3, svd2, qr3, eig3 for
- *           now), a constant component index out of range, a store of
+ * errors:   (located) an op without an expansion (none today), a constant
+ *           component index out of range, a store of
  *           a struct holding an array into an array (unless the array is
  *           the one loaded from that element, or one without storage,
  *           stored as zero bytes), a printed struct.  A zero
