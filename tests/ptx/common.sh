@@ -113,7 +113,7 @@ ptx_runpair() {
 }
 
 # ptx_lowerfail LABEL: report a failed lowering (error text in $TMPD/err):
-# a skip, said so, when an op has no scalar expansion yet (svd3 ...), else
+# a skip, said so, when an op has no scalar expansion yet (none today), else
 # a failure.
 ptx_lowerfail() {
 	if grep -q "has no scalar expansion yet" "$TMPD/err"; then
