@@ -44,6 +44,13 @@ from warp._src import types as wpt  # noqa: E402  (dtype tables; stable across 1
 
 wp.config.quiet = True
 wp.config.verbose = False
+# Warp unrolls static loops of up to max_unroll trips, and only unrolled loops
+# have exact adjoints in Warp (a dynamic loop's backward does not replay its
+# carried values).  The reference unrolls more than Warp's default (16), so
+# that Warp's gradients are an oracle for more kernels; the forward is the
+# same code either way.
+WARP_MAX_UNROLL = 64
+wp.config.max_unroll = WARP_MAX_UNROLL
 
 TOL = {  # dtype kind -> (rtol, atol)
     "f2": (2e-3, 2e-3),
@@ -252,7 +259,7 @@ def kernel_body(kir, kname):
 FOR = re.compile(r"\bfor %\S+ = (-?\d+) to (-?\d+) step (-?\d+)")
 
 
-def warp_grad_exact(kir, kname, max_unroll=16):
+def warp_grad_exact(kir, kname, max_unroll=WARP_MAX_UNROLL):
     """Is Warp's backward exact for this kernel (WARP_NOTES section 9)?
     Not when it has while loops, dynamic for loops (bounds not constants, more
     than max_unroll trips, or break/continue), or reads and writes one array."""
