@@ -38,36 +38,6 @@ typeinfo(const Emit *e, Buf *b, Type t)
 	bufputs(b, ")}");
 }
 
-/* The forward parameter a backward kernel's parameter pi is the adjoint of. */
-static int
-adjointof(const Module *m, const Func *k, uint32_t pi)
-{
-	const Func *fw;
-	const char *nm;
-	uint32_t j, na = 0;
-
-	if (k->adjof < 0 || (uint32_t)k->adjof >= m->nfuncs)
-		return -1;
-	fw = m->funcs[k->adjof];
-	if (pi < fw->nparams)
-		return -1;
-	nm = k->vals[k->params[pi]].name;
-	if (nm && strncmp(nm, "adj_", 4) == 0)
-		for (j = 0; j < fw->nparams; j++) {
-			const char *fn = fw->vals[fw->params[j]].name;
-			if (fn && strcmp(fn, nm + 4) == 0)
-				return (int)j;
-		}
-	/* by position among the array parameters */
-	for (j = 0; j < fw->nparams; j++)
-		if (fw->vals[fw->params[j]].ty.k == T_ARRAY) {
-			if (na == pi - fw->nparams)
-				return (int)j;
-			na++;
-		}
-	return -1;
-}
-
 void
 emitfieldtables(const Emit *e, Buf *b)
 {
@@ -133,7 +103,7 @@ emitparamtable(const Emit *e, Buf *b, int fi)
 		bufprintf(b, ", %s%s%s%s%s%s, %d},\n", acc & ACC_READ ? "KPY_READ" : "",
 		          (acc & ACC_READ) && (acc & ~ACC_READ) ? " | " : "", acc & ACC_WRITE ? "KPY_WRITE" : "",
 		          (acc & ACC_MINMAX) ? " | " : "", acc & ACC_MINMAX ? "KPY_MINMAX" : "", acc ? "" : "0",
-		          adjointof(m, f, j));
+		          adjointparam(m, f, j));
 	}
 	bufputs(b, "    {NULL, {0, 0, 0, 0, 0, 0, 0, 0}, 0, 0},\n};\n");
 }

@@ -413,23 +413,6 @@ regionwrites(const Emit *e, const Region *r)
 	return false;
 }
 
-static int
-tidregion(const Region *r)
-{
-	uint32_t i;
-	int j, n = 0, k;
-
-	for (i = 0; i < r->n; i++) {
-		const Op *op = r->ops[i];
-		if (op->code == OP_TID && op->nres > n)
-			n = op->nres;
-		for (j = 0; j < op->nregs; j++)
-			if ((k = tidregion(&op->regs[j])) > n)
-				n = k;
-	}
-	return n;
-}
-
 static void
 reach(Emit *e, const Region *r)
 {
@@ -544,7 +527,7 @@ emitnew(const Module *m, const EmitOpts *o)
 	e->fam = FAM_CORE;
 	for (i = 0; i < m->nfuncs; i++) {
 		const Func *f = m->funcs[i];
-		e->tiddims[i] = tidregion(&f->body);
+		e->tiddims[i] = tiddims(&f->body);
 		for (j = 0; j < f->nparams; j++)
 			e->fam |= typefam(f->vals[f->params[j]].ty);
 		for (j = 0; j < f->nrets; j++)

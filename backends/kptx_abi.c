@@ -291,53 +291,6 @@ typeinfo(A *a, const Module *m, Type t)
 	return LLVMConstNamedStruct(typeinfot(a), v, 8);
 }
 
-static int
-tiddims(const Region *r)
-{
-	uint32_t i;
-	int j, n = 0, k;
-
-	for (i = 0; i < r->n; i++) {
-		const Op *op = r->ops[i];
-		if (op->code == OP_TID && op->nres > n)
-			n = op->nres;
-		for (j = 0; j < op->nregs; j++)
-			if ((k = tiddims(&op->regs[j])) > n)
-				n = k;
-	}
-	return n;
-}
-
-/* The forward parameter a backward kernel's parameter pi is the adjoint
- * of: by name (adj_x of x), else by position among the array parameters. */
-static int
-adjointof(const Module *m, const Func *k, uint32_t pi)
-{
-	const Func *fw;
-	const char *nm;
-	uint32_t j, na = 0;
-
-	if (k->adjof < 0 || (uint32_t)k->adjof >= m->nfuncs)
-		return -1;
-	fw = m->funcs[k->adjof];
-	if (pi < fw->nparams)
-		return -1;
-	nm = k->vals[k->params[pi]].name;
-	if (nm && strncmp(nm, "adj_", 4) == 0)
-		for (j = 0; j < fw->nparams; j++) {
-			const char *fn = fw->vals[fw->params[j]].name;
-			if (fn && strcmp(fn, nm + 4) == 0)
-				return (int)j;
-		}
-	for (j = 0; j < fw->nparams; j++)
-		if (fw->vals[fw->params[j]].ty.k == T_ARRAY) {
-			if (na == pi - fw->nparams)
-				return (int)j;
-			na++;
-		}
-	return -1;
-}
-
 static void
 hosttables(A *a, const LLVMValueRef *launch)
 {
@@ -377,7 +330,7 @@ hosttables(A *a, const LLVMValueRef *launch)
 			v[0] = namestr(a, nm ? nm : "");
 			v[1] = typeinfo(a, m, fn->vals[fn->params[j]].ty);
 			v[2] = ci32(a, (int64_t)acc[i][j]);
-			v[3] = ci32(a, adjointof(m, fn, j));
+			v[3] = ci32(a, adjointparam(m, fn, j));
 			pin[j] = LLVMConstStructInContext(a->c, v, 4, 0);
 		}
 		pin[fn->nparams] = LLVMConstNull(pt);

@@ -494,5 +494,10 @@ void freeparamaccess(const Module *m, unsigned **acc);
 /* The parameter of f an array-typed value comes from (through views and
  * struct fields), or -1. */
 int arrayparam(const Func *f, Val v);
+/* The widest tid (1-4) a region reads, 0 if none. */
+int tiddims(const Region *r);
+/* The forward parameter a backward kernel's parameter pi is the adjoint of:
+ * by name (adj_x of x), else by position among the array parameters; -1. */
+int adjointparam(const Module *m, const Func *k, uint32_t pi);
 
 #endif /* KPY_IR_H */

@@ -2,6 +2,7 @@
  * walk.c — traversal helpers shared by passes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir.h"
 
@@ -139,4 +140,50 @@ freeparamaccess(const Module *m, unsigned **acc)
 	for (i = 0; i < m->nfuncs; i++)
 		free(acc[i]);
 	free(acc);
+}
+
+int
+tiddims(const Region *r)
+{
+	uint32_t i;
+	int j, n = 0, k;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		if (op->code == OP_TID && op->nres > n)
+			n = op->nres;
+		for (j = 0; j < op->nregs; j++)
+			if ((k = tiddims(&op->regs[j])) > n)
+				n = k;
+	}
+	return n;
+}
+
+int
+adjointparam(const Module *m, const Func *k, uint32_t pi)
+{
+	const Func *fw;
+	const char *nm;
+	uint32_t j, na = 0;
+
+	if (k->adjof < 0 || (uint32_t)k->adjof >= m->nfuncs)
+		return -1;
+	fw = m->funcs[k->adjof];
+	if (pi < fw->nparams)
+		return -1;
+	nm = k->vals[k->params[pi]].name;
+	if (nm && strncmp(nm, "adj_", 4) == 0)
+		for (j = 0; j < fw->nparams; j++) {
+			const char *fn = fw->vals[fw->params[j]].name;
+			if (fn && strcmp(fn, nm + 4) == 0)
+				return (int)j;
+		}
+	/* by position among the array parameters */
+	for (j = 0; j < fw->nparams; j++)
+		if (fw->vals[fw->params[j]].ty.k == T_ARRAY) {
+			if (na == pi - fw->nparams)
+				return (int)j;
+			na++;
+		}
+	return -1;
 }
