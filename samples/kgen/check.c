@@ -42,6 +42,7 @@ typedef struct Ck {
 	int loops;                  /* enclosing loops */
 	int branches;               /* enclosing if bodies */
 	int stores[MAX_PARAMS];     /* stores per parameter */
+	int acc[MAX_PARAMS];        /* accumulators: the AccClass of their first atomic */
 } Ck;
 
 static void
@@ -638,6 +639,15 @@ check_stmt(Ck *c, const Stmt *s)
 			check_expr(c, s->idx[i]);
 			if (!index_safe(c, s->idx[i], i, 0))
 				bad(c, "atomic index %d of '%s' may be out of bounds", i, s->var->name);
+		}
+		for (i = 0; i < c->k->nparams; i++) {
+			if (c->k->params[i] != s->var)
+				continue;
+			if (!c->acc[i])
+				c->acc[i] = acc_class(s);
+			else if (c->acc[i] != acc_class(s))
+				bad(c, "'%s' receives atomics of two classes (add, min, max): the result depends on the thread order",
+				    s->var->name);
 		}
 		break;
 	case S_IF:

@@ -213,6 +213,14 @@ typedef enum ArrayUse {
 	IO_ACC, /* only target of atomics */
 } ArrayUse;
 
+/* What an accumulator receives.  Additions commute with additions (their
+ * order changes only float rounding), a min with mins, a max with maxes;
+ * any other mix on one element depends on the order of the threads, so an
+ * accumulator receives atomics of one class only. */
+typedef enum AccClass {
+	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX,
+} AccClass;
+
 struct Var {
 	const char *name;
 	Type ty;              /* value type; TY_ARRAY for arrays */
@@ -220,6 +228,7 @@ struct Var {
 	unsigned char role;   /* VarRole */
 	unsigned char ndim;   /* arrays: dimensions (= launch ndim) */
 	unsigned char io;     /* arrays: ArrayUse */
+	unsigned char acc;    /* accumulators: the one AccClass of atomics they receive (0: none yet) */
 	bool mutable_;        /* may be reassigned by mutation statements */
 	bool frozen;          /* read since definition: bound may no longer grow */
 	bool literal_init;    /* defined by a bare literal (a constant for Warp) */
@@ -456,6 +465,7 @@ void gen_if(Gen *g, Block *b);
 void gen_for(Gen *g, Block *b);
 void gen_while(Gen *g, Block *b);
 bool gen_atomic(Gen *g, Block *b);
+int acc_class(const Stmt *s);
 Var *def_accumulator(Gen *g, Block *b, Type t);
 void finish_func(Gen *g, Block *body);
 void recount_reads(Block *body);

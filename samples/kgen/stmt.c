@@ -521,6 +521,17 @@ acc_index(Gen *g, Var *arr, Expr **idx)
 	}
 }
 
+/* The AccClass of atomic statement s. */
+int
+acc_class(const Stmt *s)
+{
+	if (s->s && !strcmp(s->s, "wp.atomic_min"))
+		return ACC_MIN;
+	if (s->s && !strcmp(s->s, "wp.atomic_max"))
+		return ACC_MAX;
+	return ACC_ADD;
+}
+
 bool
 gen_atomic(Gen *g, Block *b)
 {
@@ -545,9 +556,17 @@ gen_atomic(Gen *g, Block *b)
 	s->nidx = arr->ndim;
 	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
 	acc_index(g, arr, s->idx);
+	/* one class of atomics per accumulator: see AccClass */
+	if (arr->acc == ACC_ADD)
+		w[2] = w[3] = 0;
+	else if (arr->acc == ACC_MIN)
+		w[0] = w[1] = w[3] = w[4] = w[5] = 0;
+	else if (arr->acc == ACC_MAX)
+		w[0] = w[1] = w[2] = w[4] = w[5] = 0;
 	k = rng_weighted(&g->rng, w, 6);
 	s->s = fns[k];
 	s->op = k == 5 ? OP_SUB : OP_ADD;
+	arr->acc = (unsigned char)acc_class(s);
 	if (arr->elem.kind == TY_INT) {
 		s->e = rng_pct(&g->rng, 40) ? ex_lit_int(g->A, 1) : gx(g, arr->elem, g->depth - 1, 16);
 	} else {
