@@ -1,0 +1,79 @@
+# samples/dataset.mk — the dataset build: one makefile for the build tree
+# (`make dataset`), an installed kpy (`kpy-dataset`) and Slurm's array tasks.
+#
+#   make -f dataset.mk KPY_BIN=DIR KPY_INCLUDE=DIR KPY_SHARD=shard.sh \
+#        [OUT=dataset] [N=2000] [SEED=1] [SHARD=100] [CATEGORIES=a,b] [-jN] [TARGET]
+#
+# Targets: all (the default: every shard, then the merge), shards (every
+# shard, no merge), merge (merge the shards that exist; refuses an incomplete
+# set), OUT/shards/NNNNN.jsonl (one shard), missing (print the indices of
+# the shards that are not built, or whose parameters changed).
+#
+# Shards are independent targets, so -j builds them in parallel and an
+# interrupted build resumes; each is written atomically by shard.sh, then
+# kpack merges them in shard order: the same parameters give the same bytes
+# at any -j, locally or on Slurm.
+#
+# A shard's bytes depend on its parameters and on the tools: each shard has
+# a parameter file, rewritten only when its content changes, and the shard
+# depends on it and on the tools themselves.  Changing SEED, SHARD,
+# CATEGORIES, NVCC or PTXAS rebuilds every shard; changing N rebuilds only the
+# shards whose range changes (the last one) and adds or drops shards.
+
+N ?= 2000
+SEED ?= 1
+SHARD ?= 100
+CATEGORIES ?=
+OUT ?= dataset
+NVCC ?= $(shell command -v nvcc 2>/dev/null)
+PTXAS ?= $(shell command -v ptxas 2>/dev/null)
+KPY_BIN ?= $(error KPY_BIN (the folder of kgen, kpyc, ... kpack) is not set)
+KPY_INCLUDE ?= $(error KPY_INCLUDE (the runtime headers' folder) is not set)
+KPY_SHARD ?= $(error KPY_SHARD (shard.sh) is not set)
+
+SHELL = /bin/sh
+dataset_nshards := $(shell echo $$(( ($(N) + $(SHARD) - 1) / $(SHARD) )))
+dataset_shards := $(shell i=0; while [ $$i -lt $(dataset_nshards) ]; do \
+	printf '$(OUT)/shards/%05d.jsonl ' $$i; i=$$((i+1)); done)
+dataset_tools = $(addprefix $(KPY_BIN)/,kgen kpyc kopt kcpu kcuda krun kpack)
+
+all: $(dataset_shards)
+	@$(MAKE) -s -f '$(firstword $(MAKEFILE_LIST))' merge
+.PHONY: all shards merge missing FORCE
+shards: $(dataset_shards)
+
+# the merge reads only what exists: it never builds a shard
+merge:
+	@for s in $(dataset_shards); do \
+		[ -f "$$s" ] && [ -f "$${s%.jsonl}.rejects.jsonl" ] || { \
+		echo "dataset: $$s is missing: the set of $(dataset_nshards) shards is incomplete, not merged" >&2; exit 1; }; \
+	done; \
+	rejects=$$(for s in $(dataset_shards); do printf -- '--rejects %s ' $${s%.jsonl}.rejects.jsonl; done); \
+	'$(KPY_BIN)/kpack' merge -o '$(OUT)' $$rejects $(dataset_shards) && \
+	'$(KPY_BIN)/kpack' validate '$(OUT)'/train.jsonl '$(OUT)'/val.jsonl '$(OUT)'/test.jsonl && \
+	echo "dataset: $(OUT) (README.md describes it; stats.json has the counts)"
+
+# the shards not built, or built with other parameters (Slurm resubmission)
+missing:
+	@i=0; while [ $$i -lt $(dataset_nshards) ]; do \
+		s=$$(printf '%05d' $$i); start=$$((i * $(SHARD))); count=$(SHARD); \
+		if [ $$((start + count)) -gt $(N) ]; then count=$$(( $(N) - start )); fi; \
+		$(dataset_params) | cmp -s - '$(OUT)'/shards/$$s.params && \
+		[ -f '$(OUT)'/shards/$$s.jsonl ] && [ -f '$(OUT)'/shards/$$s.rejects.jsonl ] || echo $$i; \
+		i=$$((i+1)); done
+
+dataset_range = start=$$(( $$(expr $* + 0) * $(SHARD) )); count=$(SHARD); \
+	if [ $$((start + count)) -gt $(N) ]; then count=$$(( $(N) - start )); fi
+dataset_params = printf 'seed %s\nshard %s\nstart %s\ncount %s\ncategories %s\nnvcc %s\nptxas %s\n' \
+	'$(SEED)' '$(SHARD)' "$$start" "$$count" '$(CATEGORIES)' '$(NVCC)' '$(PTXAS)'
+
+$(OUT)/shards/%.params: FORCE
+	@mkdir -p '$(@D)'; $(dataset_range); $(dataset_params) >'$@.new'; \
+	if cmp -s '$@.new' '$@'; then rm -f '$@.new'; else mv -f '$@.new' '$@'; fi
+.PRECIOUS: $(OUT)/shards/%.params
+FORCE:
+
+$(OUT)/shards/%.jsonl: $(OUT)/shards/%.params $(dataset_tools) $(KPY_SHARD)
+	@$(dataset_range); \
+	NVCC='$(NVCC)' PTXAS='$(PTXAS)' KPY_INCLUDE='$(KPY_INCLUDE)' KPY_SHARDS=$(dataset_nshards) \
+	bash '$(KPY_SHARD)' '$(KPY_BIN)' '$(OUT)' '$*' $(SEED) $$start $$count '$(CATEGORIES)'
