@@ -452,10 +452,27 @@ void printfunc(Buf *out, const Module *m, const Func *f);
  * names and constants print the same. */
 enum { PRINT_NORM = 1 };
 void printnorm(Buf *out, const Module *m);
+/* The printer's value names, for tools that show values as kir does (kopt
+ * --dot): namesnew assigns every value of f the spelling printfunc gives it
+ * (without '%'); printopline prints op's first line as printfunc does, with
+ * no location and no opening brace. */
+typedef struct Names Names;
+Names *namesnew(const Module *m, const Func *f);
+void namesfree(Names *nm);
+const char *valname(Names *nm, Val v);
+void printopline(Buf *out, Names *nm, const Op *op);
 /* Print a constant's value in kir syntax. */
 void printconst(Buf *out, const Module *m, const Func *f, Val v);
 /* Format a float so that it reads back to the same value of kind s. */
 void fmtfloat(Buf *out, double x, int s);
+
+/* ------------------------------------------------------------------ */
+/* dot.c — Graphviz                                                    */
+
+/* f as a Graphviz digraph: a node per op (its kir line), a cluster per
+ * region inside its op's, an edge from each value's definition to each use;
+ * yields and returns point back at the op they give values to (dashed). */
+void printdot(Buf *out, const Module *m, const Func *f);
 
 /* ------------------------------------------------------------------ */
 /* parse.c — reading kir                                               */

@@ -456,15 +456,34 @@ pregion(Buf *out, Names *nm, const Region *r, int d)
 }
 
 static void
-printfuncx(Buf *out, const Module *m, const Func *f, int flags)
+namesinit(Names *nm, const Module *m, const Func *f, int flags)
 {
-	Names nm = {0};
+	memset(nm, 0, sizeof *nm);
+	nm->flags = flags;
+	nm->m = m;
+	nm->f = f;
+	nm->name = xcalloc(f->nvals + 1, sizeof(char *));
+}
+
+static void
+namesfini(Names *nm)
+{
 	uint32_t i;
 
-	nm.flags = flags;
-	nm.m = m;
-	nm.f = f;
-	nm.name = xcalloc(f->nvals + 1, sizeof(char *));
+	for (i = 0; i <= nm->f->nvals; i++)
+		free(nm->name[i]);
+	free(nm->name);
+	free(nm->used);
+}
+
+/* Print f with the names in nm (fresh: they are assigned as printed). */
+static void
+printfuncn(Buf *out, Names *nm, const Func *f)
+{
+	const Module *m = nm->m;
+	int flags = nm->flags;
+	uint32_t i;
+
 	if (flags & PRINT_NORM)
 		bufprintf(out, "%s @f%d(", f->kernel ? "kernel" : "func", funcindex(m, f));
 	else
@@ -472,7 +491,7 @@ printfuncx(Buf *out, const Module *m, const Func *f, int flags)
 	for (i = 0; i < f->nparams; i++) {
 		if (i)
 			bufputs(out, ", ");
-		pval(out, &nm, f->params[i]);
+		pval(out, nm, f->params[i]);
 		bufputs(out, ": ");
 		ptype(out, m, flags, f->vals[f->params[i]].ty);
 	}
@@ -486,14 +505,66 @@ printfuncx(Buf *out, const Module *m, const Func *f, int flags)
 		}
 	}
 	bufputs(out, " {");
-	ploc(out, &nm, f->loc);
+	ploc(out, nm, f->loc);
 	bufputc(out, '\n');
-	pregion(out, &nm, &f->body, 1);
+	pregion(out, nm, &f->body, 1);
 	bufputs(out, "}\n");
-	for (i = 0; i <= f->nvals; i++)
-		free(nm.name[i]);
-	free(nm.name);
-	free(nm.used);
+}
+
+static void
+printfuncx(Buf *out, const Module *m, const Func *f, int flags)
+{
+	Names nm;
+
+	namesinit(&nm, m, f, flags);
+	printfuncn(out, &nm, f);
+	namesfini(&nm);
+}
+
+Names *
+namesnew(const Module *m, const Func *f)
+{
+	Names *nm = xmalloc(sizeof *nm);
+	Buf scratch = {0};
+
+	namesinit(nm, m, f, 0);
+	printfuncn(&scratch, nm, f);
+	buffree(&scratch);
+	return nm;
+}
+
+void
+namesfree(Names *nm)
+{
+	if (nm) {
+		namesfini(nm);
+		free(nm);
+	}
+}
+
+const char *
+valname(Names *nm, Val v)
+{
+	return name(nm, v);
+}
+
+void
+printopline(Buf *out, Names *nm, const Op *op)
+{
+	Buf one = {0};
+	size_t n;
+	char *loc;
+
+	pop(&one, nm, op, 0);
+	n = strcspn(one.s, "\n");
+	one.s[n] = 0;
+	if ((loc = strstr(one.s, "  ; loc")) != NULL || (loc = strstr(one.s, " ; loc")) != NULL)
+		*loc = 0;
+	n = strlen(one.s);
+	while (n > 0 && (one.s[n - 1] == ' ' || one.s[n - 1] == '{'))
+		one.s[--n] = 0;
+	bufputs(out, one.s);
+	buffree(&one);
 }
 
 void

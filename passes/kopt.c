@@ -27,6 +27,8 @@ usage(FILE *f)
 	        "      --max-unroll=N    largest trip count the unroll pass unrolls (default 16)\n"
 	        "      --normalized      print the normalized form (no names, locations or\n"
 	        "                        constants: what datasets deduplicate on)\n"
+	        "      --dot[=FUNC]      write Graphviz dot of every function (or FUNC) instead\n"
+	        "                        of kir: a node per op, a cluster per region, dataflow edges\n"
 	        "      --list-passes     list the passes and exit\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
 	        "  -h, --help            show this help\n"
@@ -70,7 +72,7 @@ addpasses(const char *list, const PassInfo **pipe, int *npipe, int max)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_VERIFY_EACH = 256, OPT_PRINT_AFTER, OPT_MAX_UNROLL, OPT_LIST, OPT_NORM };
+	enum { OPT_VERIFY_EACH = 256, OPT_PRINT_AFTER, OPT_MAX_UNROLL, OPT_LIST, OPT_NORM, OPT_DOT };
 	static const struct option longopts[] = {
 		{"passes", required_argument, NULL, 'p'},
 		{"output", required_argument, NULL, 'o'},
@@ -79,6 +81,7 @@ main(int argc, char **argv)
 		{"max-unroll", required_argument, NULL, OPT_MAX_UNROLL},
 		{"list-passes", no_argument, NULL, OPT_LIST},
 		{"normalized", no_argument, NULL, OPT_NORM},
+		{"dot", optional_argument, NULL, OPT_DOT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -86,7 +89,7 @@ main(int argc, char **argv)
 	const PassInfo *pipe[256];
 	int npipe = 0, c, i, rc = 0;
 	bool verifyeach = false, normalized = false;
-	const char *out = NULL, *in = "-", *printafter = NULL;
+	const char *out = NULL, *in = "-", *printafter = NULL, *dot = NULL;
 	PassOpts po = {0};
 	Diag d;
 	Src src = {0};
@@ -125,6 +128,9 @@ main(int argc, char **argv)
 			po.max_unroll = (int)v;
 			break;
 		}
+		case OPT_DOT:
+			dot = optarg ? optarg : "";
+			break;
 		case OPT_NORM:
 			normalized = true;
 			break;
@@ -183,7 +189,20 @@ main(int argc, char **argv)
 			buffree(&t);
 		}
 	}
-	if (normalized)
+	if (dot) {
+		int found = 0;
+
+		for (i = 0; i < (int)m->nfuncs; i++)
+			if (!*dot || strcmp(dot, m->funcs[i]->name) == 0) {
+				printdot(&b, m, m->funcs[i]);
+				found++;
+			}
+		if (*dot && !found) {
+			fprintf(stderr, "kopt: --dot=%s: no function of that name\n", dot);
+			rc = 1;
+			goto done;
+		}
+	} else if (normalized)
 		printnorm(&b, m);
 	else
 		printmod(&b, m);
