@@ -2,7 +2,7 @@
 # (`make dataset`), an installed kpy (`kpy-dataset`) and Slurm's array tasks.
 #
 #   make -f dataset.mk KPY_BIN=DIR KPY_INCLUDE=DIR KPY_SHARD=shard.sh \
-#        [OUT=dataset] [N=2000] [SEED=1] [SHARD=100] [CATEGORIES=a,b] [-jN] [TARGET]
+#        [OUT=dataset] [N=2000] [SEED=1] [SHARD=N/8, 10..100] [CATEGORIES=a,b] [-jN] [TARGET]
 #
 # Targets: all (the default: every shard, then the merge), shards (every
 # shard, no merge), merge (merge the shards that exist; refuses an incomplete
@@ -22,7 +22,10 @@
 
 N ?= 2000
 SEED ?= 1
-SHARD ?= 100
+# kernels per shard: N/8 between 10 and 100, so that a small build is still
+# several shards (progress, parallelism) and a large one amortizes each
+# shard's compiler runs; the records do not depend on it
+SHARD ?= $(shell s=$$(( ($(N) + 7) / 8 )); [ $$s -lt 10 ] && s=10; [ $$s -gt 100 ] && s=100; echo $$s)
 CATEGORIES ?=
 OUT ?= dataset
 NVCC ?= $(shell command -v nvcc 2>/dev/null)
