@@ -119,6 +119,9 @@ case $cmd in
 			if [ -x build/.venv-warp/bin/python ] && [ -z "${KPY_WARP_PYTHON:-}" ]; then
 				export KPY_WARP_PYTHON="$here/build/.venv-warp/bin/python"
 			fi
+			if [ -x build/.venv-hf/bin/python ] && [ -z "${KPY_HF_PYTHON:-}" ]; then
+				export KPY_HF_PYTHON="$here/build/.venv-hf/bin/python"
+			fi
 			configure_in build-san --enable-sanitizers
 			if make -C build-san -s -j"$JOBS" >&2; then
 				run_tests build-san "$tlog" || rc=1

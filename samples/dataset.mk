@@ -52,8 +52,8 @@ merge:
 		echo "dataset: $$s is missing: the set of $(dataset_nshards) shards is incomplete, not merged" >&2; exit 1; }; \
 	done; \
 	rejects=$$(for s in $(dataset_shards); do printf -- '--rejects %s ' $${s%.jsonl}.rejects.jsonl; done); \
-	'$(KPY_BIN)/kpack' merge -o '$(OUT)' $$rejects $(dataset_shards) && \
-	'$(KPY_BIN)/kpack' validate '$(OUT)'/train.jsonl '$(OUT)'/val.jsonl '$(OUT)'/test.jsonl && \
+	'$(KPY_BIN)/kpack' merge -o '$(OUT)' --include '$(KPY_INCLUDE)' $$rejects $(dataset_shards) && \
+	'$(KPY_BIN)/kpack' validate $$(for f in train val test; do [ -f '$(OUT)'/$$f.jsonl ] && echo '$(OUT)'/$$f.jsonl; done) && \
 	echo "dataset: $(OUT) (README.md describes it; stats.json has the counts)"
 
 # the shards not built, or built with other parameters (Slurm resubmission)

@@ -18,6 +18,7 @@
  * A kernel is accepted when no check failed and the checks every record
  * needs (REQUIRED below) ran.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
@@ -39,7 +40,7 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: kpack record DIR [-o FILE]\n"
 	        "       kpack shard [-o FILE] [--rejects FILE] DIR...\n"
-	        "       kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE]... SHARD.jsonl...\n"
+	        "       kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE]... [--include DIR] SHARD.jsonl...\n"
 	        "       kpack validate FILE.jsonl...\n"
 	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
 	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
@@ -49,6 +50,7 @@ usage(FILE *f)
 	        "  -o, --output=PATH   the output file (record, shard) or folder (merge)\n"
 	        "      --rejects=FILE  shard: write rejected kernels here; merge: read them\n"
 	        "      --split=T,V,E   merge: train/validation/test percentages (default 90,5,5)\n"
+	        "      --include=DIR   merge: copy the runtime headers DIR/kpy/*.h to OUTDIR/include/kpy\n"
 	        "      --rtol=R --atol=A  compare: tolerances (default 1e-5, 1e-6)\n"
 	        "  -h, --help          show this help\n"
 	        "  -V, --version       show the version\n");
@@ -596,6 +598,24 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	char path[4096];
 	cJSON *c;
 
+	/* YAML front matter: what `datasets.load_dataset(OUT)` and the Hub read;
+	 * a split with no record is left out (a loader fails on an empty one) */
+	{
+		static const char *const file[3] = {"train.jsonl", "val.jsonl", "test.jsonl"};
+		static const char *const name[3] = {"train", "validation", "test"};
+		int k;
+
+		bufputs(&b, "---\nlicense: apache-2.0\npretty_name: kpy Warp to CUDA kernels\n"
+		            "language:\n- en\ntags:\n- code\n- cuda\n- ptx\n- nvidia-warp\n- autodiff\n"
+		            "task_categories:\n- text-generation\nsize_categories:\n- ");
+		bufputs(&b, st->records < 1000 ? "n<1K" : st->records < 10000 ? "1K<n<10K" : st->records < 100000 ? "10K<n<100K"
+		            : st->records < 1000000 ? "100K<n<1M" : "1M<n<10M");
+		bufputs(&b, "\nconfigs:\n- config_name: default\n  data_files:\n");
+		for (k = 0; k < 3; k++)
+			if (st->split[k])
+				bufprintf(&b, "  - split: %s\n    path: %s\n", name[k], file[k]);
+		bufputs(&b, "---\n\n");
+	}
 	bufprintf(&b,
 	          "# kpy Warp→CUDA dataset\n\n"
 	          "Pairs of NVIDIA Warp kernels (Python) and the code the kpy compiler makes\n"
@@ -630,6 +650,8 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "| `meta.content_hash` | FNV-1a 64 of the Python source |\n"
 	        "| `meta.kir_hash` | FNV-1a 64 of the normalized kir (`kopt --normalized`: value, function, struct and field names, locations and constants canonicalized) |\n"
 	        "| `meta.split` | train/val/test, from `kir_hash` (so a kernel never lands in two splits) |\n"
+	        "\nThe runtime headers the C++ and CUDA include are in `include/kpy/`, once:\n"
+	        "`nvcc -std=c++17 -I include -c forward.cu` compiles a record's kernel.\n"
 	        "\n## Checks\n\n"
 	        "- `kpyc`, `kopt`, `kcpu`, `kcuda`, `kptx`: each tool accepted the kernel (kopt runs `ad,O` with `--verify-each`).\n"
 	        "- `nvcc`: the CUDA of the shard (forward and backward kernels) compiled with `nvcc -arch=sm_80`.\n"
@@ -651,8 +673,44 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	buffree(&b);
 }
 
+/* Copy the runtime headers (the .h files of inc/kpy) to out/include/kpy: the dataset
+ * ships them once, and a record's C++ and CUDA compile against them. */
+static void
+copyheaders(const char *inc, const char *out)
+{
+	char from[4096], to[4096];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(from, sizeof from, "%s/kpy", inc);
+	snprintf(to, sizeof to, "%s/include/kpy", out);
+	if (!(d = opendir(from)))
+		fatal("cannot open %s:", from);
+	if (mkdir_p(to) != 0)
+		fatal("cannot create %s:", to);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name), len;
+		char *text;
+
+		if (l < 3 || strcmp(e->d_name + l - 2, ".h") != 0)
+			continue;
+		snprintf(from, sizeof from, "%s/kpy/%s", inc, e->d_name);
+		snprintf(to, sizeof to, "%s/include/kpy/%s", out, e->d_name);
+		if (!(text = readfile(from, &len)))
+			fatal("cannot read %s:", from);
+		if (writefile(to, text, len) != 0)
+			fatal("cannot write %s:", to);
+		free(text);
+		n++;
+	}
+	closedir(d);
+	if (!n)
+		fatal("%s/kpy holds no headers", inc);
+}
+
 static int
-cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3])
+cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3], const char *inc)
 {
 	Buf split[3] = {{0}};
 	const char *splitnames[3] = {"train", "val", "test"};
@@ -752,10 +810,21 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	}
 	if (mkdir_p(out) != 0)
 		fatal("cannot create %s:", out);
+	if (inc)
+		copyheaders(inc, out);
+	for (k = 0; k < 3; k++)
+		if (st.records && !st.split[k])
+			fprintf(stderr, "kpack: warning: the %s split is empty (%d records in all): it has no file and "
+			        "the card lists only the others; more kernels (N) fill it\n", splitnames[k], st.records);
+	/* an empty split has no file (loaders reject empty files; a stale one goes) */
 	for (k = 0; k < 3; k++) {
 		snprintf(path, sizeof path, "%s/%s.jsonl", out, splitnames[k]);
-		if (writefile(path, split[k].s ? split[k].s : "", split[k].n) != 0)
+		if (!st.split[k]) {
+			if (remove(path) != 0 && errno != ENOENT)
+				fatal("cannot remove %s:", path);
+		} else if (writefile(path, split[k].s, split[k].n) != 0) {
 			fatal("cannot write %s:", path);
+		}
 		buffree(&split[k]);
 	}
 	stats = cJSON_CreateObject();
@@ -801,8 +870,6 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 }
 
 /* ---- compare ------------------------------------------------------- */
-
-#include <dirent.h>
 
 static int
 cmdcompare(const char *a, const char *b, double rtol, double atol)
@@ -853,18 +920,19 @@ cmdcompare(const char *a, const char *b, double rtol, double atol)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL };
+	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"rejects", required_argument, NULL, OPT_REJ},
 		{"split", required_argument, NULL, OPT_SPLIT},
+		{"include", required_argument, NULL, OPT_INC},
 		{"rtol", required_argument, NULL, OPT_RTOL},
 		{"atol", required_argument, NULL, OPT_ATOL},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL, *cmd;
+	const char *out = NULL, *cmd, *inc = NULL;
 	char *rej[4096];
 	int nrej = 0, c, pct[3] = {90, 5, 5};
 	double rtol = 1e-5, atol = 1e-6;
@@ -902,6 +970,9 @@ main(int argc, char **argv)
 			if (nrej < 4096)
 				rej[nrej++] = optarg;
 			break;
+		case OPT_INC:
+			inc = optarg;
+			break;
 		case OPT_SPLIT:
 			if (sscanf(optarg, "%d,%d,%d", &pct[0], &pct[1], &pct[2]) != 3 || pct[0] < 0 || pct[1] < 0 ||
 			    pct[2] < 0 || pct[0] + pct[1] + pct[2] != 100) {
@@ -938,7 +1009,7 @@ main(int argc, char **argv)
 		return cmdrecord(argc, argv, out, nrej ? rej[0] : NULL);
 	}
 	if (strcmp(cmd, "merge") == 0)
-		return argc < 1 ? (usage(stderr), 2) : cmdmerge(argc, argv, out, rej, nrej, pct);
+		return argc < 1 ? (usage(stderr), 2) : cmdmerge(argc, argv, out, rej, nrej, pct, inc);
 	if (strcmp(cmd, "validate") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
 	if (strcmp(cmd, "compare") == 0)
