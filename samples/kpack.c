@@ -29,6 +29,7 @@
 
 #include "ir.h"
 #include "npy.h"
+#include "neardup.h"
 
 static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun"};
 static const char *const CHECKNAMES[] = {"kpyc", "kopt", "kcpu", "kcuda", "kptx", "nvcc", "ptxas",
@@ -124,16 +125,22 @@ mkdir_p(const char *path)
 	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Which of 100 buckets a hash falls in, and so its split. */
+/* The split (0 train, 1 val, 2 test) of hash h: one of 100 buckets. */
+static int
+splitno(uint64_t h, const int pct[3])
+{
+	int b = (int)(h % 100);
+
+	return b < pct[0] ? 0 : b < pct[0] + pct[1] ? 1 : 2;
+}
+
+/* Its name. */
 static const char *
 splitof(uint64_t h, const int pct[3])
 {
-	int b = (int)(h % 100);
-	if (b < pct[0])
-		return "train";
-	if (b < pct[0] + pct[1])
-		return "val";
-	return "test";
+	static const char *const name[3] = {"train", "val", "test"};
+
+	return name[splitno(h, pct)];
 }
 
 static int pct_default[3] = {90, 5, 5};
@@ -521,6 +528,9 @@ typedef struct Stats {
 	int *pylines, *culines, n, cap;
 	int records, dups, nrejects;
 	int split[3];
+	int neardups;      /* records in a near-duplicate cluster they do not head */
+	int nearclusters;  /* clusters of more than one record */
+	int moved;         /* records whose split is their cluster's, not their own */
 } Stats;
 
 static void
@@ -591,6 +601,9 @@ hsetadd(HSet *s, uint64_t h)
 	return true;
 }
 
+/* Near duplicates: the least estimated Jaccard similarity that joins two records. */
+#define NEAR_THRESHOLD 0.8
+
 static void
 writecard(const char *dir, const Stats *st, const cJSON *stats)
 {
@@ -625,8 +638,13 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	          "## Contents\n\n"
 	          "| split | records |\n|---|---|\n| train | %d |\n| val | %d |\n| test | %d |\n\n"
 	          "%d records after removing %d duplicates; %d kernels were rejected by a check\n"
-	          "(`stats.json` gives the counts by check and category).\n\n",
-	          st->split[0], st->split[1], st->split[2], st->records, st->dups, st->nrejects);
+	          "(`stats.json` gives the counts by check and category).\n\n"
+	          "Near duplicates: %d records are, by MinHash of 5-token shingles of their Python\n"
+	          "(estimated Jaccard similarity %.2f or more), near duplicates of an earlier record,\n"
+	          "in %d groups; each group is kept in one split, its first record's (%d records\n"
+	          "moved), so that no split holds a near copy of another's kernel.\n\n",
+	          st->split[0], st->split[1], st->split[2], st->records, st->dups, st->nrejects,
+	          st->neardups, NEAR_THRESHOLD, st->nearclusters, st->moved);
 	bufputs(&b, "| category | records |\n|---|---|\n");
 	cJSON_ArrayForEach(c, st->bycat)
 		bufprintf(&b, "| %s | %d |\n", c->string,
@@ -719,6 +737,9 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	cJSON *stats, *c;
 	char path[4096];
 	int i, k;
+	uint64_t *kirhash = NULL; /* per kept record, in order: its kir hash */
+	uint32_t *rep = NULL;     /* per kept record: the first record of its near-duplicate cluster */
+	uint32_t kept = 0;
 
 	if (!out) {
 		fprintf(stderr, "kpack merge: -o OUTDIR is required\n");
@@ -728,6 +749,65 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	st.checks = cJSON_CreateObject();
 	st.rejects = cJSON_CreateObject();
 	st.ops = cJSON_CreateObject();
+	/* first pass: the near-duplicate clusters of the records that stay, by
+	 * their Python text; a cluster stays in one split (its first record's) */
+	{
+		HSet seen1 = {0};
+		NearDup *nd = nd_new();
+		uint32_t n = 0, cap = 0, j;
+
+		for (i = 0; i < argc; i++) {
+			char *text = readfile(argv[i], NULL), *line, *next;
+			int lineno = 0;
+			if (!text) {
+				fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+				return 1;
+			}
+			for (line = text; *line; line = next) {
+				char *e = strchr(line, '\n');
+				cJSON *o;
+				uint64_t kh;
+				next = e ? e + 1 : line + strlen(line);
+				if (e)
+					*e = 0;
+				lineno++;
+				if (!*line)
+					continue;
+				if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
+					fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
+					cJSON_Delete(o);
+					free(text);
+					return 1;
+				}
+				kh = strtoull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "meta"),
+				                                                "kir_hash")->valuestring, NULL, 16);
+				if (hsetadd(&seen1, kh)) {
+					nd_add(nd, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring);
+					if (n == cap) {
+						cap = cap ? 2 * cap : 1024;
+						kirhash = xrealloc(kirhash, cap * sizeof *kirhash);
+					}
+					kirhash[n++] = kh;
+				}
+				cJSON_Delete(o);
+			}
+			free(text);
+		}
+		rep = xmalloc((n ? n : 1) * sizeof *rep);
+		st.neardups = (int)nd_cluster(nd, NEAR_THRESHOLD, rep);
+		{
+			/* clusters of more than one: heads that some other record points at */
+			bool *head = xcalloc(n ? n : 1, sizeof(bool));
+			for (j = 0; j < n; j++)
+				if (rep[j] != j && !head[rep[j]]) {
+					head[rep[j]] = true;
+					st.nearclusters++;
+				}
+			free(head);
+		}
+		nd_free(nd);
+		free(seen1.k);
+	}
 	for (i = 0; i < argc; i++) {
 		char *text = readfile(argv[i], NULL), *line, *next;
 		int lineno = 0;
@@ -758,9 +838,11 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 				cJSON_Delete(o);
 				continue;
 			}
-			/* the split follows the hash and the requested percentages */
-			cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(splitof(kh, pct)));
-			s = strcmp(splitof(kh, pct), "train") == 0 ? 0 : strcmp(splitof(kh, pct), "val") == 0 ? 1 : 2;
+			/* the split follows the hash of the cluster's first record and
+			 * the requested percentages */
+			s = splitno(kirhash[rep[kept++]], pct);
+			st.moved += s != splitno(kh, pct);
+			cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(splitnames[s]));
 			putline(&split[s], o);
 			st.split[s]++;
 			st.records++;
@@ -838,6 +920,12 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 		cJSON_AddNumberToObject(r, "rejected", total ? (double)st.nrejects / total : 0);
 		cJSON_AddNumberToObject(r, "duplicates", total ? (double)st.dups / total : 0);
 	}
+	c = cJSON_AddObjectToObject(stats, "near_duplicates");
+	cJSON_AddStringToObject(c, "method", "MinHash of 5-token shingles of the Python text, 64 hashes, 16 bands");
+	cJSON_AddNumberToObject(c, "threshold", NEAR_THRESHOLD);
+	cJSON_AddNumberToObject(c, "records", st.neardups);
+	cJSON_AddNumberToObject(c, "clusters", st.nearclusters);
+	cJSON_AddNumberToObject(c, "moved_to_their_cluster_split", st.moved);
 	c = cJSON_AddObjectToObject(stats, "splits");
 	for (k = 0; k < 3; k++)
 		cJSON_AddNumberToObject(c, splitnames[k], st.split[k]);
@@ -866,6 +954,8 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	free(st.pylines);
 	free(st.culines);
 	free(seen.k);
+	free(kirhash);
+	free(rep);
 	return 0;
 }
 

@@ -1,0 +1,16 @@
+/* neardup.h — near-duplicate texts by MinHash and LSH (see neardup.c). */
+#ifndef KPY_NEARDUP_H
+#define KPY_NEARDUP_H
+#include <stdint.h>
+
+typedef struct NearDup NearDup;
+NearDup *nd_new(void);
+void nd_free(NearDup *nd);
+/* Add a text; returns its number (0, 1, ... in the order added). */
+uint32_t nd_add(NearDup *nd, const char *text);
+/* Cluster the texts added: two whose estimated Jaccard similarity of
+ * 5-token shingles is at least threshold are in one cluster.  rep[i] gets
+ * the first text of i's cluster; returns how many texts are not their own
+ * representative. */
+uint32_t nd_cluster(NearDup *nd, double threshold, uint32_t *rep);
+#endif
