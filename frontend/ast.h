@@ -35,7 +35,9 @@ typedef struct Token {
 	uint32_t off;      /* byte offset of its first byte in the source */
 	uint32_t len;      /* length in bytes */
 	Loc loc;           /* line and 1-based byte column */
-	const char *msg;   /* BADTOK: what is wrong (static string) */
+	const char *msg;   /* BADTOK: what is wrong; other kinds: a layout
+	                    * error (unexpected indent, a missing block) */
+	bool parsed;       /* read by a parse that reports errors */
 } Token;
 
 typedef struct TokArray {
@@ -45,7 +47,8 @@ typedef struct TokArray {
 } TokArray;
 
 /* Tokenize a whole NUL-terminated source.  Never fails: malformed input
- * becomes BADTOK tokens that the parser reports if it reads them. */
+ * becomes BADTOK tokens (or tokens with a msg) that the parser reports if
+ * it reads them; kpyc reports the others (tokreport). */
 void pytokenize(Arena *a, const Src *src, TokArray *out);
 
 /* ------------------------------------------------------------------ */

@@ -1045,6 +1045,8 @@ pylex(PYSTYPE *lval, PYLTYPE *lloc, PState *ps)
 		return T_END;
 	}
 	t = &ps->toks->v[ps->pos++];
+	if (!ps->quiet)
+		ps->toks->v[ps->pos - 1].parsed = true;
 	loc = t->loc;
 	lloc->first_line = (int)loc.line;
 	lloc->first_column = (int)loc.col;
@@ -1094,7 +1096,8 @@ pyerror(PYLTYPE *lloc, PState *ps, const char *msg)
 	ps->nerr++;
 	if (ps->quiet)
 		return;
-	if (t && t->kind == T_BADTOK && t->msg) {
+	if (t && t->msg) {
+		/* a token the tokenizer found wrong: its message says why */
 		loc = t->loc;
 		msg = t->msg;
 	} else if (t && t->kind == T_INDENT) {

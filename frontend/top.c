@@ -1335,6 +1335,11 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		for (j = 0; j < f->toks.n; j++)
 			f->toks.v[j].loc.file = (uint32_t)i;
 		scanfile(&k, f);
+		/* what the tokenizer found wrong outside compiled code (host
+		 * code is not parsed, but Python would reject the file) */
+		for (j = 0; j < f->toks.n; j++)
+			if (f->toks.v[j].msg && !f->toks.v[j].parsed)
+				kerr(&k, f->toks.v[j].loc, "%s", f->toks.v[j].msg);
 	}
 	if (!o->parse_only)
 		semamodule(&k);
