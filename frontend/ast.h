@@ -179,6 +179,8 @@ typedef struct KpycOpts {
 /* Compile the Python sources into one kir module.  Diagnostics go to d;
  * returns NULL when any error was reported. */
 Module *kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
+/* The same on the calling thread (stack.c runs it on a large stack). */
+Module *kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
 
 /* The Python value of a literal constant, kept exactly (Warp converts
  * literals at their full precision where it adapts them). */

@@ -1113,8 +1113,13 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 	uint32_t i;
 	GVal v = gnone();
 
-	if (findstruct(k->m, name) >= 0)
-		name = aprintf(k->a, "%s_%d", name, f->index + 1);
+	if (findstruct(k->m, name) >= 0) {
+		/* redefined (in this file or another): a fresh name */
+		const char *base = name;
+		int n = f->index + 1;
+		while (findstruct(k->m, (name = aprintf(k->a, "%s_%d", base, n))) >= 0)
+			n++;
+	}
 	sid = addstruct(k->m, name, cls->loc);
 	for (i = 0; i < cls->l1.n; i++) {
 		Node *s = cls->l1.v[i];
@@ -1309,7 +1314,7 @@ basename_noext(Arena *a, const char *path)
 }
 
 Module *
-kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
+kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 {
 	Kpyc k;
 	int i;
@@ -1343,6 +1348,9 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	}
 	if (!o->parse_only)
 		semamodule(&k);
+	if (m->toobig)
+		kerr(&k, m->toobigloc, "more than %d operands, results, loop-carried values or parameters in one "
+		     "operation (kir's limit)", MAXOPVALS);
 	flushdiags(&k);
 	for (i = 0; i < nsrcs; i++)
 		free(k.files[i].toks.v);
