@@ -1045,7 +1045,10 @@ pylex(PYSTYPE *lval, PYLTYPE *lloc, PState *ps)
 		return T_END;
 	}
 	t = &ps->toks->v[ps->pos++];
-	if (!ps->quiet)
+	/* the parser reports a bad token or an unexpected indent it reads (or
+	 * skips it after an error on the line); a message on another token is
+	 * reported where the parser fails on the token (pyerror), else by kpyc */
+	if (!ps->quiet && (t->kind == T_BADTOK || t->kind == T_INDENT))
 		ps->toks->v[ps->pos - 1].parsed = true;
 	loc = t->loc;
 	lloc->first_line = (int)loc.line;
@@ -1100,6 +1103,7 @@ pyerror(PYLTYPE *lloc, PState *ps, const char *msg)
 		/* a token the tokenizer found wrong: its message says why */
 		loc = t->loc;
 		msg = t->msg;
+		ps->toks->v[ps->pos - 1].parsed = true;
 	} else if (t && t->kind == T_INDENT) {
 		msg = "unexpected indent";
 	} else if (strcmp(msg, "memory exhausted") == 0) {

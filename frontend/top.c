@@ -1031,7 +1031,7 @@ scanfile(Kpyc *k, FileCtx *f)
 		switch (tk->kind) {
 		case T_IMPORT:
 		case T_FROM: {
-			NodeList *l = parse(k, f, i, e, true);
+			NodeList *l = parse(k, f, i, e, false);
 			uint32_t j;
 			for (j = 0; l && j < l->n; j++) {
 				if (l->v[j]->kind == S_IMPORT)
@@ -1086,7 +1086,7 @@ scanfile(Kpyc *k, FileCtx *f)
 		case T_NAME: {
 			/* NAME = ... or NAME: T = ...: a possible constant */
 			if (i + 1 < e && (t->v[i + 1].kind == '=' || t->v[i + 1].kind == ':' || t->v[i + 1].kind == ',')) {
-				NodeList *l = parse(k, f, i, e, true);
+				NodeList *l = parse(k, f, i, e, false);
 				if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
 					doassign(k, f, l->v[0]);
 				else if (t->v[i + 1].kind == '=')
