@@ -38,6 +38,18 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 	FILE *ms;
 
 	memset(&dg, 0, sizeof dg);
+	if (strcmp(kind, "error") == 0 && k->d->maxerr && k->d->nerr >= k->d->maxerr) {
+		/* past the errors flushdiags prints: counted, not formatted (a
+		 * file of garbage makes one per line, and formatting one scans
+		 * the source up to its line) */
+		dg.file = loc.line && loc.file < (uint32_t)k->nfiles ? (int)loc.file : 0;
+		dg.loc = loc;
+		dg.seq = k->ndiags;
+		dg.error = true;
+		k->d->nerr++;
+		APUSH(k->a, k->diags, k->ndiags, k->capdiags, dg);
+		return;
+	}
 	if (!(ms = open_memstream(&text, &len)))
 		fatal("open_memstream:");
 	diaginit(&tmp);
@@ -55,8 +67,9 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 	dg.seq = k->ndiags;
 	dg.error = strcmp(kind, "error") == 0;
 	if (strcmp(kind, "note") == 0 && k->ndiags) {
-		/* a note follows its diagnostic */
-		bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
+		/* a note follows its diagnostic (none if that was not formatted) */
+		if (k->diags[k->ndiags - 1].text.n)
+			bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
 		buffree(&dg.text);
 		return;
 	}
