@@ -35,7 +35,9 @@ typedef struct Token {
 	uint32_t off;      /* byte offset of its first byte in the source */
 	uint32_t len;      /* length in bytes */
 	Loc loc;           /* line and 1-based byte column */
-	const char *msg;   /* BADTOK: what is wrong (static string) */
+	const char *msg;   /* BADTOK: what is wrong; other kinds: a layout
+	                    * error (unexpected indent, a missing block) */
+	bool parsed;       /* read by a parse that reports errors */
 } Token;
 
 typedef struct TokArray {
@@ -45,7 +47,8 @@ typedef struct TokArray {
 } TokArray;
 
 /* Tokenize a whole NUL-terminated source.  Never fails: malformed input
- * becomes BADTOK tokens that the parser reports if it reads them. */
+ * becomes BADTOK tokens (or tokens with a msg) that the parser reports if
+ * it reads them; kpyc reports the others (tokreport). */
 void pytokenize(Arena *a, const Src *src, TokArray *out);
 
 /* ------------------------------------------------------------------ */
@@ -176,6 +179,8 @@ typedef struct KpycOpts {
 /* Compile the Python sources into one kir module.  Diagnostics go to d;
  * returns NULL when any error was reported. */
 Module *kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
+/* The same on the calling thread (stack.c runs it on a large stack). */
+Module *kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
 
 /* The Python value of a literal constant, kept exactly (Warp converts
  * literals at their full precision where it adapts them). */

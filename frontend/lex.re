@@ -13,15 +13,23 @@
  * Strings of every form (prefixes r, b, u, f and their combinations,
  * single, double and triple quotes) are scanned by hand so that f-strings
  * may nest quotes inside their braces.  Nothing here fails: malformed
- * input becomes a BADTOK token carrying a message, reported by the parser
- * only if it is inside code that kpyc compiles.
+ * input becomes a BADTOK token carrying a message.  Layout errors Python's
+ * tokenizer raises (IndentationError, TabError) are found here too: an
+ * indentation that matches no outer level or mixes tabs and spaces
+ * inconsistently (compared with tabs to 8 and to 1 column, as CPython does)
+ * is a BADTOK; an INDENT after a line that does not end with ':' carries
+ * the message "unexpected indent", and the first token of a line that
+ * should have been indented (after a line ending with ':') carries
+ * "expected an indented block".  The parser reports the messages of the
+ * tokens it reads; kpyc reports those of every other token (host code is
+ * not parsed, but a file Python rejects is rejected).
  */
 #include <string.h>
 
 #include "ast.h"
 #include "py.tab.h"
 
-enum { MAXINDENT = 100 }; /* Python's limit */
+enum { MAXINDENT = 100, MAXPAREN = 200 }; /* Python's limits */
 
 typedef struct L {
 	Arena *a;
@@ -35,7 +43,15 @@ typedef struct L {
 	const char *open[64];  /* where the outermost open brackets are */
 	Loc openloc[64];
 	int ind[MAXINDENT];    /* indentation stack; ind[0] == 0 */
+	int altind[MAXINDENT]; /* the same with tabs to 1 column */
 	int nind;
+	int lastkind;          /* the last token of the current logical line */
+	uint32_t lastline;     /* the line where that logical line started */
+	uint32_t lineline;     /* the line of the first token of this logical line */
+	int linekind;          /* and its kind */
+	int lastfirst;         /* the first token's kind of the last logical line */
+	const char *pending;   /* a message for the next token (a missing block) */
+	Loc lastend;           /* just after the last token */
 	bool atbol;            /* at the beginning of a logical line */
 	bool hastok;           /* the current logical line has a token */
 	bool toodeep;          /* the indentation limit was reported */
@@ -52,6 +68,12 @@ emit(L *l, int kind, const char *start, const char *end, const char *msg)
 	t.loc.line = l->line;
 	t.loc.col = (uint32_t)(start - l->linestart) + 1;
 	t.msg = msg;
+	t.parsed = false;
+	if (l->pending && kind != T_NEWLINE) {
+		if (!msg)
+			t.msg = l->pending;
+		l->pending = NULL;
+	}
 	if (l->out->n == l->out->cap) {
 		uint32_t ncap = l->out->cap ? 2 * l->out->cap : 1024;
 		Token *nv = xrealloc(l->out->v, ncap * sizeof *nv);
@@ -59,8 +81,20 @@ emit(L *l, int kind, const char *start, const char *end, const char *msg)
 		l->out->cap = ncap;
 	}
 	l->out->v[l->out->n++] = t;
-	if (kind != T_NEWLINE && kind != T_INDENT && kind != T_DEDENT)
+	if (kind == T_NEWLINE) {
+		l->lastline = l->lineline;
+		l->lastfirst = l->linekind;
+	}
+	if (kind != T_NEWLINE && kind != T_INDENT && kind != T_DEDENT) {
+		if (!l->hastok) {
+			l->lineline = t.loc.line;
+			l->linekind = kind;
+		}
 		l->hastok = true;
+		l->lastkind = kind;
+		l->lastend = t.loc;
+		l->lastend.col += t.len;
+	}
 }
 
 /* Move over [cur, to) counting lines. */
@@ -152,13 +186,24 @@ scanstr(L *l, const char *q, bool fstr, const char **msg)
 }
 
 /* Inside brackets at a newline: does the next line start a definition
- * at column 0 (def, class, a decorator)?  Then a bracket was left open. */
+ * at column 0 (def, class, a decorator followed by one)?  Then a bracket
+ * was left open.  (A line `@name...` alone may be a matrix product.) */
 static bool
 unclosed(L *l, const char *nl)
 {
-	(void)l;
-	return strncmp(nl, "def ", 4) == 0 || strncmp(nl, "class ", 6) == 0 || (nl[0] == '@' && nl[1] != '=' &&
-	       ((nl[1] >= 'a' && nl[1] <= 'z') || (nl[1] >= 'A' && nl[1] <= 'Z') || nl[1] == '_'));
+	int n;
+
+	for (n = 0; n < 8; n++) { /* a few decorator lines (bounded: linear time) */
+		const char *e;
+		if (strncmp(nl, "def ", 4) == 0 || strncmp(nl, "class ", 6) == 0 || strncmp(nl, "async def ", 10) == 0)
+			return true;
+		if (!(nl[0] == '@' && ((nl[1] >= 'a' && nl[1] <= 'z') || (nl[1] >= 'A' && nl[1] <= 'Z') || nl[1] == '_')))
+			return false;
+		if (!(e = memchr(nl, '\n', (size_t)(l->lim - nl))))
+			return false;
+		nl = e + 1;
+	}
+	return false;
 }
 
 static int
@@ -185,6 +230,30 @@ keyword(const char *s, size_t n)
 	return T_NAME;
 }
 
+/* The message for a missing block after the logical line that ended
+ * last, as CPython words it. */
+static const char *
+noblock(L *l)
+{
+	const char *what;
+
+	switch (l->lastfirst) {
+	case T_DEF: case T_ASYNC: what = "function definition"; break;
+	case T_CLASS: what = "class definition"; break;
+	case T_IF: what = "'if' statement"; break;
+	case T_ELIF: what = "'elif' statement"; break;
+	case T_ELSE: what = "'else' statement"; break;
+	case T_FOR: what = "'for' statement"; break;
+	case T_WHILE: what = "'while' statement"; break;
+	case T_WITH: what = "'with' statement"; break;
+	case T_TRY: what = "'try' statement"; break;
+	case T_EXCEPT: what = "'except' statement"; break;
+	case T_FINALLY: what = "'finally' statement"; break;
+	default: return aprintf(l->a, "expected an indented block after line %u", l->lastline);
+	}
+	return aprintf(l->a, "expected an indented block after %s on line %u", what, l->lastline);
+}
+
 /* At the beginning of a logical line: skip blank lines, produce INDENT or
  * DEDENTs.  Returns false at the end of the text. */
 static bool
@@ -192,17 +261,21 @@ indentation(L *l)
 {
 	for (;;) {
 		const char *p = l->cur;
-		int col = 0;
+		int col = 0, alt = 0;
+		bool block;
 
 		for (;; p++) {
-			if (*p == ' ')
+			if (*p == ' ') {
 				col++;
-			else if (*p == '\t')
+				alt++;
+			} else if (*p == '\t') {
 				col = (col / 8 + 1) * 8;
-			else if (*p == '\f')
-				col = 0;
-			else
+				alt++;
+			} else if (*p == '\f') {
+				col = alt = 0;
+			} else {
 				break;
+			}
 		}
 		if (p >= l->lim) {
 			advance(l, p);
@@ -230,6 +303,9 @@ indentation(L *l)
 		}
 		advance(l, p);
 		l->atbol = false;
+		/* the previous logical line opened a block (ended with ':') */
+		block = l->lastkind == ':';
+		l->lastkind = 0;
 		if (col > l->ind[l->nind - 1]) {
 			if (l->nind == MAXINDENT) {
 				if (!l->toodeep)
@@ -237,16 +313,29 @@ indentation(L *l)
 				l->toodeep = true;
 				return true;
 			}
-			l->ind[l->nind++] = col;
-			emit(l, T_INDENT, p, p, NULL);
-		} else if (col < l->ind[l->nind - 1]) {
+			if (alt <= l->altind[l->nind - 1]) {
+				emit(l, T_BADTOK, p, p + 1, "inconsistent use of tabs and spaces in indentation");
+				return true;
+			}
+			l->ind[l->nind] = col;
+			l->altind[l->nind++] = alt;
+			emit(l, T_INDENT, p, p, block ? NULL : "unexpected indent");
+			return true;
+		}
+		if (block)
+			l->pending = noblock(l);
+		if (col < l->ind[l->nind - 1]) {
 			while (l->nind > 1 && col < l->ind[l->nind - 1]) {
 				l->nind--;
 				emit(l, T_DEDENT, p, p, NULL);
 			}
-			if (col != l->ind[l->nind - 1])
+			if (col != l->ind[l->nind - 1]) {
 				emit(l, T_BADTOK, p, p + 1, "unindent does not match any outer indentation level");
+				return true;
+			}
 		}
+		if (alt != l->altind[l->nind - 1])
+			emit(l, T_BADTOK, p, p + 1, "inconsistent use of tabs and spaces in indentation");
 		return true;
 	}
 }
@@ -336,6 +425,13 @@ scan(L *l)
 	idstart idchar* { k = keyword(start, (size_t)(YYCURSOR - start)); goto tok; }
 
 	"(" | "[" | "{" {
+		if (l->depth == MAXPAREN) {
+			/* Python's limit; the bracket still counts for the layout */
+			l->depth++;
+			emit(l, T_BADTOK, start, YYCURSOR, "too many nested parentheses");
+			advance(l, YYCURSOR);
+			return true;
+		}
 		if (l->depth < 64) {
 			l->open[l->depth] = start;
 			l->openloc[l->depth].line = l->line;
@@ -393,8 +489,28 @@ pytokenize(Arena *a, const Src *src, TokArray *out)
 		if (l.cur >= l.lim || !scan(&l))
 			break;
 	}
+	if (l.depth > 0) {
+		/* the end inside brackets */
+		const char *o = l.open[0];
+		emit(&l, T_BADTOK, o, o + 1, *o == '(' ? "'(' was never closed" : *o == '[' ? "'[' was never closed" :
+		     "'{' was never closed");
+		l.out->v[l.out->n - 1].loc = l.openloc[0];
+	}
 	if (l.hastok)
 		emit(&l, T_NEWLINE, l.cur, l.cur, NULL);
+	if (l.lastkind == ':') {
+		/* the end where a block should start: the error is after the ':' */
+		uint32_t n = out->n;
+		Loc at = l.lastend;
+		l.pending = noblock(&l);
+		while (l.nind > 1) {
+			l.nind--;
+			emit(&l, T_DEDENT, l.cur, l.cur, NULL);
+		}
+		emit(&l, T_END, l.cur, l.cur, NULL);
+		out->v[n].loc = at;
+		return;
+	}
 	while (l.nind > 1) {
 		l.nind--;
 		emit(&l, T_DEDENT, l.cur, l.cur, NULL);

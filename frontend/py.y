@@ -1045,6 +1045,11 @@ pylex(PYSTYPE *lval, PYLTYPE *lloc, PState *ps)
 		return T_END;
 	}
 	t = &ps->toks->v[ps->pos++];
+	/* the parser reports a bad token or an unexpected indent it reads (or
+	 * skips it after an error on the line); a message on another token is
+	 * reported where the parser fails on the token (pyerror), else by kpyc */
+	if (!ps->quiet && (t->kind == T_BADTOK || t->kind == T_INDENT))
+		ps->toks->v[ps->pos - 1].parsed = true;
 	loc = t->loc;
 	lloc->first_line = (int)loc.line;
 	lloc->first_column = (int)loc.col;
@@ -1094,16 +1099,100 @@ pyerror(PYLTYPE *lloc, PState *ps, const char *msg)
 	ps->nerr++;
 	if (ps->quiet)
 		return;
-	if (t && t->kind == T_BADTOK && t->msg) {
+	if (t && t->msg) {
+		/* a token the tokenizer found wrong: its message says why */
 		loc = t->loc;
 		msg = t->msg;
+		ps->toks->v[ps->pos - 1].parsed = true;
 	} else if (t && t->kind == T_INDENT) {
 		msg = "unexpected indent";
+	} else if (strcmp(msg, "memory exhausted") == 0) {
+		/* Bison's stack (YYMAXDEPTH) is full */
+		msg = "too deeply nested for the parser";
 	}
 	if (ps->report)
 		ps->report(ps->ctx, loc, msg);
 	else
 		diagerr(ps->d, ps->src, loc, "%s", msg);
+}
+
+/* Expressions nest at most MAXNEST deep (a chain a + b + c ... nests as
+ * deep as it is long): everything after the parser walks the AST
+ * recursively.  CPython's own compiler stops near 3,000; Warp's code
+ * generator (Python recursion) well before 1,000. */
+enum { MAXNEST = 1000 };
+
+typedef struct NestItem {
+	Node *n;
+	Node *stmt;   /* the innermost statement holding n */
+	uint32_t d;   /* expressions above n */
+} NestItem;
+
+static bool
+isstmt(const Node *n)
+{
+	return n->kind >= S_EXPR && n->kind != E_ALIAS && n->kind != P_PARAM;
+}
+
+/* Report expressions nested deeper than MAXNEST, and make each statement
+ * holding one an S_ERROR (already reported) so that nothing walks it.
+ * Iterative: the tree may be arbitrarily deep. */
+static void
+checknest(PState *ps, NodeList *l)
+{
+	NestItem *st = NULL, it;
+	size_t n = 0, cap = 0;
+	uint32_t i;
+
+#define NESTPUSH(N, S, D) do { \
+		if ((N)) { \
+			if (n == cap) { \
+				cap = cap ? 2 * cap : 64; \
+				st = xrealloc(st, cap * sizeof *st); \
+			} \
+			st[n].n = (N); st[n].stmt = (S); st[n].d = (D); n++; \
+		} \
+	} while (0)
+	for (i = 0; i < l->n; i++)
+		NESTPUSH(l->v[i], NULL, 0);
+	while (n) {
+		Node *x, *s;
+		uint32_t d;
+		it = st[--n];
+		x = it.n;
+		s = isstmt(x) ? x : it.stmt;
+		if (s && s->kind == S_ERROR)
+			continue;
+		d = it.d + (x->kind < S_EXPR); /* an expression */
+		if (d > MAXNEST) {
+			Loc loc = x->loc;
+			ps->nerr++;
+			if (!ps->quiet) {
+				char msg[96];
+				snprintf(msg, sizeof msg, "expression nested too deeply (more than %d levels)", MAXNEST);
+				if (ps->report)
+					ps->report(ps->ctx, loc, msg);
+				else
+					diagerr(ps->d, ps->src, loc, "%s", msg);
+			}
+			if (s) {
+				s->kind = S_ERROR;
+				continue;
+			}
+			break;
+		}
+		NESTPUSH(x->a, s, d);
+		NESTPUSH(x->b, s, d);
+		NESTPUSH(x->c, s, d);
+		for (i = 0; i < x->l1.n; i++)
+			NESTPUSH(x->l1.v[i], s, d);
+		for (i = 0; i < x->l2.n; i++)
+			NESTPUSH(x->l2.v[i], s, d);
+		for (i = 0; i < x->l3.n; i++)
+			NESTPUSH(x->l3.v[i], s, d);
+	}
+#undef NESTPUSH
+	free(st);
 }
 
 int
@@ -1115,6 +1204,7 @@ pyparse_unit(PState *ps, uint32_t from, uint32_t to)
 	ps->result = (NodeList){0};
 	if (pyparse(ps) != 0 && ps->nerr == 0)
 		ps->nerr = 1;
+	checknest(ps, &ps->result);
 	return ps->nerr;
 }
 

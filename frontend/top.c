@@ -38,6 +38,18 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 	FILE *ms;
 
 	memset(&dg, 0, sizeof dg);
+	if (strcmp(kind, "error") == 0 && k->d->maxerr && k->d->nerr >= k->d->maxerr) {
+		/* past the errors flushdiags prints: counted, not formatted (a
+		 * file of garbage makes one per line, and formatting one scans
+		 * the source up to its line) */
+		dg.file = loc.line && loc.file < (uint32_t)k->nfiles ? (int)loc.file : 0;
+		dg.loc = loc;
+		dg.seq = k->ndiags;
+		dg.error = true;
+		k->d->nerr++;
+		APUSH(k->a, k->diags, k->ndiags, k->capdiags, dg);
+		return;
+	}
 	if (!(ms = open_memstream(&text, &len)))
 		fatal("open_memstream:");
 	diaginit(&tmp);
@@ -55,8 +67,9 @@ collect(Kpyc *k, Loc loc, const char *kind, const char *fmt, va_list ap)
 	dg.seq = k->ndiags;
 	dg.error = strcmp(kind, "error") == 0;
 	if (strcmp(kind, "note") == 0 && k->ndiags) {
-		/* a note follows its diagnostic */
-		bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
+		/* a note follows its diagnostic (none if that was not formatted) */
+		if (k->diags[k->ndiags - 1].text.n)
+			bufwrite(&k->diags[k->ndiags - 1].text, dg.text.s, dg.text.n);
 		buffree(&dg.text);
 		return;
 	}
@@ -1031,7 +1044,7 @@ scanfile(Kpyc *k, FileCtx *f)
 		switch (tk->kind) {
 		case T_IMPORT:
 		case T_FROM: {
-			NodeList *l = parse(k, f, i, e, true);
+			NodeList *l = parse(k, f, i, e, false);
 			uint32_t j;
 			for (j = 0; l && j < l->n; j++) {
 				if (l->v[j]->kind == S_IMPORT)
@@ -1086,7 +1099,7 @@ scanfile(Kpyc *k, FileCtx *f)
 		case T_NAME: {
 			/* NAME = ... or NAME: T = ...: a possible constant */
 			if (i + 1 < e && (t->v[i + 1].kind == '=' || t->v[i + 1].kind == ':' || t->v[i + 1].kind == ',')) {
-				NodeList *l = parse(k, f, i, e, true);
+				NodeList *l = parse(k, f, i, e, false);
 				if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
 					doassign(k, f, l->v[0]);
 				else if (t->v[i + 1].kind == '=')
@@ -1113,8 +1126,13 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 	uint32_t i;
 	GVal v = gnone();
 
-	if (findstruct(k->m, name) >= 0)
-		name = aprintf(k->a, "%s_%d", name, f->index + 1);
+	if (findstruct(k->m, name) >= 0) {
+		/* redefined (in this file or another): a fresh name */
+		const char *base = name;
+		int n = f->index + 1;
+		while (findstruct(k->m, (name = aprintf(k->a, "%s_%d", base, n))) >= 0)
+			n++;
+	}
 	sid = addstruct(k->m, name, cls->loc);
 	for (i = 0; i < cls->l1.n; i++) {
 		Node *s = cls->l1.v[i];
@@ -1309,7 +1327,7 @@ basename_noext(Arena *a, const char *path)
 }
 
 Module *
-kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
+kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 {
 	Kpyc k;
 	int i;
@@ -1335,9 +1353,17 @@ kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		for (j = 0; j < f->toks.n; j++)
 			f->toks.v[j].loc.file = (uint32_t)i;
 		scanfile(&k, f);
+		/* what the tokenizer found wrong outside compiled code (host
+		 * code is not parsed, but Python would reject the file) */
+		for (j = 0; j < f->toks.n; j++)
+			if (f->toks.v[j].msg && !f->toks.v[j].parsed)
+				kerr(&k, f->toks.v[j].loc, "%s", f->toks.v[j].msg);
 	}
 	if (!o->parse_only)
 		semamodule(&k);
+	if (m->toobig)
+		kerr(&k, m->toobigloc, "more than %d operands, results, loop-carried values or parameters in one "
+		     "operation (kir's limit)", MAXOPVALS);
 	flushdiags(&k);
 	for (i = 0; i < nsrcs; i++)
 		free(k.files[i].toks.v);

@@ -212,18 +212,34 @@ newval(Module *m, Func *f, Type t, int kind, const char *name)
 	return f->nvals - 1;
 }
 
+/* A count does not fit an op's (or a parameter number) 16 bits. */
+static void
+toobig(Module *m, Loc loc)
+{
+	if (!m->toobig)
+		m->toobigloc = loc;
+	m->toobig = true;
+}
+
 Val
 addparam(Module *m, Func *f, const char *name, Type t, Loc loc)
 {
 	Val v = newval(m, f, t, V_ARG, name);
-	Val *np = aalloc(m->arena, (f->nparams + 1) * sizeof *np);
 
+	if (f->nparams >= MAXOPVALS)
+		toobig(m, loc);
 	f->vals[v].idx = (uint16_t)f->nparams;
 	f->vals[v].loc = loc;
-	if (f->nparams)
-		memcpy(np, f->params, f->nparams * sizeof *np);
-	np[f->nparams++] = v;
-	f->params = np;
+	if (f->params != f->ownparams || f->capparams < f->nparams) {
+		/* params set elsewhere: copy them once (doubling: linear time) */
+		Val *np = aalloc(m->arena, (2 * (size_t)f->nparams + 4) * sizeof *np);
+		if (f->nparams)
+			memcpy(np, f->params, f->nparams * sizeof *np);
+		f->params = f->ownparams = np;
+		f->capparams = 2 * f->nparams + 4;
+	}
+	APUSH(m->arena, f->params, f->nparams, f->capparams, v);
+	f->ownparams = f->params;
 	return v;
 }
 
@@ -379,6 +395,8 @@ mkop(Module *m, Func *f, int code, const Val *args, int nargs, const Type *rtys,
 	Op *op = aalloc(m->arena, sizeof *op);
 	int i;
 
+	if (nargs > MAXOPVALS || nres > MAXOPVALS)
+		toobig(m, loc);
 	op->code = (uint16_t)code;
 	op->loc = loc;
 	op->nargs = (uint16_t)nargs;
@@ -386,7 +404,7 @@ mkop(Module *m, Func *f, int code, const Val *args, int nargs, const Type *rtys,
 		op->args = aalloc(m->arena, (size_t)nargs * sizeof(Val));
 		memcpy(op->args, args, (size_t)nargs * sizeof(Val));
 	}
-	op->nres = (uint8_t)nres;
+	op->nres = (uint16_t)nres;
 	if (nres) {
 		op->res = aalloc(m->arena, (size_t)nres * sizeof(Val));
 		for (i = 0; i < nres; i++) {
@@ -411,6 +429,8 @@ opsetparams(Module *m, Func *f, Op *op, const Type *tys, int n)
 {
 	int i;
 
+	if (n > MAXOPVALS)
+		toobig(m, op->loc);
 	op->nparams = (uint16_t)n;
 	op->params = aalloc(m->arena, (size_t)(n ? n : 1) * sizeof(Val));
 	for (i = 0; i < n; i++) {

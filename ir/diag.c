@@ -6,7 +6,10 @@
  *       ^
  *
  * Columns are 1-based byte offsets.  The line is found by scanning the
- * source when a diagnostic is printed; nothing is precomputed.
+ * source when a diagnostic is printed; nothing is precomputed.  A line
+ * longer than SHOWMAX bytes is shown as a window of SHOWMAX bytes around
+ * the caret, "..." marking each side cut (never inside a UTF-8 character);
+ * the caret is placed counting characters.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -21,11 +24,14 @@ diaginit(Diag *d)
 	d->maxerr = 50;
 }
 
+enum { SHOWMAX = 100 };
+
 static void
 showline(FILE *out, const Src *src, Loc loc)
 {
 	const char *p, *e, *end;
-	uint32_t line = 1, i;
+	uint32_t line = 1;
+	size_t len, c, s, t, i;
 
 	if (!src || !src->text || loc.line == 0)
 		return;
@@ -45,9 +51,27 @@ showline(FILE *out, const Src *src, Loc loc)
 		e = end;
 	if (e > p && e[-1] == '\r')
 		e--;
-	fprintf(out, "    %.*s\n    ", (int)(e - p), p);
-	for (i = 1; i < loc.col && p + i - 1 < e; i++)
-		fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+	len = (size_t)(e - p);
+	c = loc.col ? loc.col - 1 : 0; /* the caret's byte */
+	if (c > len)
+		c = len;
+	s = 0;
+	t = len;
+	if (len > SHOWMAX) {
+		s = c > SHOWMAX / 2 ? c - SHOWMAX / 2 : 0;
+		if (s > len - SHOWMAX)
+			s = len - SHOWMAX;
+		t = s + SHOWMAX;
+		while (s > 0 && s < c && ((unsigned char)p[s] & 0xc0) == 0x80)
+			s++;
+		while (t < len && t > c && ((unsigned char)p[t] & 0xc0) == 0x80)
+			t--;
+	}
+	fprintf(out, "    %s%.*s%s\n    %s", s ? "..." : "", (int)(t - s), p + s, t < len ? "..." : "",
+	        s ? "   " : "");
+	for (i = s; i < c; i++) /* one column per character, not per byte */
+		if (((unsigned char)p[i] & 0xc0) != 0x80)
+			fputc(p[i] == '\t' ? '\t' : ' ', out);
 	fputs("^\n", out);
 }
 

@@ -312,12 +312,16 @@ typedef struct Region {
 	uint32_t cap;    /* allocated slots */
 } Region;
 
+/* Most operands, results and region values of one op (Op's counts are
+ * 16 bits; Value.idx too), and the deepest nesting of regions kir allows. */
+enum { MAXOPVALS = 65535, MAXREGIONDEPTH = 1000 };
+
 typedef struct Op {
 	uint16_t code;     /* OP_* */
-	uint8_t nres;      /* number of results */
+	uint16_t nres;     /* number of results (at most MAXOPVALS) */
+	uint16_t nargs;    /* number of operands (at most MAXOPVALS) */
+	uint16_t nparams;  /* number of region values the op defines (at most MAXOPVALS) */
 	uint8_t nregs;     /* number of regions */
-	uint16_t nargs;    /* number of operands */
-	uint16_t nparams;  /* number of region values the op defines */
 	Val *res;          /* results */
 	Val *args;         /* operands */
 	Val *params;       /* for: [index, iter...]; while: [iter...] */
@@ -333,6 +337,8 @@ typedef struct Func {
 	bool kernel;        /* kernel (grid of threads) or func */
 	uint32_t nparams;
 	Val *params;        /* V_ARG values */
+	uint32_t capparams; /* addparam's slots, if params is still its array */
+	Val *ownparams;     /* that array (params set elsewhere differ) */
 	uint32_t nrets;
 	Type *rets;         /* result types (kernels: none) */
 	Region body;
@@ -369,6 +375,10 @@ typedef struct Module {
 	Func **funcs;       /* functions and kernels, in order */
 	uint32_t nstrs, capstrs;
 	const char **strs;  /* string constants */
+	bool toobig;        /* an op or function got more than MAXOPVALS operands,
+	                     * results, region values or parameters (the counts
+	                     * are cut: the module is unusable) */
+	Loc toobigloc;      /* the first such op's or parameter's location */
 } Module;
 
 /* ------------------------------------------------------------------ */
@@ -405,7 +415,8 @@ Val cstr(Module *m, Func *f, const char *s);
 Scal scalround(int s, Scal v);  /* round/wrap a component to scalar kind s */
 
 /* Create an op (not yet placed in a region).  Results are created with the
- * given types; nargs operands are copied. */
+ * given types; nargs operands are copied.  More than MAXOPVALS operands or
+ * results set Module.toobig. */
 Op *mkop(Module *m, Func *f, int code, const Val *args, int nargs,
          const Type *rtys, int nres, Loc loc);
 void opsetregions(Module *m, Op *op, int nregs);

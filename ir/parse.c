@@ -38,6 +38,7 @@ typedef struct P {
 	uint32_t nsyms, capsyms;
 	Fixup *fix;
 	uint32_t nfix, capfix;
+	int depth;        /* regions open */
 	jmp_buf fail;
 } P;
 
@@ -171,10 +172,9 @@ defname(P *p, const Tok *t, Val v)
 static Val
 usename(P *p, const Tok *t)
 {
-	char name[256];
+	char *name = tokstr(p, t, 1);
 	Sym *s;
 
-	snprintf(name, sizeof name, "%.*s", (int)(t->len - 1), t->start + 1);
 	if (!p->capsyms || !(s = symslot(p, name))->name)
 		err(p, t->loc, "use of undefined value %%%s", name);
 	return s->v;
@@ -216,9 +216,8 @@ parsetype(P *p)
 	Tok tk = p->tok;
 
 	if (tk.kind == TSYM) {
-		char name[256];
+		const char *name = tokstr(p, &tk, 1);
 		int sid;
-		snprintf(name, sizeof name, "%.*s", (int)(tk.len - 1), tk.start + 1);
 		if ((sid = findstruct(p->m, name)) < 0)
 			err(p, tk.loc, "unknown struct @%s", name);
 		next(p);
@@ -244,8 +243,12 @@ parsetype(P *p)
 		} else if (iskw(&tk, "transform")) {
 			t = txform(parsescalarkind(p));
 		} else if (iskw(&tk, "array")) {
-			Type e = parsetype(p);
+			Type e;
 			int nd;
+			/* checked before the recursion: types nest two deep at most */
+			if (iskw(&p->tok, "array"))
+				err(p, tk.loc, "array elements must be scalars, composites or structs");
+			e = parsetype(p);
 			expect(p, ',', "','");
 			nd = parseint(p, 1, MAXDIM, "array dimensions");
 			if (!(e.k == T_SCALAR || iscomposite(e) || e.k == T_STRUCT))
@@ -262,17 +265,30 @@ parsetype(P *p)
 	return t;
 }
 
-static int
-parsetypes(P *p, Type *out, int max)
-{
-	int n = 0;
+/* Lists of types, values and names grow in the module's arena (an error
+ * longjmps out of the parser: nothing to free).  An op holds at most
+ * MAXOPVALS operands, results and region values. */
+typedef struct TypeVec { Type *v; uint32_t n, cap; } TypeVec;
+typedef struct ValVec { Val *v; uint32_t n, cap; } ValVec;
+typedef struct TokVec { Tok *v; uint32_t n, cap; } TokVec;
 
+static void
+toomany(P *p, uint32_t n, const char *what)
+{
+	if (n >= MAXOPVALS)
+		err(p, p->tok.loc, "too many %s (an op holds at most %d)", what, MAXOPVALS);
+}
+
+static int
+parsetypes(P *p, TypeVec *out)
+{
 	do {
-		if (n == max)
-			err(p, p->tok.loc, "too many types");
-		out[n++] = parsetype(p);
+		Type t;
+		toomany(p, out->n, "types");
+		t = parsetype(p);
+		APUSH(p->m->arena, out->v, out->n, out->cap, t);
 	} while (accept(p, ','));
-	return n;
+	return (int)out->n;
 }
 
 /* ---- constants ----------------------------------------------------- */
@@ -433,21 +449,29 @@ parseval(P *p)
 
 /* ---- ops ------------------------------------------------------------ */
 
-enum { MAXARGS = 256, MAXRES = 255 }; /* MAXRES: Op.nres is 8 bits */
-
 static void parseregion(P *p, Region *r);
 
+/* Append a list of values to out; returns the count in out. */
 static int
-parsevals(P *p, Val *out, int max)
+parsevals(P *p, ValVec *out)
 {
-	int n = 0;
-
 	do {
-		if (n == max)
-			err(p, p->tok.loc, "too many operands");
-		out[n++] = parseval(p);
+		Val v;
+		toomany(p, out->n, "operands");
+		v = parseval(p);
+		APUSH(p->m->arena, out->v, out->n, out->cap, v);
 	} while (accept(p, ','));
-	return n;
+	return (int)out->n;
+}
+
+/* Append one value to out; returns the count in out. */
+static int
+parsevalone(P *p, ValVec *out)
+{
+	Val v = parseval(p);
+
+	APUSH(p->m->arena, out->v, out->n, out->cap, v);
+	return (int)out->n;
 }
 
 static bool
@@ -489,7 +513,7 @@ setloc(P *p, Op *op)
 }
 
 static void
-bindres(P *p, Op *op, Tok *rtok, int nres)
+bindres(P *p, Op *op, const Tok *rtok, int nres)
 {
 	int i;
 
@@ -497,9 +521,10 @@ bindres(P *p, Op *op, Tok *rtok, int nres)
 		defname(p, &rtok[i], op->res[i]);
 }
 
-/* `iter(%a = v, ...)`: parse names and inits; returns the count. */
+/* `iter(%a = v, ...)`: parse names and inits (appended to args); returns
+ * the count. */
 static int
-parseiter(P *p, Tok *names, Val *inits, int max)
+parseiter(P *p, TokVec *names, ValVec *args)
 {
 	int n = 0;
 
@@ -507,14 +532,16 @@ parseiter(P *p, Tok *names, Val *inits, int max)
 		return 0;
 	expect(p, '(', "'('");
 	do {
-		if (n == max)
-			err(p, p->tok.loc, "too many loop-carried values");
+		Val v;
+		toomany(p, args->n, "loop-carried values");
 		if (p->tok.kind != TVAL)
 			err(p, p->tok.loc, "expected a value name, found %s", tokdesc(&p->tok));
-		names[n] = p->tok;
+		APUSH(p->m->arena, names->v, names->n, names->cap, p->tok);
 		next(p);
 		expect(p, '=', "'='");
-		inits[n++] = parseval(p);
+		v = parseval(p);
+		APUSH(p->m->arena, args->v, args->n, args->cap, v);
+		n++;
 	} while (accept(p, ','));
 	expect(p, ')', "')'");
 	return n;
@@ -523,9 +550,10 @@ parseiter(P *p, Tok *names, Val *inits, int max)
 static Op *
 parseop(P *p)
 {
-	Tok rtok[MAXRES], optok;
-	Type rtys[MAXRES];
-	Val args[MAXARGS];
+	Tok optok;
+	TokVec rtok = {0};
+	TypeVec rtys = {0};
+	ValVec args = {0};
 	int nres = 0, nargs = 0, ntys = 0, code, i;
 	Op *op;
 	Module *m = p->m;
@@ -533,13 +561,13 @@ parseop(P *p)
 
 	if (p->tok.kind == TVAL) {
 		do {
-			if (nres == MAXRES)
-				err(p, p->tok.loc, "too many results");
+			toomany(p, rtok.n, "results");
 			if (p->tok.kind != TVAL)
 				err(p, p->tok.loc, "expected a result name, found %s", tokdesc(&p->tok));
-			rtok[nres++] = p->tok;
+			APUSH(m->arena, rtok.v, rtok.n, rtok.cap, p->tok);
 			next(p);
 		} while (accept(p, ','));
+		nres = (int)rtok.n;
 		expect(p, '=', "'='");
 	}
 	optok = p->tok;
@@ -551,11 +579,11 @@ parseop(P *p)
 
 	switch (code) {
 	case OP_IF:
-		args[0] = parseval(p);
+		parsevalone(p, &args);
 		if (accept(p, TARROW))
-			ntys = parsetypes(p, rtys, MAXRES);
+			ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, 1, rtys, nres, (Loc){0});
+		op = mkop(m, f, code, args.v, 1, rtys.v, nres, (Loc){0});
 		opsetregions(m, op, 2);
 		expect(p, '{', "'{'");
 		setloc(p, op);
@@ -566,13 +594,13 @@ parseop(P *p)
 		} else {
 			regpush(m, &op->regs[1], mkop(m, f, OP_YIELD, NULL, 0, NULL, 0, op->loc));
 		}
-		bindres(p, op, rtok, nres);
+		bindres(p, op, rtok.v, nres);
 		return op;
 	case OP_FOR:
 	case OP_WHILE: {
-		Tok idx = {0}, names[MAXARGS];
-		Val inits[MAXARGS];
-		Type ptys[MAXARGS];
+		Tok idx = {0};
+		TokVec names = {0};
+		Type *ptys;
 		int niter, first = 0;
 		if (code == OP_FOR) {
 			if (p->tok.kind != TVAL)
@@ -580,29 +608,28 @@ parseop(P *p)
 			idx = p->tok;
 			next(p);
 			expect(p, '=', "'='");
-			args[0] = parseval(p);
+			parsevalone(p, &args);
 			expectkw(p, "to");
-			args[1] = parseval(p);
+			parsevalone(p, &args);
 			expectkw(p, "step");
-			args[2] = parseval(p);
+			parsevalone(p, &args);
 			first = 3;
 		}
-		niter = parseiter(p, names, inits, MAXARGS - 3);
-		for (i = 0; i < niter; i++)
-			args[first + i] = inits[i];
+		niter = parseiter(p, &names, &args);
 		if (accept(p, TARROW))
-			ntys = parsetypes(p, rtys, MAXRES);
+			ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, first + niter, rtys, nres, (Loc){0});
+		op = mkop(m, f, code, args.v, first + niter, rtys.v, nres, (Loc){0});
+		ptys = aalloc(m->arena, (size_t)(niter + 1) * sizeof *ptys);
 		if (code == OP_FOR)
-			ptys[0] = vty(f, args[0]);
+			ptys[0] = vty(f, args.v[0]);
 		for (i = 0; i < niter; i++)
-			ptys[(code == OP_FOR) + i] = vty(f, inits[i]);
+			ptys[(code == OP_FOR) + i] = vty(f, args.v[first + i]);
 		opsetparams(m, f, op, ptys, (code == OP_FOR) + niter);
 		if (code == OP_FOR)
 			defname(p, &idx, op->params[0]);
 		for (i = 0; i < niter; i++)
-			defname(p, &names[i], op->params[(code == OP_FOR) + i]);
+			defname(p, &names.v[i], op->params[(code == OP_FOR) + i]);
 		opsetregions(m, op, code == OP_FOR ? 1 : 2);
 		expect(p, '{', "'{'");
 		setloc(p, op);
@@ -612,7 +639,7 @@ parseop(P *p)
 			expect(p, '{', "'{'");
 			parseregion(p, &op->regs[1]);
 		}
-		bindres(p, op, rtok, nres);
+		bindres(p, op, rtok.v, nres);
 		return op;
 	}
 	case OP_CALL: {
@@ -621,12 +648,12 @@ parseop(P *p)
 		expect(p, TSYM, "the callee '@name'");
 		expect(p, '(', "'('");
 		if (p->tok.kind != ')')
-			nargs = parsevals(p, args, MAXARGS);
+			nargs = parsevals(p, &args);
 		expect(p, ')', "')'");
 		if (accept(p, ':'))
-			ntys = parsetypes(p, rtys, MAXRES);
+			ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
+		op = mkop(m, f, code, args.v, nargs, rtys.v, nres, (Loc){0});
 		op->attr = -1;
 		fx.op = op;
 		fx.callee = tokstr(p, &callee, 1);
@@ -638,21 +665,21 @@ parseop(P *p)
 	case OP_SETFIELD: {
 		Tok fld;
 		Type st;
-		char fname[256];
-		args[nargs++] = parseval(p);
+		const char *fname;
+		nargs = parsevalone(p, &args);
 		expect(p, ',', "','");
 		fld = p->tok;
 		expect(p, TIDENT, "a field name");
 		if (code == OP_SETFIELD) {
 			expect(p, ',', "','");
-			args[nargs++] = parseval(p);
+			nargs = parsevalone(p, &args);
 		}
 		expect(p, ':', "':' and the result type");
-		ntys = parsetypes(p, rtys, MAXRES);
+		ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
-		st = vty(f, args[0]);
-		snprintf(fname, sizeof fname, "%.*s", (int)fld.len, fld.start);
+		op = mkop(m, f, code, args.v, nargs, rtys.v, nres, (Loc){0});
+		st = vty(f, args.v[0]);
+		fname = tokstr(p, &fld, 0);
 		if (st.k != T_STRUCT)
 			err(p, fld.loc, "%s of a value of type %s, not a struct", optok.start[0] == 's' ? "setfield" : "field",
 			    typestr(m, st));
@@ -661,37 +688,37 @@ parseop(P *p)
 		break;
 	}
 	case OP_SHAPE:
-		args[nargs++] = parseval(p);
+		nargs = parsevalone(p, &args);
 		expect(p, ',', "','");
 		i = parseint(p, 0, MAXDIM - 1, "dimension");
 		expect(p, ':', "':' and the result type");
-		ntys = parsetypes(p, rtys, MAXRES);
+		ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
+		op = mkop(m, f, code, args.v, nargs, rtys.v, nres, (Loc){0});
 		op->attr = i;
 		break;
 	default:
 		if (opinfo[code].flags & F_IDX) {
-			args[nargs++] = parseval(p);
+			nargs = parsevalone(p, &args);
 			expect(p, '[', "'['");
 			if (p->tok.kind != ']')
-				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
+				nargs = parsevals(p, &args);
 			expect(p, ']', "']'");
 			if (accept(p, ','))
-				nargs += parsevals(p, args + nargs, MAXARGS - nargs);
+				nargs = parsevals(p, &args);
 		} else if ((opinfo[code].flags & F_TERM) ? p->tok.kind != '}' && p->tok.kind != TLOC : startsvalue(&p->tok)) {
-			nargs = parsevals(p, args, MAXARGS);
+			nargs = parsevals(p, &args);
 		}
 		if (accept(p, ':'))
-			ntys = parsetypes(p, rtys, MAXRES);
+			ntys = parsetypes(p, &rtys);
 		checkres(p, optok.loc, nres, ntys);
-		op = mkop(m, f, code, args, nargs, rtys, nres, (Loc){0});
+		op = mkop(m, f, code, args.v, nargs, rtys.v, nres, (Loc){0});
 		if (code == OP_TID)
 			op->attr = nres;
 		break;
 	}
 	setloc(p, op);
-	bindres(p, op, rtok, nres);
+	bindres(p, op, rtok.v, nres);
 	return op;
 }
 
@@ -708,25 +735,28 @@ parseopat(P *p)
 static void
 parseregion(P *p, Region *r)
 {
+	if (++p->depth > MAXREGIONDEPTH)
+		err(p, p->prev.loc, "regions nested too deeply (more than %d)", MAXREGIONDEPTH);
 	while (p->tok.kind != '}') {
 		if (p->tok.kind == TEOF)
 			err(p, p->tok.loc, "unexpected end of file: missing '}'");
 		regpush(p->m, r, parseopat(p));
 	}
 	next(p);
+	p->depth--;
 }
 
 static void
 parsefunc(P *p, bool kernel)
 {
 	Tok name = p->tok;
-	char fname[256];
+	const char *fname;
 	Func *f;
-	Type tys[MAXRES];
+	TypeVec tys = {0};
 	int n, i;
 
 	expect(p, TSYM, "a function name '@name'");
-	snprintf(fname, sizeof fname, "%.*s", (int)(name.len - 1), name.start + 1);
+	fname = tokstr(p, &name, 1);
 	if (findfunc(p->m, fname) >= 0)
 		err(p, name.loc, "redefinition of @%s", fname);
 	f = addfunc(p->m, fname, kernel, (Loc){0});
@@ -741,6 +771,7 @@ parsefunc(P *p, bool kernel)
 			Tok pn = p->tok;
 			Type t;
 			Val v;
+			toomany(p, f->nparams, "parameters");
 			expect(p, TVAL, "a parameter name");
 			expect(p, ':', "':'");
 			t = parsetype(p);
@@ -750,9 +781,9 @@ parsefunc(P *p, bool kernel)
 	}
 	expect(p, ')', "')'");
 	if (accept(p, TARROW)) {
-		n = parsetypes(p, tys, MAXRES);
+		n = parsetypes(p, &tys);
 		for (i = 0; i < n; i++)
-			addret(p->m, f, tys[i]);
+			addret(p->m, f, tys.v[i]);
 	}
 	expect(p, '{', "'{'");
 	if (p->tok.kind == TLOC) {
@@ -766,11 +797,11 @@ static void
 parsestruct(P *p)
 {
 	Tok name = p->tok;
-	char sname[256];
+	const char *sname;
 	int sid;
 
 	expect(p, TSYM, "a struct name '@name'");
-	snprintf(sname, sizeof sname, "%.*s", (int)(name.len - 1), name.start + 1);
+	sname = tokstr(p, &name, 1);
 	if (findstruct(p->m, sname) >= 0)
 		err(p, name.loc, "redefinition of struct @%s", sname);
 	sid = addstruct(p->m, sname, (Loc){0});
@@ -778,10 +809,10 @@ parsestruct(P *p)
 	if (p->tok.kind != '}') {
 		do {
 			Tok fn = p->tok;
-			char fname[256];
+			const char *fname;
 			Type t;
 			expect(p, TIDENT, "a field name");
-			snprintf(fname, sizeof fname, "%.*s", (int)fn.len, fn.start);
+			fname = tokstr(p, &fn, 0);
 			if (fieldindex(p->m, sid, fname) >= 0)
 				err(p, fn.loc, "duplicate field '%s'", fname);
 			expect(p, ':', "':'");

@@ -217,9 +217,10 @@ static void
 checkop(Ctx *c, const Op *op, Scope sc)
 {
 	const OpInfo *oi = &opinfo[op->code];
-	Type in[256], out[256]; /* a call yields its callee's results */
+	Type *in, *out; /* a call yields its callee's results */
 	Buf e = {0};
 	int i, n;
+	size_t nout;
 	bool ok = true;
 
 	for (i = 0; i < op->nargs; i++) {
@@ -245,10 +246,11 @@ checkop(Ctx *c, const Op *op, Scope sc)
 	}
 	if (op->code == OP_TID && !c->f->kernel)
 		report(c, op, "tid() may only be called from a kernel");
-	if (op->nargs > 255) {
-		report(c, op, "too many operands");
-		return;
-	}
+	nout = (size_t)op->nres + 8;
+	if (op->code == OP_CALL && op->attr >= 0 && (uint32_t)op->attr < c->m->nfuncs)
+		nout += c->m->funcs[op->attr]->nrets;
+	in = xmalloc(((size_t)op->nargs + 1) * sizeof *in);
+	out = xmalloc(nout * sizeof *out);
 	for (i = 0; i < op->nargs; i++)
 		in[i] = c->f->vals[op->args[i]].ty;
 	if ((oi->flags & F_CAST) && op->nres == 1)
@@ -265,6 +267,8 @@ checkop(Ctx *c, const Op *op, Scope sc)
 				       typestr(c->m, c->f->vals[op->res[i]].ty), typestr(c->m, out[i]));
 	}
 	buffree(&e);
+	free(in);
+	free(out);
 }
 
 static void
