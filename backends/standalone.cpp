@@ -7,7 +7,8 @@
  *
  *   PROG [--kernel NAME] [--dim N[,M..]] [--seed S] [--in NAME=FILE.npy]...
  *        [--set NAME=V]... [--out DIR] [--expect DIR [--rtol R] [--atol A]]
- *        [--block N] [--time REPS] [--inputs DIR] [--ptx FILE.ptx]
+ *        [--block N] [--time REPS] [--inputs DIR] [--check-inputs DIR]
+ *        [--ptx FILE.ptx]
  *
  * Inputs are made exactly as krun makes them (same seed, same data; in a
  * backward kernel the adjoints of arrays the forward kernel only reads are
@@ -17,7 +18,9 @@
  * DIR/NAME.npy with --expect ("ok NAME maxerr=E worst=W", W the worst
  * error in units of the tolerance atol + rtol * |expected|; arrays of
  * structs field by field, pointer fields skipped).  --inputs writes the
- * inputs as DIR/NAME.npy and exits before any CUDA call.  --time REPS
+ * inputs as DIR/NAME.npy and exits before any CUDA call; --check-inputs
+ * compares them with DIR/NAME.npy as --expect compares the outputs (no CUDA
+ * call either).  --time REPS
  * launches the kernel REPS more times and prints its mean time and the
  * GB/s of its arrays' bytes (read + written once) next to a device-to-device
  * copy of as many bytes.  --ptx (a program compiled with -DKPY_SA_PTX and
@@ -30,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #ifdef KPY_SA_PTX
 #include <cuda.h>
 #endif
@@ -67,7 +71,7 @@ kpy_sa_usage(const char *prog, const kpy_sa_kernel *ks, int nk, int def, int rc)
 	fprintf(rc ? stderr : stdout,
 	        "usage: %s [--kernel NAME] [--dim N[,M..]] [--seed S] [--in NAME=FILE.npy]...\n"
 	        "       [--set NAME=V]... [--out DIR] [--expect DIR [--rtol R] [--atol A]]\n"
-	        "       [--block N] [--time REPS] [--inputs DIR] [--ptx FILE.ptx]\n"
+	        "       [--block N] [--time REPS] [--inputs DIR] [--check-inputs DIR] [--ptx FILE.ptx]\n"
 	        "Run kernel %s (or --kernel) on the GPU (default --dim %s --seed %d).\nKernels:",
 	        prog, ks[def].name, ks[def].dim, ks[def].seed);
 	for (i = 0; i < nk; i++)
@@ -231,11 +235,53 @@ kpy_sa_launch(const kpy_sa_kernel *k, const char *ptx, const kpy_launch_bounds *
 	return 0;
 }
 
+/* Compare array a (name; argument arg, sub array j or the array itself
+ * when j < 0) of kernel k with DIR/NAME.npy; print an ok, skip or FAIL
+ * line.  0, or 1 on a mismatch. */
+static int
+kpy_sa_expect(const kpy_sa_kernel *k, const KpyArg *arg, int j, const NpyArray *a, const char *name,
+              const char *dir, double rtol, double atol)
+{
+	const kpy_type_info *t = j < 0 ? &arg->p->type : NULL;
+	NpyArray want;
+	double worst, maxerr;
+	int64_t at, bad;
+	char path[4096], err[512];
+
+	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+	if (!(arg->p->access & KPY_WRITE) && j < 0 && arg->p->type.elem != KPY_STRUCT && access(path, F_OK) != 0) {
+		/* an array the kernel does not write: its input is its output */
+		printf("skip %s: the kernel does not write it and %s has no %s.npy\n", name, dir, name);
+		return 0;
+	}
+	if (npy_read(path, &want, err, sizeof err) < 0) {
+		fprintf(stderr, "error: %s: %s\n", path, err);
+		return 1;
+	}
+	bad = kpy_sa_compare(a, &want, t, k->structs, rtol, atol, &worst, &maxerr, &at, err, sizeof err);
+	if (bad < 0) {
+		printf("FAIL %s: %s\n", name, err);
+	} else if (bad > 0 && t && t->elem == KPY_STRUCT) {
+		printf("FAIL %s: %lld components of its structs' fields differ (maxerr=%.3g worst %.3g x tolerance at byte %lld)\n",
+		       name, (long long)bad, maxerr, worst, (long long)at);
+	} else if (bad > 0) {
+		printf("FAIL %s: %lld of %lld elements differ (maxerr=%.3g worst %.3g x tolerance at %lld: %.9g, expected %.9g)\n",
+		       name, (long long)bad, (long long)a->count, maxerr, worst, (long long)at, kpy_get(a->data, a->dtype, at),
+		       kpy_get(want.data, want.dtype, at));
+	}
+	npy_free(&want);
+	if (bad != 0)
+		return 1;
+	printf("ok %s maxerr=%.3g worst=%.3g\n", name, maxerr, worst);
+	return 0;
+}
+
 int
 kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 {
 	const kpy_sa_kernel *k = &ks[def], *fw;
 	const char *dim = NULL, *out = NULL, *expect = NULL, *kname = NULL, *inputs = NULL, *ptx = NULL;
+	const char *checkin = NULL;
 	int reps = 0;
 	const char **ins = (const char **)calloc((size_t)argc + 1, sizeof(char *));
 	const char **sets = (const char **)calloc((size_t)argc + 1, sizeof(char *));
@@ -258,6 +304,8 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 			kname = v;
 		else if (strcmp(a, "--inputs") == 0)
 			inputs = v;
+		else if (strcmp(a, "--check-inputs") == 0)
+			checkin = v;
 		else if (strcmp(a, "--ptx") == 0)
 			ptx = v;
 		else if (strcmp(a, "--time") == 0)
@@ -334,6 +382,15 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 			fprintf(stderr, "error: %s\n", err);
 			return 1;
 		}
+	}
+	if (checkin) {
+		/* the comparison of --expect, on the inputs: no CUDA call */
+		for (i = 0; i < k->nparams; i++)
+			for (j = args[i].isarray ? -1 : 0; j < args[i].nsubs; j++)
+				if (kpy_sa_expect(k, &args[i], j, j < 0 ? &args[i].a : &args[i].subs[j].a,
+				                  j < 0 ? k->params[i].name : args[i].subs[j].name, checkin, rtol, atol) != 0)
+					status = 1;
+		return status;
 	}
 	if (inputs) {
 		if (mkdir(inputs, 0777) != 0 && errno != EEXIST) {
@@ -477,34 +534,8 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 					status = 1;
 				}
 			}
-			if (expect) {
-				NpyArray want;
-				double worst, maxerr;
-				int64_t at, bad;
-				snprintf(path, sizeof path, "%s/%s.npy", expect, name);
-				if (npy_read(path, &want, err, sizeof err) < 0) {
-					fprintf(stderr, "error: %s: %s\n", path, err);
-					status = 1;
-					continue;
-				}
-				bad = kpy_sa_compare(a, &want, j < 0 ? &k->params[i].type : NULL, k->structs, rtol, atol, &worst,
-				                     &maxerr, &at, err, sizeof err);
-				if (bad < 0) {
-					printf("FAIL %s: %s\n", name, err);
-					status = 1;
-				} else if (bad > 0) {
-					printf("FAIL %s: %lld of %lld elements differ (maxerr=%.3g worst %.3g x tolerance at %lld",
-					       name, (long long)bad, (long long)a->count, maxerr, worst, (long long)at);
-					if (a->dtype != KPY_U8 || j >= 0 || k->params[i].type.elem != KPY_STRUCT)
-						printf(": %.9g, expected %.9g", kpy_get(a->data, a->dtype, at),
-						       kpy_get(want.data, want.dtype, at));
-					printf(")\n");
-					status = 1;
-				} else {
-					printf("ok %s maxerr=%.3g worst=%.3g\n", name, maxerr, worst);
-				}
-				npy_free(&want);
-			}
+			if (expect && kpy_sa_expect(k, &args[i], j, a, name, expect, rtol, atol) != 0)
+				status = 1;
 		}
 		kpy_arg_free(&args[i]);
 	}
