@@ -24,7 +24,8 @@ run: $(RUNS)
 bin/%: src/%.cu
 	@mkdir -p bin "$(OUT)/build"
 	@if $(NVCC) $(NVCCFLAGS) -DKPY_SA_PTX -Iinclude -o $@ $< $(CUDALIB) >"$(OUT)/build/$*.log" 2>&1; \
-	then :; else echo "nvcc failed: $* ($(OUT)/build/$*.log)"; rm -f $@; fi
+	then [ -s "$(OUT)/build/$*.log" ] || rm -f "$(OUT)/build/$*.log"; \
+	else echo "nvcc failed: $* ($(OUT)/build/$*.log)"; rm -f $@; fi
 
 clean:
 	rm -rf bin

@@ -24,7 +24,7 @@ t0=$(date +%s)
 	"${NVCC:-nvcc}" --version 2>/dev/null | tail -1 | sed 's/^/# /'
 	printf '%-26s %-30s %-3s %-4s %-4s %-9s %s\n' MODULE KERNEL F/B PATH RES MAXERR DETAIL
 } >"$out/table.txt"
-awk '$5 != "run" { r = $5; sub(/^[a-z]*:/, "", r); res = $5 ~ /^skip/ ? "skip" : "FAIL"
+awk '$5 != "run" { r = $5; for (i = 6; i <= NF; i++) r = r " " $i; sub(/^[a-z]*:/, "", r); res = $5 ~ /^skip/ ? "skip" : "FAIL"
 	for (p = 0; p < 2; p++) printf "%-26s %-30s %-3s %-4s %-4s %-9s %s\n", $1, $2, $3, p ? "ptx" : "cuda", res, "-", r }' \
 	kernels.txt >>"$out/table.txt"
 make -k -j"$jobs" run OUT="$out" >"$out/make.log" 2>&1
