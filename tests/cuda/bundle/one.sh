@@ -13,7 +13,7 @@ if [ -n "${6:-}" ]; then
 	note=" (GPUTOL rtol=$6)"
 fi
 mkdir -p "$OUT/logs"
-log=$OUT/logs/$m@$k@$path.log
+log=$OUT/logs/$m.$k.$path.log
 row() {
 	printf '%-26s %-30s %-3s %-4s %-4s %-9s %s\n' "$m" "$k" "$fb" "$path" "$1" "$2" "$3" >>"$OUT/table.txt"
 }
