@@ -42,10 +42,8 @@ standalone(Emit *e, const CudaOpts *co, int fi, Buf *b)
 {
 	const Module *m = emitmodule(e);
 	uint32_t i, j, nk = 0;
-	int *slot = calloc(m->nfuncs + 1, sizeof(int));
+	int *slot = xcalloc(m->nfuncs + 1, sizeof(int));
 
-	if (!slot)
-		abort();
 	bufputs(b, "\n// ---- the standalone host program (kcuda --standalone) ----\n"
 	           "#include \"kpy/kinfo.h\"\n\n#include <stddef.h>\n\n");
 	bufputs(b, kpy_hostsrc);
