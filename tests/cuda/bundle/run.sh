@@ -5,7 +5,11 @@
 # krun's inputs and compare with krun's outputs.  OUTDIR/table.txt grows
 # one line per kernel and path as it goes; the summary line ends it and is
 # OUTDIR/summary.txt.  Environment: NVCC, ARCH (sm_90), RTOL (1e-4),
-# ATOL (1e-5), TIME (launches to time per kernel; 0: no timing).
+# ATOL (1e-5), TIME (launches to time per kernel; 0: no timing),
+# TIMEDIM=N (after the check, time every 1-D forward kernel at --dim N,
+# 20 launches, one at a time, both paths, on the program's own inputs:
+# OUTDIR/timing.txt, with GB/s next to a device-to-device copy; at most
+# 20 s a kernel and path, so budget the time: 60 kernels x 2 paths).
 # Exit 0 when every kernel that ran passed.
 set -u
 if [ $# -lt 1 ]; then
@@ -35,6 +39,24 @@ summary=$(awk -v secs=$((t1 - t0)) '!/^#/ && $1 != "MODULE" { n[$4 " " $5]++; al
 	      n["ptx pass"], n["ptx pass"] + n["ptx FAIL"], secs }' "$out/table.txt")
 echo "$summary" >>"$out/table.txt"
 echo "$summary" >"$out/summary.txt"
+if [ -n "${TIMEDIM:-}" ]; then
+	# a kernel that is slow at that size (atomics on one element from every
+	# thread) gets 20 s, then a dash
+	to=
+	command -v timeout >/dev/null 2>&1 && to="timeout 20"
+	printf '%-26s %-30s %-4s %12s %10s %10s %s\n' MODULE KERNEL PATH DIM MS GB/S COPY-GB/S >"$out/timing.txt"
+	awk '$3 == "fwd" && $5 == "run" && $4 !~ /,/ { print $1, $2 }' kernels.txt | while read -r m k; do
+		for path in cuda ptx; do
+			[ -x "bin/$m" ] || continue
+			set -- --kernel "$k" --dim "$TIMEDIM" --time 20
+			[ "$path" = ptx ] && set -- "$@" --ptx "ptx/$m.ptx"
+			t=$($to "./bin/$m" "$@" 2>/dev/null | sed -n 's/^time \([^ ]*\) ms \([^ ]*\) GB\/s copy [^ ]* ms \([^ ]*\) GB\/s/\1 \2 \3/p')
+			[ -n "$t" ] || t="- - -"
+			set -- $t
+			printf '%-26s %-30s %-4s %12s %10s %10s %s\n' "$m" "$k" "$path" "$TIMEDIM" "$1" "$2" "$3" >>"$out/timing.txt"
+		done
+	done
+fi
 grep ' FAIL ' "$out/table.txt"
 echo "$summary"
 grep -q ' FAIL ' "$out/table.txt" && exit 1
