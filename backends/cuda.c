@@ -33,43 +33,66 @@ pickkernel(const Module *m, const char *name)
 	return -1;
 }
 
+/* The host program: every kernel's parameter table and launch shim, a
+ * table of the kernels (with each backward kernel's forward kernel, whose
+ * parameters' access decides which adjoints krun zeroes) and main(), which
+ * runs kernel fi unless --kernel names another. */
 static void
 standalone(Emit *e, const CudaOpts *co, int fi, Buf *b)
 {
 	const Module *m = emitmodule(e);
-	const Func *f = m->funcs[fi];
-	const char *fn = emitfuncname(e, fi);
-	uint32_t j;
+	uint32_t i, j, nk = 0;
+	int *slot = xcalloc(m->nfuncs + 1, sizeof(int));
 
 	bufputs(b, "\n// ---- the standalone host program (kcuda --standalone) ----\n"
 	           "#include \"kpy/kinfo.h\"\n\n#include <stddef.h>\n\n");
 	bufputs(b, kpy_hostsrc);
 	bufputs(b, kpy_standalone_src);
-	bufputs(b, "\n// ---- the kernel it runs ----\n");
+	bufputs(b, "\n// ---- the kernels it runs ----\n");
 	emitfieldtables(e, b);
 	emitstructlist(e, b, "static const");
-	emitparamtable(e, b, fi);
-	bufprintf(b, "\nstatic void kpy_sa_launch(const kpy_launch_bounds *bounds, void **%s, unsigned blocks, unsigned threads)\n{\n",
-	          f->nparams ? "args" : "/*args*/");
-	bufprintf(b, "    %s<<<blocks, threads>>>(*bounds", fn);
-	for (j = 0; j < f->nparams; j++) {
-		Type t = f->vals[f->params[j]].ty;
-		bufputs(b, ",\n        ");
-		if (t.k == T_ARRAY) {
-			bufprintf(b, "*(const kpy_array *)args[%u]", j);
-		} else {
-			bufputs(b, "*(const ");
-			emitctype(e, b, t);
-			bufprintf(b, " *)args[%u]", j);
+	for (i = 0; i < m->nfuncs; i++) {
+		const Func *f = m->funcs[i];
+		const char *fn = emitfuncname(e, (int)i);
+		if (!f->kernel)
+			continue;
+		slot[i] = (int)nk++;
+		emitparamtable(e, b, (int)i);
+		bufprintf(b, "\nstatic void kpy_sa_launch_%s(const kpy_launch_bounds *bounds, void **%s, unsigned blocks, unsigned threads)\n{\n",
+		          fn, f->nparams ? "args" : "/*args*/");
+		bufprintf(b, "    %s<<<blocks, threads>>>(*bounds", fn);
+		for (j = 0; j < f->nparams; j++) {
+			Type t = f->vals[f->params[j]].ty;
+			bufputs(b, ",\n        ");
+			if (t.k == T_ARRAY) {
+				bufprintf(b, "*(const kpy_array *)args[%u]", j);
+			} else {
+				bufputs(b, "*(const ");
+				emitctype(e, b, t);
+				bufprintf(b, " *)args[%u]", j);
+			}
 		}
+		bufputs(b, ");\n}\n");
 	}
-	bufputs(b, ");\n}\n\n");
-	bufputs(b, "static const kpy_sa_kernel kpy_sa = {");
-	emitcstring(b, f->name);
-	bufprintf(b, ", %u, kpy_params_%s, kpy_structs, kpy_sa_launch, ", f->nparams, fn);
-	emitcstring(b, co->dim ? co->dim : "1024");
-	bufprintf(b, ", %d, %d};\n\n", co->seed, emittiddims(e, fi));
-	bufputs(b, "int main(int argc, char **argv)\n{\n    return kpy_sa_main(argc, argv, &kpy_sa);\n}\n");
+	bufputs(b, "\nstatic const kpy_sa_kernel kpy_sa_kernels[] = {\n");
+	for (i = 0; i < m->nfuncs; i++) {
+		const Func *f = m->funcs[i];
+		const char *fn = emitfuncname(e, (int)i);
+		if (!f->kernel)
+			continue;
+		bufputs(b, "    {");
+		emitcstring(b, f->name);
+		bufputs(b, ", ");
+		emitcstring(b, fn);
+		bufprintf(b, ", %u, kpy_params_%s, kpy_structs, kpy_sa_launch_%s, ", f->nparams, fn, fn);
+		emitcstring(b, co->dim ? co->dim : "1024");
+		bufprintf(b, ", %d, %d, %d},\n", co->seed, emittiddims(e, (int)i),
+		          f->adjof >= 0 && m->funcs[f->adjof]->kernel ? slot[f->adjof] : -1);
+	}
+	bufputs(b, "};\n\n");
+	bufprintf(b, "int main(int argc, char **argv)\n{\n    return kpy_sa_main(argc, argv, kpy_sa_kernels, %u, %d);\n}\n",
+	          nk, slot[fi]);
+	free(slot);
 }
 
 void

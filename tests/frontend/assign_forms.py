@@ -85,3 +85,5 @@ def elements(
     t[i].p = v[i]
     t[i].p[2] = 0.0
     t[i].q = q[i]
+
+# GPURACE: elements (all threads of one i update v[i], m[i], o[i], q[i] and t[i] read-modify-write)

@@ -80,3 +80,5 @@ def printing(a: wp.array(dtype=float), n: int):
     wp.printf("done\n")
     assert a[i] >= 0.0, "negative"
     assert n > 0
+
+# GPURACE: atomics (non-atomic f[i] += ... and n[i, j] updates while other threads apply atomics to f[0] and f[i])

@@ -49,3 +49,5 @@ def k(a: wp.array(dtype=float), n: int):
         a[4] = 1.0
         return
     a[5] = 2.0
+
+# GPURACE: k (every thread reads a[j] and writes a[0] to a[4], which other threads read and write)

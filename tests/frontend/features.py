@@ -89,3 +89,5 @@ def reversed_ranges(a: wp.array(dtype=int), lo: int, hi: int, st: int):
         n += 1
     for i in reversed(range(10, 0, -4)):
         a[i] = n
+
+# GPURACE: constants (every thread writes a[HALF] to a[TILE - 1], which those threads read and write)

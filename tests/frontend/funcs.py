@@ -86,3 +86,5 @@ def later(a: float, b: float) -> float:
 @wp.func
 def unused_helper(x: float) -> float:
     return x * 3.0
+
+# GPURACE: use_funcs (first(xs, 0) and first(ns, 0) read element 0, which thread 0 writes)

@@ -99,3 +99,5 @@ def calls(a: wp.array(dtype=float), b: wp.array(dtype=int)):
     a[i] = sign_of(a[i])
     q, r = divmod2(b[i], 3)
     b[i] = q + r
+
+# GPURACE: loops (every thread reads all of a and writes a[0], which other threads read)

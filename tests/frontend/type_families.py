@@ -171,3 +171,5 @@ def structs(systems: wp.array(dtype=System), parts: wp.array(dtype=Particle)):
     parts[i] = q
     parts[i].mass = 1.0
     parts[i].pos.y = 2.0
+
+# GPURACE: arrays (all threads of one i, j write a2[i, j] and c1[i], and every thread reads a2 where others write)
