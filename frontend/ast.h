@@ -323,6 +323,10 @@ typedef struct Kpyc {
 	uint32_t nwpvals, capwpvals;
 	Arena *tmps[64];       /* scratch arenas, one per nesting depth of bodies */
 	int depth;             /* bodies being compiled (calls compile callees) */
+	/* wp.static() in a body: geval asks slocal about a name before the
+	 * module (found: the name is the body's, with that value or none) */
+	GVal (*slocal)(struct Kpyc *k, Node *name, bool *found);
+	void *sctx;
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */
@@ -410,6 +414,8 @@ typedef struct LoopCtx {
 	int first;            /* params before the carried ones (1: for) */
 	int nc;               /* carried variables */
 	const char **names;
+	const char *target;   /* for: the index's name (NULL: while) */
+	bool unrolled;        /* for: Warp unrolls it (the index is a constant in each copy) */
 } LoopCtx;
 
 /* The state of one function body being compiled. */

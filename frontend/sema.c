@@ -666,6 +666,34 @@ hasbreak(NodeList *l)
 	return false;
 }
 
+/* Does the subtree n call wp.static()?  (Warp unrolls a loop over a
+ * constant range() that does, past max_unroll and despite a break.) */
+static bool
+hasstatic(Ctx *c, Node *n)
+{
+	uint32_t i;
+	const NodeList *ls[3];
+	int j;
+
+	if (!n)
+		return false;
+	if (n->kind == E_CALL) {
+		GVal g = geval(c->k, c->file, n->a, true);
+		if (g.kind == G_WPNAME && strcmp(g.s, "static") == 0)
+			return true;
+	}
+	if (hasstatic(c, n->a) || hasstatic(c, n->b) || hasstatic(c, n->c))
+		return true;
+	ls[0] = &n->l1;
+	ls[1] = &n->l2;
+	ls[2] = &n->l3;
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < ls[j]->n; i++)
+			if (hasstatic(c, ls[j]->v[i]))
+				return true;
+	return false;
+}
+
 /* Warp's rule: in a dynamic loop, a variable holding a compile-time
  * constant must not be reassigned. */
 static void
@@ -1243,6 +1271,8 @@ forstmt(Ctx *c, Node *s)
 			}
 			if (trips >= 0 && trips <= c->k->o->max_unroll && !hasbreak(&s->l1))
 				dynamic = false;
+			else if (trips >= 0 && hasstatic(c, s))
+				dynamic = false; /* Warp unrolls a loop with wp.static() in it whatever its length */
 		}
 	}
 	if (na == 1) {
@@ -1322,6 +1352,8 @@ forstmt(Ctx *c, Node *s)
 	lc.first = 1;
 	lc.nc = nc;
 	lc.names = names;
+	lc.target = target;
+	lc.unrolled = !dynamic && !rev; /* Warp unrolls range() only, never reversed() */
 	c->loop = &lc;
 	c->b.r = &op->regs[0];
 	c->dead = false;
@@ -1405,6 +1437,8 @@ whilestmt(Ctx *c, Node *s)
 	lc.first = 0;
 	lc.nc = nc;
 	lc.names = names;
+	lc.target = NULL;
+	lc.unrolled = false;
 	c->loop = &lc;
 	c->b.r = &op->regs[1];
 	c->dead = false;

@@ -661,6 +661,12 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		return gkind(G_STR, e->s);
 	case E_NAME:
+		if (k->slocal) {
+			bool found = false;
+			v = k->slocal(k, e, &found);
+			if (found)
+				return v;
+		}
 		if ((g = gfind(f, e->s)))
 			return g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
