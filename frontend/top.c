@@ -863,9 +863,59 @@ warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 		return 'f';
 	if (strcmp(v.s, "struct") == 0)
 		return 's';
+	if (strcmp(v.s, "func_grad") == 0)
+		return 'g';
+	if (strcmp(v.s, "func_replay") == 0)
+		return 'r';
 	if (strncmp(v.s, "func_", 5) == 0 || strcmp(v.s, "overload") == 0)
 		return 'o';
 	return 0;
+}
+
+/* A decorator at token i (after '@') that names a Warp decorator through
+ * a root name this file does not bind (@wp.kernel with wp from a star
+ * import, or no import at all): its last name, else NULL. */
+static const char *
+unbounddecorator(Kpyc *k, FileCtx *f, uint32_t i)
+{
+	static const char *const tails[] = {"kernel", "func", "struct", "func_grad", "func_replay", "func_native",
+	                                    "overload"};
+	const TokArray *t = &f->toks;
+	uint32_t last;
+	size_t j;
+	char *root;
+
+	if (i >= t->n || t->v[i].kind != T_NAME)
+		return NULL;
+	root = astrndup(k->a, f->src->text + t->v[i].off, t->v[i].len);
+	if (gfind(f, root))
+		return NULL;
+	for (last = i; last + 2 < t->n && t->v[last + 1].kind == '.' && t->v[last + 2].kind == T_NAME; last += 2)
+		;
+	for (j = 0; j < countof(tails); j++)
+		if (t->v[last].len == strlen(tails[j]) && memcmp(f->src->text + t->v[last].off, tails[j], t->v[last].len) == 0)
+			return tails[j];
+	return NULL;
+}
+
+/* Warp definitions nested in the host statement [i, e) (a function, a
+ * class, an if block): kpyc compiles module-level definitions only, and
+ * says so for each one it skips. */
+static void
+nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	uint32_t j;
+
+	for (j = i + 1; j + 1 < e; j++) {
+		int pk = t->v[j - 1].kind, w;
+		if (t->v[j].kind != '@' || (pk != T_NEWLINE && pk != T_INDENT && pk != T_DEDENT))
+			continue;
+		w = warpdecorator(k, f, j + 1);
+		if (w == 'k' || w == 'f' || w == 's')
+			kwarn(k, t->v[j].loc, "a @wp.%s inside a function, class or block is not compiled: kpyc compiles "
+			      "module-level definitions only", w == 'k' ? "kernel" : w == 'f' ? "func" : "struct");
+	}
 }
 
 static char *
@@ -912,8 +962,13 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 		Node *al = s->l1.v[i];
 		const char *bind = al->s2 ? al->s2 : al->s;
 		GVal v;
-		if (strcmp(al->s, "*") == 0)
-			continue; /* from warp import *: names resolve through wpname below */
+		if (strcmp(al->s, "*") == 0) {
+			/* from warp import *: names resolve through wpname below;
+			 * another module's names are unknown to kpyc */
+			if (!warp && !f->starmod)
+				f->starmod = s->u ? "a relative module" : mod;
+			continue;
+		}
 		if (warp) {
 			if (strcmp(al->s, "types") == 0)
 				v = gkind(G_WARP, "types");
@@ -993,17 +1048,91 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	gbind(k, f, t->s, v, t->loc);
 }
 
-/* WARP.set_module_options({"enable_backward": BOOL}) at the top level:
- * recognized by its tokens (a dict display is host syntax kpyc does not
- * evaluate). */
+/* Is token t the string "key" (either quote)? */
+static bool
+tokkey(const FileCtx *f, const Token *t, const char *key)
+{
+	size_t n = strlen(key);
+
+	return t->kind == T_STRING && t->len == n + 2 && memcmp(f->src->text + t->off + 1, key, n) == 0 &&
+	       (f->src->text[t->off] == '"' || f->src->text[t->off] == '\'');
+}
+
+static bool
+tokis(const FileCtx *f, const Token *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	return t->len == n && memcmp(f->src->text + t->off, name, n) == 0;
+}
+
+/* The module options of a dict display in tokens [i, e) (a dict is host
+ * syntax kpyc does not parse): "enable_backward" sets *nobackward;
+ * "deterministic" (Warp's deterministic atomics, which reject some
+ * kernels) and a "max_unroll" other than kpyc's are rejected, located,
+ * rather than ignored. */
+static void
+optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
+{
+	const TokArray *t = &f->toks;
+	uint32_t j;
+
+	for (j = i; j + 2 < e; j++) {
+		const Token *key = &t->v[j];
+		uint32_t v = j + 2, ve;
+		int depth = 0;
+		if (key->kind != T_STRING || t->v[j + 1].kind != ':')
+			continue;
+		/* the value: to the next ',' or '}' outside brackets */
+		for (ve = v; ve < e; ve++) {
+			int kd = t->v[ve].kind;
+			if (kd == '(' || kd == '[' || kd == '{')
+				depth++;
+			else if ((kd == ')' || kd == ']' || kd == '}') && depth-- == 0)
+				break;
+			else if (kd == ',' && depth == 0)
+				break;
+		}
+		if (ve == v)
+			continue;
+		if (tokkey(f, key, "enable_backward")) {
+			if (ve == v + 1 && t->v[v].kind == T_FALSE)
+				*nobackward = true;
+			else if (ve == v + 1 && t->v[v].kind == T_TRUE)
+				*nobackward = false;
+		} else if (tokkey(f, key, "deterministic")) {
+			/* Warp takes a DeterministicMode only (False is a ValueError there) */
+			if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
+			      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
+				kerr(k, key->loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
+				     "deterministic mode orders atomic accumulation and rejects some kernels); only "
+				     "wp.DeterministicMode.NOT_GUARANTEED is");
+		} else if (tokkey(f, key, "max_unroll")) {
+			char buf[16];
+			const Token *n = &t->v[v];
+			bool same = false;
+			if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
+				memcpy(buf, f->src->text + n->off, n->len);
+				buf[n->len] = 0;
+				same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
+			}
+			if (!same)
+				kerr(k, key->loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
+				     "--max-unroll with the module's value", k->o->max_unroll);
+		}
+		j = ve - 1;
+	}
+}
+
+/* WARP.set_module_options({...}) at the top level: recognized by its
+ * tokens. */
 static void
 moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
 	const char *text = f->src->text;
-	uint32_t j;
 
-	if (e - i < 10 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
+	if (e - i < 6 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
 	    t->v[i + 2].len != 18 || memcmp(text + t->v[i + 2].off, "set_module_options", 18) != 0)
 		return;
 	{
@@ -1012,14 +1141,19 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		if (!g || g->v.kind != G_WARP)
 			return;
 	}
-	for (j = i + 3; j + 2 < e; j++)
-		if (t->v[j].kind == T_STRING && t->v[j].len >= 17 &&
-		    memcmp(text + t->v[j].off + 1, "enable_backward", 15) == 0 && t->v[j + 1].kind == ':') {
-			if (t->v[j + 2].kind == T_FALSE)
-				f->nobackward = true;
-			else if (t->v[j + 2].kind == T_TRUE)
-				f->nobackward = false;
-		}
+	optdict(k, f, i + 3, e, &f->nobackward);
+}
+
+/* @wp.kernel(module_options={...}) in the decorator tokens [i, e). */
+static void
+decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
+{
+	const TokArray *t = &f->toks;
+	uint32_t j;
+
+	for (j = i; j + 2 < e; j++)
+		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "module_options") && t->v[j + 1].kind == '=')
+			optdict(k, f, j + 2, e, &fd->nobackward);
 }
 
 /* Read the top level of file f: bind names, declare definitions. */
@@ -1053,8 +1187,20 @@ scanfile(Kpyc *k, FileCtx *f)
 			int kind = 0;
 			while (j < e && t->v[j].kind == '@') {
 				int w = warpdecorator(k, f, j + 1);
+				const char *tail;
 				if (w && !kind)
 					kind = w;
+				if (!w && (tail = unbounddecorator(k, f, j + 1))) {
+					char *root = toktext(k, f, &t->v[j + 1]);
+					if (f->starmod)
+						kerr(k, t->v[j + 1].loc, "'%s' is not defined: kpyc does not read the names of "
+						     "`from %s import *`, so this definition would be skipped (import warp here)",
+						     root, f->starmod);
+					else
+						kerr(k, t->v[j + 1].loc, "'%s' is not defined, so this definition would be skipped",
+						     root);
+					kind = 'o';
+				}
 				while (j < e && t->v[j].kind != T_NEWLINE)
 					j++;
 				j++;
@@ -1068,8 +1214,12 @@ scanfile(Kpyc *k, FileCtx *f)
 					Node *d = l->v[0];
 					if (kind == 's' && d->kind == S_CLASS)
 						declstruct(k, f, d);
-					else if (kind != 's' && d->kind == S_DEF)
+					else if (kind != 's' && d->kind == S_DEF) {
+						uint32_t nd = f->ndecls;
 						declfunc(k, f, d, kind);
+						if (f->ndecls > nd)
+							decoptions(k, f, i, defat, f->decls[f->ndecls - 1]);
+					}
 					else
 						kerr(k, d->loc, "@wp.%s decorates a %s", kind == 's' ? "struct" : kind == 'k' ? "kernel" : "func",
 						     d->kind == S_DEF ? "function" : "class");
@@ -1078,16 +1228,27 @@ scanfile(Kpyc *k, FileCtx *f)
 				}
 			} else if (defat + 1 < e && (t->v[defat].kind == T_DEF || t->v[defat].kind == T_CLASS) &&
 			           t->v[defat + 1].kind == T_NAME) {
-				/* host function or class (or a Warp decorator kpyc leaves to Warp: func_grad, overload) */
-				if (kind != 'o')
+				/* host function or class (or a Warp decorator kpyc leaves to Warp: overload, func_native) */
+				if ((kind == 'g' || kind == 'r') && !f->nobackward) {
+					/* kopt -p ad would differentiate (replay) the function itself */
+					kerr(k, t->v[i + 1].loc, "%s is not supported by kpyc: the backward kernel would %s the "
+					     "function itself (set enable_backward to False in the module's options if no "
+					     "gradient is wanted)", kind == 'g' ? "a custom gradient (@wp.func_grad)" :
+					     "a custom replay (@wp.func_replay)", kind == 'g' ? "differentiate" : "replay");
+				} else if (kind == 'g' || kind == 'r') {
+					/* no backward pass: nothing to use them for */
+				} else if (kind != 'o')
 					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
 			}
+			if (kind != 'k' && kind != 'f' && kind != 's')
+				nesteddefs(k, f, defat, e);
 			break;
 		}
 		case T_DEF:
 		case T_CLASS:
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
+			nesteddefs(k, f, i, e);
 			break;
 		case T_NAME: {
 			/* NAME = ... or NAME: T = ...: a possible constant */
@@ -1101,7 +1262,8 @@ scanfile(Kpyc *k, FileCtx *f)
 			break;
 		}
 		default:
-			break; /* host code: skipped */
+			nesteddefs(k, f, i, e); /* host code: skipped */
+			break;
 		}
 		if (tk->kind == T_NAME)
 			moduleoptions(k, f, i, e);
