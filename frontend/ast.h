@@ -375,6 +375,8 @@ typedef struct Bind {
 	bool hasrange;   /* index of a loop Warp unrolls: values in [lo, hi] */
 	int64_t lo, hi;
 	Lit lit;         /* exact Python value of a constant binding */
+	Lit ilast;       /* the index after a loop Warp unrolls: its last value,
+	                  * which Warp keeps as a constant (for wp.static()) */
 	GVal *fn;        /* bound to a function (f = wp.sin, g = my_func): no value */
 	bool ghost;      /* Warp still knows the name (with type gty) but it is
 	                  * dead here, so kir has no value for it */

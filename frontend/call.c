@@ -1124,6 +1124,17 @@ slocal(Kpyc *k, Node *e, bool *found)
 			sl->index = e;
 		return v;
 	}
+	if (!b->poison && !b->zinit && !b->ghost && !b->fn && (sl->mode & SL_DEFERRED) && b->ilast.ok &&
+	    vty(c->f, b->v).k == T_SCALAR) {
+		/* the index after an unrolled loop: its last value */
+		*found = true;
+		v.kind = G_CONST;
+		v.spec.ty = tscalar(S_I32);
+		v.c = aalloc(k->a, sizeof *v.c);
+		v.c[0].i = b->ilast.i;
+		v.lit = b->ilast;
+		return v;
+	}
 	if (!b->poison && !b->zinit && !b->ghost && !b->fn && b->wconst && !b->hasrange && b->lit.ok &&
 	    vty(c->f, b->v).k == T_SCALAR) {
 		/* x = 3: Warp's constant, its Python value */
@@ -1180,6 +1191,8 @@ staticarith(Ctx *c, Node *e)
 		const Global *g;
 		if (bd && bd->hasrange && l && l->unrolled)
 			return expr(c, e);
+		if (bd && !bd->poison && !bd->zinit && !bd->ghost && !bd->fn && bd->ilast.ok)
+			return xval(cint(c->m, c->f, S_I32, bd->ilast.i));
 		if (bd && !bd->poison && !bd->zinit && !bd->ghost && !bd->fn && bd->wconst && !bd->hasrange &&
 		    bd->lit.ok && bd->lit.isint && vty(c->f, bd->v).k == T_SCALAR && scalarisint(vty(c->f, bd->v).s))
 			return xval(cint(c->m, c->f, S_I32, bd->lit.i));

@@ -1192,7 +1192,7 @@ forstmt(Ctx *c, Node *s)
 	X a[3], lo, hi, st, iterfn;
 	int na, i, nc;
 	bool rev = false, dynamic = true, ok = true;
-	int64_t trips;
+	int64_t trips = -1;
 	Assigned as = {0};
 	const char *target, **names;
 	Type *tys, *ptys;
@@ -1373,6 +1373,14 @@ forstmt(Ctx *c, Node *s)
 			Bind b = {0};
 			b.name = names[i];
 			b.v = op->res[i];
+			if (lc.unrolled && trips > 0 && !hasbreak(&s->l1) && strcmp(names[i], target) == 0 && !lo.hasrange &&
+			    !st.hasrange && isconst(c->f, lo.v) && isconst(c->f, st.v)) {
+				/* Python's index after the loop, which Warp holds as a constant */
+				int64_t l0 = val(c->f, lo.v)->c[0].i, s0 = val(c->f, st.v)->c[0].i;
+				b.ilast.ok = b.ilast.isint = true;
+				b.ilast.i = l0 + (trips - 1) * s0;
+				b.ilast.f = (double)b.ilast.i;
+			}
 			nameval(c, b.v, names[i]);
 			envset(c, b);
 		}

@@ -11,7 +11,8 @@ def k(out: wp.array(dtype=int), f: wp.array(dtype=float), n: int):
     idx = 0
     for X in range(2):
         for X in range(3):
-            pass
+            if f[X] > 0.0:
+                break
         out[idx] = wp.static(X)
         idx += 1
     for X in range(n):

@@ -129,3 +129,19 @@ def static_runtime_local_in_loop(results: wp.array(dtype=int)):
     N = results[0] * 0 + 1
     for _global_test_idx in range(3):
         results[_global_test_idx] = wp.static(_global_test_idx + N) + N
+
+
+@wp.kernel
+def static_nested_loop_same_var(results: wp.array(dtype=int)):
+    # after the inner loop the index is the inner loop's last value (2)
+    idx = 0
+    for _global_test_idx in range(2):
+        for _global_test_idx in range(3):
+            pass
+        results[idx] = wp.static(_global_test_idx)
+        idx += 1
+    for _global_test_j in range(2):
+        for _global_test_j in range(7, 1, -2):
+            pass
+        results[idx] = wp.static(_global_test_j * 2 + N)
+        idx += 1
