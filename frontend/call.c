@@ -1136,7 +1136,7 @@ slocal(Kpyc *k, Node *e, bool *found)
 		return v;
 	}
 	if (!b->poison && !b->zinit && !b->ghost && !b->fn && b->wconst && !b->hasrange && b->lit.ok &&
-	    vty(c->f, b->v).k == T_SCALAR) {
+	    isconst(c->f, b->v) && vty(c->f, b->v).k == T_SCALAR) {
 		/* x = 3: Warp's constant, its Python value */
 		Lit lt = b->lit;
 		int sk = vty(c->f, b->v).s;
