@@ -965,7 +965,7 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 		if (strcmp(al->s, "*") == 0) {
 			/* from warp import *: names resolve through wpname below;
 			 * another module's names are unknown to kpyc */
-			if (!warp && !f->starmod)
+			if ((!warp || strcmp(mod, "warp") != 0) && !f->starmod)
 				f->starmod = s->u ? "a relative module" : mod;
 			continue;
 		}

@@ -1,6 +1,6 @@
-# `wp` from a star import of another module: kpyc cannot see it, and
-# says so rather than compile an empty module (issue 14).
-from warp_helpers import *  # noqa: F403
+# `wp` from a star import of another module (as in Warp's own tests): kpyc
+# cannot see it, and says so rather than compile an empty module (issue 14).
+from warp.tests.unittest_utils import *  # noqa: F403 (it binds wp; kpyc cannot see that)
 
 
 @wp.kernel
