@@ -1066,6 +1066,42 @@ tokis(const FileCtx *f, const Token *t, const char *name)
 	return t->len == n && memcmp(f->src->text + t->off, name, n) == 0;
 }
 
+/* The value of the module option opt (tokens [v, ve), its name at loc):
+ * "enable_backward" sets *nobackward; "deterministic" (Warp's
+ * deterministic atomics, which reject some kernels) and a "max_unroll"
+ * other than kpyc's are rejected, located, rather than ignored. */
+static void
+optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward)
+{
+	const TokArray *t = &f->toks;
+
+	if (strcmp(opt, "enable_backward") == 0) {
+		if (ve == v + 1 && t->v[v].kind == T_FALSE)
+			*nobackward = true;
+		else if (ve == v + 1 && t->v[v].kind == T_TRUE)
+			*nobackward = false;
+	} else if (strcmp(opt, "deterministic") == 0) {
+		/* Warp takes a DeterministicMode only (False is a ValueError there) */
+		if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
+		      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
+			kerr(k, loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
+			     "deterministic mode orders atomic accumulation and rejects some kernels); only "
+			     "wp.DeterministicMode.NOT_GUARANTEED is");
+	} else if (strcmp(opt, "max_unroll") == 0) {
+		char buf[16];
+		const Token *n = &t->v[v];
+		bool same = false;
+		if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
+			memcpy(buf, f->src->text + n->off, n->len);
+			buf[n->len] = 0;
+			same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
+		}
+		if (!same)
+			kerr(k, loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
+			     "--max-unroll with the module's value", k->o->max_unroll);
+	}
+}
+
 /* The module options of a dict display in tokens [i, e) (a dict is host
  * syntax kpyc does not parse): "enable_backward" sets *nobackward;
  * "deterministic" (Warp's deterministic atomics, which reject some
@@ -1095,31 +1131,12 @@ optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
 		}
 		if (ve == v)
 			continue;
-		if (tokkey(f, key, "enable_backward")) {
-			if (ve == v + 1 && t->v[v].kind == T_FALSE)
-				*nobackward = true;
-			else if (ve == v + 1 && t->v[v].kind == T_TRUE)
-				*nobackward = false;
-		} else if (tokkey(f, key, "deterministic")) {
-			/* Warp takes a DeterministicMode only (False is a ValueError there) */
-			if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
-			      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
-				kerr(k, key->loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
-				     "deterministic mode orders atomic accumulation and rejects some kernels); only "
-				     "wp.DeterministicMode.NOT_GUARANTEED is");
-		} else if (tokkey(f, key, "max_unroll")) {
-			char buf[16];
-			const Token *n = &t->v[v];
-			bool same = false;
-			if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
-				memcpy(buf, f->src->text + n->off, n->len);
-				buf[n->len] = 0;
-				same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
-			}
-			if (!same)
-				kerr(k, key->loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
-				     "--max-unroll with the module's value", k->o->max_unroll);
-		}
+		if (tokkey(f, key, "enable_backward"))
+			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward);
+		else if (tokkey(f, key, "deterministic"))
+			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward);
+		else if (tokkey(f, key, "max_unroll"))
+			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward);
 		j = ve - 1;
 	}
 }
@@ -1142,6 +1159,33 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 			return;
 	}
 	optdict(k, f, i + 3, e, &f->nobackward);
+}
+
+/* WARP.config.NAME = VALUE at the top level (tokens [i, e)): Warp's
+ * global defaults of the same options. */
+static void
+configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	static const char *const opts[] = {"enable_backward", "deterministic", "max_unroll"};
+	uint32_t ve = e;
+	size_t j;
+
+	if (e - i < 7 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME || !tokis(f, &t->v[i + 2], "config") ||
+	    t->v[i + 3].kind != '.' || t->v[i + 4].kind != T_NAME || t->v[i + 5].kind != '=')
+		return;
+	{
+		const Global *g = gfind(f, toktext(k, f, &t->v[i]));
+		if (!g || g->v.kind != G_WARP)
+			return;
+	}
+	while (ve > i + 6 && (t->v[ve - 1].kind == T_NEWLINE || t->v[ve - 1].kind == T_DEDENT))
+		ve--;
+	if (ve == i + 6)
+		return;
+	for (j = 0; j < countof(opts); j++)
+		if (tokis(f, &t->v[i + 4], opts[j]))
+			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward);
 }
 
 /* @wp.kernel(module_options={...}) in the decorator tokens [i, e). */
@@ -1265,8 +1309,10 @@ scanfile(Kpyc *k, FileCtx *f)
 			nesteddefs(k, f, i, e); /* host code: skipped */
 			break;
 		}
-		if (tk->kind == T_NAME)
+		if (tk->kind == T_NAME) {
 			moduleoptions(k, f, i, e);
+			configassign(k, f, i, e);
+		}
 		i = e;
 	}
 }

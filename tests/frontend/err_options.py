@@ -1,6 +1,7 @@
 # Options and decorators kpyc cannot honour are rejected, located, never
 # ignored (issue 14): Warp's deterministic mode, a max_unroll other than
-# kpyc's, custom gradients and replays.
+# kpyc's, custom gradients and replays.  (Warp's global wp.config is
+# checked in cli.test: warpcheck.py imports these files in one process.)
 import warp as wp
 
 wp.set_module_options({"deterministic": wp.DeterministicMode.RUN_TO_RUN})
