@@ -251,6 +251,7 @@ typedef struct Inst {
 } Inst;
 
 /* A @wp.kernel or @wp.func definition. */
+struct NameMap;
 typedef struct FuncDecl {
 	Node *def;              /* S_DEF */
 	struct FileCtx *file;
@@ -265,6 +266,8 @@ typedef struct FuncDecl {
 	int nrets;
 	int order;              /* position among the file's definitions */
 	bool nobackward;        /* enable_backward=False (decorator or module options) */
+	const struct NameMap *closure; /* a kernel nested in a function: the names that function
+	                         * binds (read as module names they would be wrong) */
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
@@ -328,6 +331,8 @@ typedef struct Kpyc {
 	 * module (found: the name is the body's, with that value or none) */
 	GVal (*slocal)(struct Kpyc *k, Node *name, bool *found);
 	void *sctx;
+	const NameMap *closure; /* the body being compiled is nested: names geval must not
+	                         * read from the module (FuncDecl.closure) */
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */

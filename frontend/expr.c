@@ -249,6 +249,11 @@ namex(Ctx *c, Node *e)
 		x.loc = e->loc;
 		return x;
 	}
+	if (c->fd->closure && nmget(c->fd->closure, e->s) != UINT32_MAX) {
+		serr(c, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from there); "
+		     "kpyc compiles nested kernels that read module names only", e->s);
+		return xnone();
+	}
 	if ((g = gfind(c->file, e->s)))
 		return gvalx(c, g->v, e->loc, e->s);
 	{

@@ -1827,16 +1827,20 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	Func *f;
 	int i, nerr0 = k->d->nerr, nlen0 = k->nlenient;
 	FileCtx *savefile = k->file;
+	const NameMap *saveclosure = k->closure;
 	FuncKey key;
 
 	memset(&c, 0, sizeof c);
 	k->file = fd->file;
+	k->closure = fd->closure;
 	c.k = k;
 	c.file = fd->file;
 	c.fd = fd;
 	c.m = k->m;
 	if (k->depth >= (int)countof(k->tmps)) {
 		kerr(k, fd->def->loc, "functions nested too deeply in calls");
+		k->file = savefile;
+		k->closure = saveclosure;
 		return NULL;
 	}
 	if (!k->tmps[k->depth])
@@ -1883,6 +1887,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	}
 	k->depth--;
 	k->file = savefile;
+	k->closure = saveclosure;
 	if (k->d->nerr != nerr0 || k->nlenient != nlen0) {
 		k->keys[key.seq].failed = true;
 		inst->f = NULL;
@@ -2014,6 +2019,17 @@ semamodule(Kpyc *k)
 			args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *args);
 			for (j = 0; j < fd->nparams; j++)
 				args[j] = fd->params[j].spec.ty;
+			if (fd->closure) {
+				/* nested in a function: compiled if it can be, else left out */
+				int nl = k->nlenient;
+				k->lenient++;
+				instantiate(k, fd, args, fd->def->loc);
+				k->lenient--;
+				if (k->nlenient != nl)
+					knote(k, "kernel '%s' is nested in a function and does not compile; it is left out",
+					      fd->def->s);
+				continue;
+			}
 			instantiate(k, fd, args, fd->def->loc);
 		}
 	}

@@ -667,6 +667,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			if (found)
 				return v;
 		}
+		if (k->closure && nmget(k->closure, e->s) != UINT32_MAX)
+			return gnone(); /* the enclosing function's, not the module's */
 		if ((g = gfind(f, e->s)))
 			return g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
@@ -898,20 +900,153 @@ unbounddecorator(Kpyc *k, FileCtx *f, uint32_t i)
 	return NULL;
 }
 
-/* Warp definitions nested in the host statement [i, e) (a function, a
- * class, an if block): kpyc compiles module-level definitions only, and
- * says so for each one it skips. */
-static void
-nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+static NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+static char *toktext(Kpyc *k, FileCtx *f, const Token *t);
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
+static void decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd);
+
+/* The names the function whose tokens are [i, e) binds (a superset): its
+ * parameters, assignment and for targets, `as`, import, def and class
+ * names, walrus targets.  A kernel nested in it must not read them as
+ * module names (Warp reads the function's). */
+static NameMap *
+closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
+	NameMap *m = aalloc(k->a, sizeof *m);
+	uint32_t j, x;
+	int depth = 0;
+
+#define ADDNAME(ix) nmput(k->a, m, toktext(k, f, &t->v[ix]), 1)
+	for (j = i; j < e && t->v[j].kind != T_DEF; j++)
+		;
+	for (j += 2; j < e; j++) {
+		int kd = t->v[j].kind;
+		if (kd == '(' || kd == '[' || kd == '{') {
+			depth++;
+		} else if (kd == ')' || kd == ']' || kd == '}') {
+			if (--depth <= 0)
+				break;
+		} else if (kd == T_NAME && depth == 1) {
+			int pk = t->v[j - 1].kind;
+			if (pk == '(' || pk == ',' || pk == '*' || pk == T_POW)
+				ADDNAME(j);
+		}
+	}
+	for (; j < e; j++) {
+		int kd = t->v[j].kind, pk = t->v[j - 1].kind;
+		if ((kd == T_AS || kd == T_DEF || kd == T_CLASS) && j + 1 < e && t->v[j + 1].kind == T_NAME) {
+			ADDNAME(j + 1);
+		} else if (kd == T_FOR) {
+			for (x = j + 1; x < e && t->v[x].kind != T_IN && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME)
+					ADDNAME(x);
+		} else if (kd == T_IMPORT || kd == T_GLOBAL || kd == T_NONLOCAL) {
+			for (x = j + 1; x < e && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME && t->v[x - 1].kind != '.')
+					ADDNAME(x);
+		} else if (kd == T_WALRUS && t->v[j - 1].kind == T_NAME) {
+			ADDNAME(j - 1);
+		} else if ((pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) &&
+		           (kd == T_NAME || kd == '(' || kd == '[' || kd == '*')) {
+			/* a statement: the names before its first =, op= or : at depth 0 */
+			int d = 0;
+			for (x = j; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == T_AUGASSIGN || xk == ':'))
+					break;
+			}
+			if (x < e && t->v[x].kind != T_NEWLINE) {
+				uint32_t y;
+				for (y = j; y < x; y++) {
+					int nk = y + 1 < e ? t->v[y + 1].kind : 0;
+					if (t->v[y].kind == T_NAME && t->v[y - 1].kind != '.' && nk != '.' && nk != '(' && nk != '[')
+						ADDNAME(y);
+				}
+			}
+		}
+	}
+#undef ADDNAME
+	return m;
+}
+
+/* The end (exclusive) of the definition whose decorators start at token
+ * j: after the DEDENT that closes its body; 0 for a one-line body. */
+static uint32_t
+nestedend(const TokArray *t, uint32_t j, uint32_t e, uint32_t *defat)
+{
+	int depth = 0;
+
+	while (j < e && t->v[j].kind == '@') {
+		while (j < e && t->v[j].kind != T_NEWLINE)
+			j++;
+		j++;
+	}
+	if (j >= e || t->v[j].kind != T_DEF)
+		return 0;
+	*defat = j;
+	while (j < e && t->v[j].kind != T_NEWLINE)
+		j++;
+	if (j + 1 >= e || t->v[j + 1].kind != T_INDENT)
+		return 0;
+	for (j++; j < e; j++) {
+		if (t->v[j].kind == T_INDENT)
+			depth++;
+		else if (t->v[j].kind == T_DEDENT && --depth == 0)
+			return j + 1;
+	}
+	return 0;
+}
+
+/* Warp definitions nested in the host statement [i, e) (a function, a
+ * class, an if block).  A @wp.kernel directly in the body of a function
+ * (encl: its name) is compiled as kernel encl__NAME, leniently: its
+ * errors are warnings and it is left out, and it may not read a name the
+ * function binds (Warp would read the function's).  Any other nested
+ * definition is skipped, with a warning. */
+static void
+nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
+{
+	const TokArray *t = &f->toks;
+	NameMap *closure = NULL;
 	uint32_t j;
+	int depth = 0;
 
 	for (j = i + 1; j + 1 < e; j++) {
 		int pk = t->v[j - 1].kind, w;
+		uint32_t end, defat = 0;
+		if (t->v[j].kind == T_INDENT)
+			depth++;
+		else if (t->v[j].kind == T_DEDENT)
+			depth--;
 		if (t->v[j].kind != '@' || (pk != T_NEWLINE && pk != T_INDENT && pk != T_DEDENT))
 			continue;
 		w = warpdecorator(k, f, j + 1);
+		if (w == 'k' && encl && depth == 1 && (end = nestedend(t, j, e, &defat)) != 0) {
+			NodeList *l = parse(k, f, j, end, true);
+			if (l && l->n == 1 && l->v[0]->kind == S_DEF) {
+				int nl = k->nlenient;
+				FuncDecl *fd;
+				if (!closure)
+					closure = closurenames(k, f, i, e);
+				k->lenient++;
+				fd = declfunc(k, f, l->v[0], 'k', encl, closure);
+				k->lenient--;
+				if (k->nlenient != nl) {
+					fd->bad = true;
+					knote(k, "kernel '%s' (inside function '%s') does not compile; it is left out", l->v[0]->s,
+					      encl);
+				} else {
+					decoptions(k, f, j, defat, fd);
+				}
+				j = end - 1;
+				continue;
+			}
+		}
 		if (w == 'k' || w == 'f' || w == 's')
 			kwarn(k, t->v[j].loc, "a @wp.%s inside a function, class or block is not compiled: kpyc compiles "
 			      "module-level definitions only", w == 'k' ? "kernel" : w == 'f' ? "func" : "struct");
@@ -985,7 +1120,7 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 
 /* ---- definitions ---------------------------------------------------- */
 
-static void declfunc(Kpyc *k, FileCtx *f, Node *def, int kind);
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
 static void declstruct(Kpyc *k, FileCtx *f, Node *cls);
 
 /* Parse tokens [from, to) as statements; NULL on a syntax error. */
@@ -1259,10 +1394,7 @@ scanfile(Kpyc *k, FileCtx *f)
 					if (kind == 's' && d->kind == S_CLASS)
 						declstruct(k, f, d);
 					else if (kind != 's' && d->kind == S_DEF) {
-						uint32_t nd = f->ndecls;
-						declfunc(k, f, d, kind);
-						if (f->ndecls > nd)
-							decoptions(k, f, i, defat, f->decls[f->ndecls - 1]);
+						decoptions(k, f, i, defat, declfunc(k, f, d, kind, NULL, NULL));
 					}
 					else
 						kerr(k, d->loc, "@wp.%s decorates a %s", kind == 's' ? "struct" : kind == 'k' ? "kernel" : "func",
@@ -1285,14 +1417,17 @@ scanfile(Kpyc *k, FileCtx *f)
 					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
 			}
 			if (kind != 'k' && kind != 'f' && kind != 's')
-				nesteddefs(k, f, defat, e);
+				nesteddefs(k, f, defat, e,
+				           defat + 1 < e && t->v[defat].kind == T_DEF && t->v[defat + 1].kind == T_NAME ?
+				           toktext(k, f, &t->v[defat + 1]) : NULL);
 			break;
 		}
 		case T_DEF:
 		case T_CLASS:
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
-			nesteddefs(k, f, i, e);
+			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
+			           toktext(k, f, &t->v[i + 1]) : NULL);
 			break;
 		case T_NAME: {
 			/* NAME = ... or NAME: T = ...: a possible constant */
@@ -1306,7 +1441,7 @@ scanfile(Kpyc *k, FileCtx *f)
 			break;
 		}
 		default:
-			nesteddefs(k, f, i, e); /* host code: skipped */
+			nesteddefs(k, f, i, e, NULL); /* host code: skipped */
 			break;
 		}
 		if (tk->kind == T_NAME) {
@@ -1375,18 +1510,24 @@ sametypes(const FuncDecl *a, const FuncDecl *b)
 	return true;
 }
 
-static void
-declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
+/* Declare a @wp.kernel or @wp.func; encl: the function a kernel is nested
+ * in (closure: the names it binds), then the kernel is not bound to a
+ * module name. */
+static FuncDecl *
+declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure)
 {
 	FuncDecl *fd = aalloc(k->a, sizeof *fd);
-	Global *prev = (Global *)gfind(f, def->s);
+	Global *prev = encl ? NULL : (Global *)gfind(f, def->s);
 	GVal v = gnone();
 	uint32_t i;
 	bool star = false;
+	const NameMap *saved = k->closure;
 
 	fd->def = def;
 	fd->file = f;
-	fd->name = def->s;
+	fd->name = encl ? aprintf(k->a, "%s__%s", encl, def->s) : def->s;
+	fd->closure = closure;
+	k->closure = closure;
 	fd->kernel = kind == 'k';
 	fd->params = aalloc(k->a, (def->l2.n + 1) * sizeof *fd->params);
 	for (i = 0; i < def->l2.n; i++) {
@@ -1478,8 +1619,11 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
 			}
 	}
+	k->closure = saved;
 	fd->order = (int)f->ndecls;
 	APUSH(k->a, f->decls, f->ndecls, f->capdecls, fd);
+	if (encl)
+		return fd;
 	/* bind the name; @wp.func definitions of the same name are overloads */
 	if (!fd->kernel && prev && prev->v.kind == G_FUNC) {
 		FuncDecl *o, **pp;
@@ -1490,10 +1634,10 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 				*pp = fd;
 				o->bad = true;
 				o->def = NULL;
-				return;
+				return fd;
 			}
 		*pp = fd;
-		return;
+		return fd;
 	}
 	if (prev && (prev->v.kind == G_FUNC || prev->v.kind == G_KERNEL)) {
 		FuncDecl *o;
@@ -1505,6 +1649,7 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 	v.kind = fd->kernel ? G_KERNEL : G_FUNC;
 	v.fd = fd;
 	gbind(k, f, def->s, v, def->oploc);
+	return fd;
 }
 
 /* ---- driver ---------------------------------------------------------- */

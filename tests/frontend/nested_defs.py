@@ -1,14 +1,47 @@
-# Warp definitions inside functions, classes and blocks are not compiled;
-# kpyc warns about each one (cli.test checks the warnings).
+# Warp definitions inside functions, classes and blocks (issue 14): a
+# kernel directly in a function is compiled as FUNCTION__NAME when it reads
+# no name the function binds (Warp would read the function's, so reading
+# the module's N or dtype here would be wrong); else it is left out with a
+# warning, like every other nested definition (cli.test checks them).
 import warp as wp
+
+N = 4
+dtype = wp.float64
 
 
 def make_kernel():
     @wp.kernel
     def inner(a: wp.array(dtype=float)):
-        a[wp.tid()] = 1.0
+        a[wp.tid()] = float(N)
 
     return inner
+
+
+def make_scaled(N):
+    @wp.kernel
+    def scaled(a: wp.array(dtype=float)):
+        a[wp.tid()] = float(N)
+
+    return scaled
+
+
+def make_typed(dtype):
+    @wp.kernel
+    def typed(a: wp.array(dtype=dtype)):
+        a[wp.tid()] = a[wp.tid()]
+
+    return typed
+
+
+def outer_factory():
+    def inner_factory():
+        @wp.kernel
+        def deep(a: wp.array(dtype=float)):
+            a[wp.tid()] = 3.0
+
+        return deep
+
+    return inner_factory
 
 
 class Helpers:
