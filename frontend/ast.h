@@ -292,7 +292,7 @@ typedef struct FileCtx {
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
-	const char *starmod;   /* the first `from M import *` of a module M not warp's */
+	const char *starmod;   /* the module of the first `from M import *` */
 } FileCtx;
 
 /* One diagnostic, formatted, kept until every file is done so that they

@@ -1098,9 +1098,9 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 		const char *bind = al->s2 ? al->s2 : al->s;
 		GVal v;
 		if (strcmp(al->s, "*") == 0) {
-			/* from warp import *: names resolve through wpname below;
-			 * another module's names are unknown to kpyc */
-			if ((!warp || strcmp(mod, "warp") != 0) && !f->starmod)
+			/* kpyc does not read the names a star import binds (not even
+			 * warp's): a decorator that needs them is reported */
+			if (!f->starmod)
 				f->starmod = s->u ? "a relative module" : mod;
 			continue;
 		}
@@ -1373,7 +1373,7 @@ scanfile(Kpyc *k, FileCtx *f)
 					char *root = toktext(k, f, &t->v[j + 1]);
 					if (f->starmod)
 						kerr(k, t->v[j + 1].loc, "'%s' is not defined: kpyc does not read the names of "
-						     "`from %s import *`, so this definition would be skipped (import warp here)",
+						     "`from %s import *`, so this definition would be skipped (use import warp as wp)",
 						     root, f->starmod);
 					else
 						kerr(k, t->v[j + 1].loc, "'%s' is not defined, so this definition would be skipped",
