@@ -333,6 +333,8 @@ typedef struct Kpyc {
 	void *sctx;
 	const NameMap *closure; /* the body being compiled is nested: names geval must not
 	                         * read from the module (FuncDecl.closure) */
+	struct ClosureConst *cconsts; /* closure names bound once, to a constant expression */
+	uint32_t ncconsts, capcconsts;
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */
@@ -344,6 +346,10 @@ uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent *
 void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
 
 const Global *gfind(const FileCtx *f, const char *name);
+/* A name of the function a kernel is nested in (closure: its names):
+ * *isclosure set, and its value when the function binds it once to an
+ * expression kpyc evaluates (N = 4, dtype = wp.float64), else G_NONE. */
+GVal closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *isclosure);
 /* Evaluate a module-level expression (constants, types, Warp names).
  * quiet: return G_NONE without reporting. */
 GVal geval(Kpyc *k, FileCtx *f, Node *e, bool quiet);

@@ -667,8 +667,13 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			if (found)
 				return v;
 		}
-		if (k->closure && nmget(k->closure, e->s) != UINT32_MAX)
-			return gnone(); /* the enclosing function's, not the module's */
+		if (k->closure) {
+			/* the enclosing function's name, not the module's */
+			bool isc;
+			v = closureval(k, f, k->closure, e->s, &isc);
+			if (isc)
+				return v;
+		}
 		if ((g = gfind(f, e->s)))
 			return g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
@@ -909,15 +914,62 @@ static void decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd
  * parameters, assignment and for targets, `as`, import, def and class
  * names, walrus targets.  A kernel nested in it must not read them as
  * module names (Warp reads the function's). */
+typedef struct ClosureConst {
+	FileCtx *f;
+	uint32_t from, to; /* the statement NAME = EXPR */
+	int state;         /* 0 not evaluated, 1 being evaluated, 2 done */
+	GVal v;
+} ClosureConst;
+
+/* Bind a name in a closure map: val (2 + a ClosureConst) the first time,
+ * 1 (bound, value unknown) after. */
+static void
+closurebind(Kpyc *k, NameMap *m, const char *name, uint32_t val)
+{
+	nmput(k->a, m, name, nmget(m, name) == UINT32_MAX ? val : 1);
+}
+
+GVal
+closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *isclosure)
+{
+	uint32_t i = nmget(closure, name);
+	ClosureConst *cc;
+	GVal v = gnone();
+
+	*isclosure = i != UINT32_MAX;
+	if (i == UINT32_MAX || i < 2)
+		return v;
+	cc = &k->cconsts[i - 2];
+	if (cc->state == 2)
+		return cc->v;
+	if (cc->state == 1 || cc->f != f)
+		return v; /* a cycle (N = M, M = N) */
+	cc->state = 1;
+	{
+		NodeList *l = parse(k, f, cc->from, cc->to, true);
+		const NameMap *saved = k->closure;
+		k->closure = closure;
+		if (l && l->n == 1 && l->v[0]->kind == S_ASSIGN && l->v[0]->l1.n == 1)
+			v = geval(k, f, l->v[0]->a, true);
+		k->closure = saved;
+	}
+	if (v.kind != G_CONST && v.kind != G_TYPE && v.kind != G_STR && v.kind != G_WPNAME && v.kind != G_FUNC)
+		v = gnone();
+	cc = &k->cconsts[i - 2]; /* the table may have grown */
+	cc->v = v;
+	cc->state = 2;
+	return v;
+}
+
 static NameMap *
 closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
 	NameMap *m = aalloc(k->a, sizeof *m);
 	uint32_t j, x;
-	int depth = 0;
+	int depth = 0, level = 0;
 
-#define ADDNAME(ix) nmput(k->a, m, toktext(k, f, &t->v[ix]), 1)
+#define ADDNAME(ix) closurebind(k, m, toktext(k, f, &t->v[ix]), 1)
 	for (j = i; j < e && t->v[j].kind != T_DEF; j++)
 		;
 	for (j += 2; j < e; j++) {
@@ -935,6 +987,35 @@ closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 	}
 	for (; j < e; j++) {
 		int kd = t->v[j].kind, pk = t->v[j - 1].kind;
+		if (kd == T_INDENT)
+			level++;
+		else if (kd == T_DEDENT)
+			level--;
+		if (level == 1 && (pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) && kd == T_NAME &&
+		    j + 2 < e && t->v[j + 1].kind == '=') {
+			/* NAME = EXPR directly in the body: a constant if the only binding */
+			int d = 0;
+			bool one = true;
+			for (x = j + 2; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == ','))
+					one = false;
+			}
+			if (one && x < e) {
+				ClosureConst cc;
+				memset(&cc, 0, sizeof cc);
+				cc.f = f;
+				cc.from = j;
+				cc.to = x + 1;
+				APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+				closurebind(k, m, toktext(k, f, &t->v[j]), k->ncconsts + 1);
+				continue;
+			}
+		}
 		if ((kd == T_AS || kd == T_DEF || kd == T_CLASS) && j + 1 < e && t->v[j + 1].kind == T_NAME) {
 			ADDNAME(j + 1);
 		} else if (kd == T_FOR) {

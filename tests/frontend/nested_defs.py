@@ -1,8 +1,9 @@
 # Warp definitions inside functions, classes and blocks (issue 14): a
-# kernel directly in a function is compiled as FUNCTION__NAME when it reads
-# no name the function binds (Warp would read the function's, so reading
-# the module's N or dtype here would be wrong); else it is left out with a
-# warning, like every other nested definition (cli.test checks them).
+# kernel directly in a function is compiled as FUNCTION__NAME when the
+# names of the function it reads are bound once to a constant expression
+# (Warp reads them from the closure, so reading the module's N or dtype
+# here would be wrong); else it is left out with a warning, like every
+# other nested definition (cli.test checks them).
 import warp as wp
 
 N = 4
@@ -31,6 +32,28 @@ def make_typed(dtype):
         a[wp.tid()] = a[wp.tid()]
 
     return typed
+
+
+def make_constant():
+    M = N + 1
+    T = wp.float32
+
+    @wp.kernel
+    def constant(a: wp.array(dtype=T)):
+        a[wp.tid()] = T(M)
+
+    return constant
+
+
+def make_rebound():
+    M = 1
+    M = 2
+
+    @wp.kernel
+    def rebound(a: wp.array(dtype=float)):
+        a[wp.tid()] = float(M)
+
+    return rebound
 
 
 def outer_factory():

@@ -1,8 +1,11 @@
-"""Kernels nested in functions that read only module names (issue 14):
-kpyc compiles them as OUTER__NAME."""
+"""Kernels nested in functions (issue 14), which kpyc compiles as
+OUTER__NAME: reading module names, and names the function binds once to a
+constant expression (Warp reads those from the closure: never the module's
+N here)."""
 import warp as wp
 
 SCALE = 3.0
+N = 2
 
 
 @wp.func
@@ -33,5 +36,19 @@ def make_series(unused: int):
     return series, n
 
 
+def make_closure_consts():
+    N = 8
+    dtype = wp.float64
+    twice_n = N * 2
+
+    @wp.kernel
+    def affine(x: wp.array(dtype=dtype), out: wp.array(dtype=dtype)):
+        i = wp.tid()
+        out[i] = x[i] * dtype(twice_n) + dtype(SCALE) + dtype(N)
+
+    return affine
+
+
 saxpy = make_saxpy()
+affine = make_closure_consts()
 series = make_series(1)[0]
