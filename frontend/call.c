@@ -18,7 +18,8 @@
  *   vector, matrix, quaternion, transformation, identity, quat_identity,
  *   transform_identity, matrix_from_rows/cols: result types from dtype=,
  *                 length=, shape= or the arguments;
- *   static, constant: evaluated at compile time.
+ *   static        evaluated at compile time (wp.constant is module-level
+ *                 only: in a kernel an error, as in Warp).
  * User functions: overloads are tried in order (concrete before generic);
  * the match is exact, like Warp's; instance() compiles the callee for the
  * argument types.
@@ -1299,8 +1300,15 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	int code;
 	Loc loc = e->loc;
 
-	if (strcmp(name, "static") == 0 || strcmp(name, "constant") == 0)
+	if (strcmp(name, "static") == 0)
 		return staticcall(c, e, name);
+	if (strcmp(name, "constant") == 0) {
+		/* module level only: in a kernel, wp.constant(X) would read the
+		 * module's X even where a local X shadows it */
+		serr(c, loc, "Could not find function wp.constant as a built-in or user-defined function. Note that "
+		     "user functions must be annotated with a @wp.func decorator to be called from a kernel.");
+		return xnone();
+	}
 	if (strcmp(name, "select") == 0) {
 		serr(c, loc, "wp.select() has been removed. Use wp.where(cond, value_if_true, value_if_false) instead.");
 		return xnone();
