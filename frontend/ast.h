@@ -256,6 +256,7 @@ typedef struct Inst {
 } Inst;
 
 /* A @wp.kernel or @wp.func definition. */
+struct NameMap;
 typedef struct FuncDecl {
 	Node *def;              /* S_DEF */
 	struct FileCtx *file;
@@ -270,6 +271,8 @@ typedef struct FuncDecl {
 	int nrets;
 	int order;              /* position among the file's definitions */
 	bool nobackward;        /* enable_backward=False (decorator or module options) */
+	const struct NameMap *closure; /* a kernel nested in a function: the names that function
+	                         * binds (read as module names they would be wrong) */
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
@@ -294,6 +297,7 @@ typedef struct FileCtx {
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
+	const char *starmod;   /* the module of the first `from M import *` */
 } FileCtx;
 
 /* One diagnostic, formatted, kept until every file is done so that they
@@ -328,6 +332,14 @@ typedef struct Kpyc {
 	uint32_t nwpvals, capwpvals;
 	Arena *tmps[64];       /* scratch arenas, one per nesting depth of bodies */
 	int depth;             /* bodies being compiled (calls compile callees) */
+	/* wp.static() in a body: geval asks slocal about a name before the
+	 * module (found: the name is the body's, with that value or none) */
+	GVal (*slocal)(struct Kpyc *k, Node *name, bool *found);
+	void *sctx;
+	const NameMap *closure; /* the body being compiled is nested: names geval must not
+	                         * read from the module (FuncDecl.closure) */
+	struct ClosureConst *cconsts; /* closure names bound once, to a constant expression */
+	uint32_t ncconsts, capcconsts;
 } Kpyc;
 
 /* Report an error located in the current file (a warning when lenient). */
@@ -339,6 +351,10 @@ uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent *
 void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
 
 const Global *gfind(const FileCtx *f, const char *name);
+/* A name of the function a kernel is nested in (closure: its names):
+ * *isclosure set, and its value when the function binds it once to an
+ * expression kpyc evaluates (N = 4, dtype = wp.float64), else G_NONE. */
+GVal closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *isclosure);
 /* Evaluate a module-level expression (constants, types, Warp names).
  * quiet: return G_NONE without reporting. */
 GVal geval(Kpyc *k, FileCtx *f, Node *e, bool quiet);
@@ -375,6 +391,8 @@ typedef struct Bind {
 	bool hasrange;   /* index of a loop Warp unrolls: values in [lo, hi] */
 	int64_t lo, hi;
 	Lit lit;         /* exact Python value of a constant binding */
+	Lit ilast;       /* the index after a loop Warp unrolls: its last value,
+	                  * which Warp keeps as a constant (for wp.static()) */
 	GVal *fn;        /* bound to a function (f = wp.sin, g = my_func): no value */
 	bool ghost;      /* Warp still knows the name (with type gty) but it is
 	                  * dead here, so kir has no value for it */
@@ -415,6 +433,8 @@ typedef struct LoopCtx {
 	int first;            /* params before the carried ones (1: for) */
 	int nc;               /* carried variables */
 	const char **names;
+	const char *target;   /* for: the index's name (NULL: while) */
+	bool unrolled;        /* for: Warp unrolls it (the index is a constant in each copy) */
 } LoopCtx;
 
 /* The state of one function body being compiled. */

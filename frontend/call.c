@@ -18,7 +18,8 @@
  *   vector, matrix, quaternion, transformation, identity, quat_identity,
  *   transform_identity, matrix_from_rows/cols: result types from dtype=,
  *                 length=, shape= or the arguments;
- *   static, constant: evaluated at compile time.
+ *   static        evaluated at compile time (wp.constant is module-level
+ *                 only: in a kernel an error, as in Warp).
  * User functions: overloads are tried in order (concrete before generic);
  * the match is exact, like Warp's; instance() compiles the callee for the
  * argument types.
@@ -1051,19 +1052,229 @@ fromvecs(Ctx *c, int code, const char *name, Args *a, Loc loc)
 	                  loc, name));
 }
 
+/*
+ * wp.static(expr) and the function's locals.  Warp evaluates the
+ * expression with Python's eval over the module's names, at declaration;
+ * only an expression that names the index of an enclosing `for` loop is
+ * deferred to code generation, where the locals Warp holds as constants
+ * (an unrolled loop's index in each copy, x = 3) come before the module's
+ * names.  Elsewhere a local that shadows a module name is not seen, and a
+ * module name is only missed when it does not exist: then the constant
+ * locals are tried.  kpyc keeps loops as loops, so an unrolled loop's index
+ * has no value at compile time: wp.static() of +, -, * over such indices
+ * and integer constants is compiled as that arithmetic (the same numbers
+ * in each copy); anything else over an index, or over a local kpyc cannot
+ * tell Warp's value of, is rejected, never given the module's value.
+ */
+enum { SL_CONSTS = 1, SL_DEFERRED = 2 };
+
+typedef struct SLocal {
+	Ctx *c;
+	int mode;
+	Node *index;   /* first unrolled loop index named */
+	Node *unknown; /* first local Warp may see as a constant that kpyc cannot value */
+} SLocal;
+
+/* The enclosing for loop whose index is name, innermost first, or NULL. */
+static const LoopCtx *
+loopof(Ctx *c, const char *name)
+{
+	const LoopCtx *l;
+
+	for (l = c->loop; l; l = l->up)
+		if (l->target && strcmp(l->target, name) == 0)
+			return l;
+	return NULL;
+}
+
+static bool
+namesindex(Ctx *c, Node *n)
+{
+	uint32_t i;
+
+	if (!n)
+		return false;
+	if (n->kind == E_NAME && loopof(c, n->s))
+		return true;
+	if (namesindex(c, n->a) || namesindex(c, n->b) || namesindex(c, n->c))
+		return true;
+	for (i = 0; i < n->l1.n; i++)
+		if (namesindex(c, n->l1.v[i]))
+			return true;
+	for (i = 0; i < n->l2.n; i++)
+		if (namesindex(c, n->l2.v[i]))
+			return true;
+	return false;
+}
+
+static GVal
+slocal(Kpyc *k, Node *e, bool *found)
+{
+	SLocal *sl = k->sctx;
+	Ctx *c = sl->c;
+	Bind *b = envfind(&c->env, e->s);
+	const LoopCtx *l = loopof(c, e->s);
+	GVal v;
+
+	memset(&v, 0, sizeof v);
+	if (!b)
+		return v;
+	if (b->hasrange && l && l->unrolled && (sl->mode & SL_DEFERRED)) {
+		*found = true;
+		if (!sl->index)
+			sl->index = e;
+		return v;
+	}
+	if (!b->poison && !b->zinit && !b->ghost && !b->fn && (sl->mode & SL_DEFERRED) && b->ilast.ok &&
+	    vty(c->f, b->v).k == T_SCALAR) {
+		/* the index after an unrolled loop: its last value */
+		*found = true;
+		v.kind = G_CONST;
+		v.spec.ty = tscalar(S_I32);
+		v.c = aalloc(k->a, sizeof *v.c);
+		v.c[0].i = b->ilast.i;
+		v.lit = b->ilast;
+		return v;
+	}
+	if (!b->poison && !b->zinit && !b->ghost && !b->fn && b->wconst && !b->hasrange && b->lit.ok &&
+	    isconst(c->f, b->v) && vty(c->f, b->v).k == T_SCALAR) {
+		/* x = 3: Warp's constant, its Python value */
+		Lit lt = b->lit;
+		int sk = vty(c->f, b->v).s;
+		*found = true;
+		v.kind = G_CONST;
+		v.spec.ty = tscalar(sk);
+		v.c = aalloc(k->a, sizeof *v.c);
+		v.c[0] = val(c->f, b->v)->c[0];
+		v.lit = lt;
+		return v;
+	}
+	if (l || b->wconst || b->fn) {
+		/* an index rebound in the loop, a dynamic loop's index (Warp would
+		 * take the module's name, or fail), a constant kpyc has no Python
+		 * value of: not guessed */
+		*found = true;
+		if (!sl->unknown)
+			sl->unknown = e;
+		return v;
+	}
+	return v; /* a value Warp does not hold as a constant: the module's name */
+}
+
+static GVal
+sgeval(Ctx *c, Node *e, SLocal *sl)
+{
+	GVal g;
+
+	c->k->slocal = slocal;
+	c->k->sctx = sl;
+	g = geval(c->k, c->file, e, true);
+	c->k->slocal = NULL;
+	c->k->sctx = NULL;
+	return g;
+}
+
+/* wp.static(e) where e names an unrolled loop's index: e's integer
+ * arithmetic, compiled; xnone() after an error. */
+static X
+staticarith(Ctx *c, Node *e)
+{
+	X a, b;
+
+	switch (e->kind) {
+	case E_INT:
+		if (e->big || e->u > INT32_MAX)
+			break;
+		return xval(cint(c->m, c->f, S_I32, (int64_t)e->u));
+	case E_NAME: {
+		Bind *bd = envfind(&c->env, e->s);
+		const LoopCtx *l = loopof(c, e->s);
+		const Global *g;
+		if (bd && bd->hasrange && l && l->unrolled)
+			return expr(c, e);
+		if (bd && !bd->poison && !bd->zinit && !bd->ghost && !bd->fn && bd->ilast.ok)
+			return xval(cint(c->m, c->f, S_I32, bd->ilast.i));
+		if (bd && !bd->poison && !bd->zinit && !bd->ghost && !bd->fn && bd->wconst && !bd->hasrange &&
+		    bd->lit.ok && bd->lit.isint && vty(c->f, bd->v).k == T_SCALAR && scalarisint(vty(c->f, bd->v).s))
+			return xval(cint(c->m, c->f, S_I32, bd->lit.i));
+		if (bd && (l || bd->wconst || bd->fn))
+			break;
+		if ((g = gfind(c->file, e->s)) && g->v.kind == G_CONST && g->v.spec.ty.k == T_SCALAR && g->v.lit.ok &&
+		    g->v.lit.isint && g->v.lit.i >= INT32_MIN && g->v.lit.i <= INT32_MAX)
+			return xval(cint(c->m, c->f, S_I32, g->v.lit.i));
+		break;
+	}
+	case E_BINOP:
+		if (e->op != B_ADD && e->op != B_SUB && e->op != B_MUL)
+			break;
+		a = staticarith(c, e->a);
+		if (a.k == X_NONE)
+			return a;
+		b = staticarith(c, e->b);
+		if (b.k == X_NONE)
+			return b;
+		return binop(c, e->op, a, b, e->loc, e->oploc);
+	case E_UNARY:
+		if (e->op != U_NEG && e->op != U_POS)
+			break;
+		a = staticarith(c, e->a);
+		if (a.k == X_NONE || e->op == U_POS)
+			return a;
+		return binop(c, B_SUB, xval(cint(c->m, c->f, S_I32, 0)), a, e->loc, e->loc);
+	default:
+		break;
+	}
+	serr(c, e->loc, "wp.static() over the index of an unrolled loop: kpyc evaluates only +, -, * of the "
+	     "indices and integer constants (Warp evaluates the expression in each unrolled copy)");
+	return xnone();
+}
+
 static X
 staticcall(Ctx *c, Node *e, const char *name)
 {
 	GVal g;
 	X x;
+	SLocal sl;
+	Node *arg;
 
 	if (e->l1.n != 1 || e->l2.n) {
 		serr(c, e->loc, "wp.%s() takes one argument", name);
 		return xnone();
 	}
-	g = geval(c->k, c->file, e->l1.v[0], true);
+	arg = e->l1.v[0];
+	memset(&sl, 0, sizeof sl);
+	sl.c = c;
+	if (strcmp(name, "static") == 0 && namesindex(c, arg)) {
+		/* deferred by Warp to code generation: constant locals first */
+		sl.mode = SL_CONSTS | SL_DEFERRED;
+		g = sgeval(c, arg, &sl);
+		if (sl.unknown) {
+			serr(c, sl.unknown->loc, "wp.static() over '%s': kpyc cannot tell the value Warp gives it here "
+			     "(the local's if Warp holds it as a constant, else the module's '%s')",
+			     sl.unknown->s, sl.unknown->s);
+			return xnone();
+		}
+		if (sl.index) {
+			x = staticarith(c, arg);
+			if (x.k == X_NONE)
+				return x;
+			x.wconst = true;
+			x.hasrange = true;
+			x.lo = INT32_MIN;
+			x.hi = INT32_MAX;
+			memset(&x.lit, 0, sizeof x.lit);
+			return x;
+		}
+	} else {
+		g = geval(c->k, c->file, arg, true);
+		if (g.kind == G_NONE && strcmp(name, "static") == 0) {
+			/* a name the module lacks: Warp retries with the constant locals */
+			sl.mode = SL_CONSTS;
+			g = sgeval(c, arg, &sl);
+		}
+	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
-		serr(c, e->l1.v[0]->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
+		serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
 		     "(module constants and literals)", name);
 		return xnone();
 	}
@@ -1089,8 +1300,15 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	int code;
 	Loc loc = e->loc;
 
-	if (strcmp(name, "static") == 0 || strcmp(name, "constant") == 0)
+	if (strcmp(name, "static") == 0)
 		return staticcall(c, e, name);
+	if (strcmp(name, "constant") == 0) {
+		/* module level only: in a kernel, wp.constant(X) would read the
+		 * module's X even where a local X shadows it */
+		serr(c, loc, "Could not find function wp.constant as a built-in or user-defined function. Note that "
+		     "user functions must be annotated with a @wp.func decorator to be called from a kernel.");
+		return xnone();
+	}
 	if (strcmp(name, "select") == 0) {
 		serr(c, loc, "wp.select() has been removed. Use wp.where(cond, value_if_true, value_if_false) instead.");
 		return xnone();

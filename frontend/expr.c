@@ -249,6 +249,17 @@ namex(Ctx *c, Node *e)
 		x.loc = e->loc;
 		return x;
 	}
+	if (c->fd->closure) {
+		bool isc;
+		GVal cv = closureval(c->k, c->file, c->fd->closure, e->s, &isc);
+		if (isc && cv.kind != G_NONE)
+			return gvalx(c, cv, e->loc, e->s);
+		if (isc) {
+			serr(c, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from "
+			     "there); kpyc reads only the ones it binds once to a constant expression", e->s);
+			return xnone();
+		}
+	}
 	if ((g = gfind(c->file, e->s)))
 		return gvalx(c, g->v, e->loc, e->s);
 	{

@@ -666,6 +666,34 @@ hasbreak(NodeList *l)
 	return false;
 }
 
+/* Does the subtree n call wp.static()?  (Warp unrolls a loop over a
+ * constant range() that does, past max_unroll and despite a break.) */
+static bool
+hasstatic(Ctx *c, Node *n)
+{
+	uint32_t i;
+	const NodeList *ls[3];
+	int j;
+
+	if (!n)
+		return false;
+	if (n->kind == E_CALL) {
+		GVal g = geval(c->k, c->file, n->a, true);
+		if (g.kind == G_WPNAME && strcmp(g.s, "static") == 0)
+			return true;
+	}
+	if (hasstatic(c, n->a) || hasstatic(c, n->b) || hasstatic(c, n->c))
+		return true;
+	ls[0] = &n->l1;
+	ls[1] = &n->l2;
+	ls[2] = &n->l3;
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < ls[j]->n; i++)
+			if (hasstatic(c, ls[j]->v[i]))
+				return true;
+	return false;
+}
+
 /* Warp's rule: in a dynamic loop, a variable holding a compile-time
  * constant must not be reassigned. */
 static void
@@ -1164,7 +1192,7 @@ forstmt(Ctx *c, Node *s)
 	X a[3], lo, hi, st, iterfn;
 	int na, i, nc;
 	bool rev = false, dynamic = true, ok = true;
-	int64_t trips;
+	int64_t trips = -1;
 	Assigned as = {0};
 	const char *target, **names;
 	Type *tys, *ptys;
@@ -1243,6 +1271,8 @@ forstmt(Ctx *c, Node *s)
 			}
 			if (trips >= 0 && trips <= c->k->o->max_unroll && !hasbreak(&s->l1))
 				dynamic = false;
+			else if (trips >= 0 && hasstatic(c, s))
+				dynamic = false; /* Warp unrolls a loop with wp.static() in it whatever its length */
 		}
 	}
 	if (na == 1) {
@@ -1322,6 +1352,8 @@ forstmt(Ctx *c, Node *s)
 	lc.first = 1;
 	lc.nc = nc;
 	lc.names = names;
+	lc.target = target;
+	lc.unrolled = !dynamic && !rev; /* Warp unrolls range() only, never reversed() */
 	c->loop = &lc;
 	c->b.r = &op->regs[0];
 	c->dead = false;
@@ -1341,6 +1373,14 @@ forstmt(Ctx *c, Node *s)
 			Bind b = {0};
 			b.name = names[i];
 			b.v = op->res[i];
+			if (lc.unrolled && trips > 0 && !hasbreak(&s->l1) && strcmp(names[i], target) == 0 && !lo.hasrange &&
+			    !st.hasrange && isconst(c->f, lo.v) && isconst(c->f, st.v)) {
+				/* Python's index after the loop, which Warp holds as a constant */
+				int64_t l0 = val(c->f, lo.v)->c[0].i, s0 = val(c->f, st.v)->c[0].i;
+				b.ilast.ok = b.ilast.isint = true;
+				b.ilast.i = l0 + (trips - 1) * s0;
+				b.ilast.f = (double)b.ilast.i;
+			}
 			nameval(c, b.v, names[i]);
 			envset(c, b);
 		}
@@ -1405,6 +1445,8 @@ whilestmt(Ctx *c, Node *s)
 	lc.first = 0;
 	lc.nc = nc;
 	lc.names = names;
+	lc.target = NULL;
+	lc.unrolled = false;
 	c->loop = &lc;
 	c->b.r = &op->regs[1];
 	c->dead = false;
@@ -1785,16 +1827,20 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	Func *f;
 	int i, nerr0 = k->d->nerr, nlen0 = k->nlenient;
 	FileCtx *savefile = k->file;
+	const NameMap *saveclosure = k->closure;
 	FuncKey key;
 
 	memset(&c, 0, sizeof c);
 	k->file = fd->file;
+	k->closure = fd->closure;
 	c.k = k;
 	c.file = fd->file;
 	c.fd = fd;
 	c.m = k->m;
 	if (k->depth >= (int)countof(k->tmps)) {
 		kerr(k, fd->def->loc, "functions nested too deeply in calls");
+		k->file = savefile;
+		k->closure = saveclosure;
 		return NULL;
 	}
 	if (!k->tmps[k->depth])
@@ -1841,6 +1887,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	}
 	k->depth--;
 	k->file = savefile;
+	k->closure = saveclosure;
 	if (k->d->nerr != nerr0 || k->nlenient != nlen0) {
 		k->keys[key.seq].failed = true;
 		inst->f = NULL;
@@ -1972,6 +2019,17 @@ semamodule(Kpyc *k)
 			args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *args);
 			for (j = 0; j < fd->nparams; j++)
 				args[j] = fd->params[j].spec.ty;
+			if (fd->closure) {
+				/* nested in a function: compiled if it can be, else left out */
+				int nl = k->nlenient;
+				k->lenient++;
+				instantiate(k, fd, args, fd->def->loc);
+				k->lenient--;
+				if (k->nlenient != nl)
+					knote(k, "kernel '%s' is nested in a function and does not compile; it is left out",
+					      fd->def->s);
+				continue;
+			}
 			instantiate(k, fd, args, fd->def->loc);
 		}
 	}

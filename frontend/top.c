@@ -674,6 +674,19 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		return gkind(G_STR, e->s);
 	case E_NAME:
+		if (k->slocal) {
+			bool found = false;
+			v = k->slocal(k, e, &found);
+			if (found)
+				return v;
+		}
+		if (k->closure) {
+			/* the enclosing function's name, not the module's */
+			bool isc;
+			v = closureval(k, f, k->closure, e->s, &isc);
+			if (isc)
+				return v;
+		}
 		if ((g = gfind(f, e->s)))
 			return g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
@@ -870,9 +883,268 @@ warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 		return 'f';
 	if (strcmp(v.s, "struct") == 0)
 		return 's';
+	if (strcmp(v.s, "func_grad") == 0)
+		return 'g';
+	if (strcmp(v.s, "func_replay") == 0)
+		return 'r';
 	if (strncmp(v.s, "func_", 5) == 0 || strcmp(v.s, "overload") == 0)
 		return 'o';
 	return 0;
+}
+
+/* A decorator at token i (after '@') that names a Warp decorator through
+ * a root name this file does not bind (@wp.kernel with wp from a star
+ * import, or no import at all): its last name, else NULL. */
+static const char *
+unbounddecorator(Kpyc *k, FileCtx *f, uint32_t i)
+{
+	static const char *const tails[] = {"kernel", "func", "struct", "func_grad", "func_replay", "func_native",
+	                                    "overload"};
+	const TokArray *t = &f->toks;
+	uint32_t last;
+	size_t j;
+	char *root;
+
+	if (i >= t->n || t->v[i].kind != T_NAME)
+		return NULL;
+	root = astrndup(k->a, f->src->text + t->v[i].off, t->v[i].len);
+	if (gfind(f, root))
+		return NULL;
+	for (last = i; last + 2 < t->n && t->v[last + 1].kind == '.' && t->v[last + 2].kind == T_NAME; last += 2)
+		;
+	for (j = 0; j < countof(tails); j++)
+		if (t->v[last].len == strlen(tails[j]) && memcmp(f->src->text + t->v[last].off, tails[j], t->v[last].len) == 0)
+			return tails[j];
+	return NULL;
+}
+
+static NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+static char *toktext(Kpyc *k, FileCtx *f, const Token *t);
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
+static void decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd);
+
+/* The names the function whose tokens are [i, e) binds (a superset): its
+ * parameters, assignment and for targets, `as`, import, def and class
+ * names, walrus targets.  A kernel nested in it must not read them as
+ * module names (Warp reads the function's). */
+typedef struct ClosureConst {
+	FileCtx *f;
+	uint32_t from, to; /* the statement NAME = EXPR */
+	int state;         /* 0 not evaluated, 1 being evaluated, 2 done */
+	GVal v;
+} ClosureConst;
+
+/* Bind a name in a closure map: val (2 + a ClosureConst) the first time,
+ * 1 (bound, value unknown) after. */
+static void
+closurebind(Kpyc *k, NameMap *m, const char *name, uint32_t val)
+{
+	nmput(k->a, m, name, nmget(m, name) == UINT32_MAX ? val : 1);
+}
+
+GVal
+closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *isclosure)
+{
+	uint32_t i = nmget(closure, name);
+	ClosureConst *cc;
+	GVal v = gnone();
+
+	*isclosure = i != UINT32_MAX;
+	if (i == UINT32_MAX || i < 2)
+		return v;
+	cc = &k->cconsts[i - 2];
+	if (cc->state == 2)
+		return cc->v;
+	if (cc->state == 1 || cc->f != f)
+		return v; /* a cycle (N = M, M = N) */
+	cc->state = 1;
+	{
+		NodeList *l = parse(k, f, cc->from, cc->to, true);
+		const NameMap *saved = k->closure;
+		k->closure = closure;
+		if (l && l->n == 1 && l->v[0]->kind == S_ASSIGN && l->v[0]->l1.n == 1)
+			v = geval(k, f, l->v[0]->a, true);
+		k->closure = saved;
+	}
+	if (v.kind != G_CONST && v.kind != G_TYPE && v.kind != G_STR && v.kind != G_WPNAME && v.kind != G_FUNC)
+		v = gnone();
+	cc = &k->cconsts[i - 2]; /* the table may have grown */
+	cc->v = v;
+	cc->state = 2;
+	return v;
+}
+
+static NameMap *
+closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	NameMap *m = aalloc(k->a, sizeof *m);
+	uint32_t j, x;
+	int depth = 0, level = 0;
+
+#define ADDNAME(ix) closurebind(k, m, toktext(k, f, &t->v[ix]), 1)
+	for (j = i; j < e && t->v[j].kind != T_DEF; j++)
+		;
+	for (j += 2; j < e; j++) {
+		int kd = t->v[j].kind;
+		if (kd == '(' || kd == '[' || kd == '{') {
+			depth++;
+		} else if (kd == ')' || kd == ']' || kd == '}') {
+			if (--depth <= 0)
+				break;
+		} else if (kd == T_NAME && depth == 1) {
+			int pk = t->v[j - 1].kind;
+			if (pk == '(' || pk == ',' || pk == '*' || pk == T_POW)
+				ADDNAME(j);
+		}
+	}
+	for (; j < e; j++) {
+		int kd = t->v[j].kind, pk = t->v[j - 1].kind;
+		if (kd == T_INDENT)
+			level++;
+		else if (kd == T_DEDENT)
+			level--;
+		if (level == 1 && (pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) && kd == T_NAME &&
+		    j + 2 < e && t->v[j + 1].kind == '=') {
+			/* NAME = EXPR directly in the body: a constant if the only binding */
+			int d = 0;
+			bool one = true;
+			for (x = j + 2; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == ','))
+					one = false;
+			}
+			if (one && x < e) {
+				ClosureConst cc;
+				memset(&cc, 0, sizeof cc);
+				cc.f = f;
+				cc.from = j;
+				cc.to = x + 1;
+				APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+				closurebind(k, m, toktext(k, f, &t->v[j]), k->ncconsts + 1);
+				continue;
+			}
+		}
+		if ((kd == T_AS || kd == T_DEF || kd == T_CLASS) && j + 1 < e && t->v[j + 1].kind == T_NAME) {
+			ADDNAME(j + 1);
+		} else if (kd == T_FOR) {
+			for (x = j + 1; x < e && t->v[x].kind != T_IN && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME)
+					ADDNAME(x);
+		} else if (kd == T_IMPORT || kd == T_GLOBAL || kd == T_NONLOCAL) {
+			for (x = j + 1; x < e && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME && t->v[x - 1].kind != '.')
+					ADDNAME(x);
+		} else if (kd == T_WALRUS && t->v[j - 1].kind == T_NAME) {
+			ADDNAME(j - 1);
+		} else if ((pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) &&
+		           (kd == T_NAME || kd == '(' || kd == '[' || kd == '*')) {
+			/* a statement: the names before its first =, op= or : at depth 0 */
+			int d = 0;
+			for (x = j; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == T_AUGASSIGN || xk == ':'))
+					break;
+			}
+			if (x < e && t->v[x].kind != T_NEWLINE) {
+				uint32_t y;
+				for (y = j; y < x; y++) {
+					int nk = y + 1 < e ? t->v[y + 1].kind : 0;
+					if (t->v[y].kind == T_NAME && t->v[y - 1].kind != '.' && nk != '.' && nk != '(' && nk != '[')
+						ADDNAME(y);
+				}
+			}
+		}
+	}
+#undef ADDNAME
+	return m;
+}
+
+/* The end (exclusive) of the definition whose decorators start at token
+ * j: after the DEDENT that closes its body; 0 for a one-line body. */
+static uint32_t
+nestedend(const TokArray *t, uint32_t j, uint32_t e, uint32_t *defat)
+{
+	int depth = 0;
+
+	while (j < e && t->v[j].kind == '@') {
+		while (j < e && t->v[j].kind != T_NEWLINE)
+			j++;
+		j++;
+	}
+	if (j >= e || t->v[j].kind != T_DEF)
+		return 0;
+	*defat = j;
+	while (j < e && t->v[j].kind != T_NEWLINE)
+		j++;
+	if (j + 1 >= e || t->v[j + 1].kind != T_INDENT)
+		return 0;
+	for (j++; j < e; j++) {
+		if (t->v[j].kind == T_INDENT)
+			depth++;
+		else if (t->v[j].kind == T_DEDENT && --depth == 0)
+			return j + 1;
+	}
+	return 0;
+}
+
+/* Warp definitions nested in the host statement [i, e) (a function, a
+ * class, an if block).  A @wp.kernel directly in the body of a function
+ * (encl: its name) is compiled as kernel encl__NAME, leniently: its
+ * errors are warnings and it is left out, and it may not read a name the
+ * function binds (Warp would read the function's).  Any other nested
+ * definition is skipped, with a warning. */
+static void
+nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
+{
+	const TokArray *t = &f->toks;
+	NameMap *closure = NULL;
+	uint32_t j;
+	int depth = 0;
+
+	for (j = i + 1; j + 1 < e; j++) {
+		int pk = t->v[j - 1].kind, w;
+		uint32_t end, defat = 0;
+		if (t->v[j].kind == T_INDENT)
+			depth++;
+		else if (t->v[j].kind == T_DEDENT)
+			depth--;
+		if (t->v[j].kind != '@' || (pk != T_NEWLINE && pk != T_INDENT && pk != T_DEDENT))
+			continue;
+		w = warpdecorator(k, f, j + 1);
+		if (w == 'k' && encl && depth == 1 && (end = nestedend(t, j, e, &defat)) != 0) {
+			NodeList *l = parse(k, f, j, end, true);
+			if (l && l->n == 1 && l->v[0]->kind == S_DEF) {
+				int nl = k->nlenient;
+				FuncDecl *fd;
+				if (!closure)
+					closure = closurenames(k, f, i, e);
+				k->lenient++;
+				fd = declfunc(k, f, l->v[0], 'k', encl, closure);
+				k->lenient--;
+				if (k->nlenient != nl) {
+					fd->bad = true;
+					knote(k, "kernel '%s' (inside function '%s') does not compile; it is left out", l->v[0]->s,
+					      encl);
+				} else {
+					decoptions(k, f, j, defat, fd);
+				}
+				j = end - 1;
+				continue;
+			}
+		}
+		if (w == 'k' || w == 'f' || w == 's')
+			kwarn(k, t->v[j].loc, "a @wp.%s inside a function, class or block is not compiled: kpyc compiles "
+			      "module-level definitions only", w == 'k' ? "kernel" : w == 'f' ? "func" : "struct");
+	}
 }
 
 static char *
@@ -919,8 +1191,13 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 		Node *al = s->l1.v[i];
 		const char *bind = al->s2 ? al->s2 : al->s;
 		GVal v;
-		if (strcmp(al->s, "*") == 0)
-			continue; /* from warp import *: names resolve through wpname below */
+		if (strcmp(al->s, "*") == 0) {
+			/* kpyc does not read the names a star import binds (not even
+			 * warp's): a decorator that needs them is reported */
+			if (!f->starmod)
+				f->starmod = s->u ? "a relative module" : mod;
+			continue;
+		}
 		if (warp) {
 			if (strcmp(al->s, "types") == 0)
 				v = gkind(G_WARP, "types");
@@ -937,7 +1214,7 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 
 /* ---- definitions ---------------------------------------------------- */
 
-static void declfunc(Kpyc *k, FileCtx *f, Node *def, int kind);
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
 static void declstruct(Kpyc *k, FileCtx *f, Node *cls);
 
 /* Parse tokens [from, to) as statements; NULL on a syntax error. */
@@ -1000,17 +1277,108 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	gbind(k, f, t->s, v, t->loc);
 }
 
-/* WARP.set_module_options({"enable_backward": BOOL}) at the top level:
- * recognized by its tokens (a dict display is host syntax kpyc does not
- * evaluate). */
+/* Is token t the string "key" (either quote)? */
+static bool
+tokkey(const FileCtx *f, const Token *t, const char *key)
+{
+	size_t n = strlen(key);
+
+	return t->kind == T_STRING && t->len == n + 2 && memcmp(f->src->text + t->off + 1, key, n) == 0 &&
+	       (f->src->text[t->off] == '"' || f->src->text[t->off] == '\'');
+}
+
+static bool
+tokis(const FileCtx *f, const Token *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	return t->len == n && memcmp(f->src->text + t->off, name, n) == 0;
+}
+
+/* The value of the module option opt (tokens [v, ve), its name at loc):
+ * "enable_backward" sets *nobackward; "deterministic" (Warp's
+ * deterministic atomics, which reject some kernels) and a "max_unroll"
+ * other than kpyc's are rejected, located, rather than ignored. */
+static void
+optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward)
+{
+	const TokArray *t = &f->toks;
+
+	if (strcmp(opt, "enable_backward") == 0) {
+		if (ve == v + 1 && t->v[v].kind == T_FALSE)
+			*nobackward = true;
+		else if (ve == v + 1 && t->v[v].kind == T_TRUE)
+			*nobackward = false;
+	} else if (strcmp(opt, "deterministic") == 0) {
+		/* Warp takes a DeterministicMode only (False is a ValueError there) */
+		if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
+		      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
+			kerr(k, loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
+			     "deterministic mode orders atomic accumulation and rejects some kernels); only "
+			     "wp.DeterministicMode.NOT_GUARANTEED is");
+	} else if (strcmp(opt, "max_unroll") == 0) {
+		char buf[16];
+		const Token *n = &t->v[v];
+		bool same = false;
+		if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
+			memcpy(buf, f->src->text + n->off, n->len);
+			buf[n->len] = 0;
+			same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
+		}
+		if (!same)
+			kerr(k, loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
+			     "--max-unroll with the module's value", k->o->max_unroll);
+	}
+}
+
+/* The module options of a dict display in tokens [i, e) (a dict is host
+ * syntax kpyc does not parse): "enable_backward" sets *nobackward;
+ * "deterministic" (Warp's deterministic atomics, which reject some
+ * kernels) and a "max_unroll" other than kpyc's are rejected, located,
+ * rather than ignored. */
+static void
+optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
+{
+	const TokArray *t = &f->toks;
+	uint32_t j;
+
+	for (j = i; j + 2 < e; j++) {
+		const Token *key = &t->v[j];
+		uint32_t v = j + 2, ve;
+		int depth = 0;
+		if (key->kind != T_STRING || t->v[j + 1].kind != ':')
+			continue;
+		/* the value: to the next ',' or '}' outside brackets */
+		for (ve = v; ve < e; ve++) {
+			int kd = t->v[ve].kind;
+			if (kd == '(' || kd == '[' || kd == '{')
+				depth++;
+			else if ((kd == ')' || kd == ']' || kd == '}') && depth-- == 0)
+				break;
+			else if (kd == ',' && depth == 0)
+				break;
+		}
+		if (ve == v)
+			continue;
+		if (tokkey(f, key, "enable_backward"))
+			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward);
+		else if (tokkey(f, key, "deterministic"))
+			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward);
+		else if (tokkey(f, key, "max_unroll"))
+			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward);
+		j = ve - 1;
+	}
+}
+
+/* WARP.set_module_options({...}) at the top level: recognized by its
+ * tokens. */
 static void
 moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
 	const char *text = f->src->text;
-	uint32_t j;
 
-	if (e - i < 10 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
+	if (e - i < 6 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME ||
 	    t->v[i + 2].len != 18 || memcmp(text + t->v[i + 2].off, "set_module_options", 18) != 0)
 		return;
 	{
@@ -1019,14 +1387,46 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		if (!g || g->v.kind != G_WARP)
 			return;
 	}
-	for (j = i + 3; j + 2 < e; j++)
-		if (t->v[j].kind == T_STRING && t->v[j].len >= 17 &&
-		    memcmp(text + t->v[j].off + 1, "enable_backward", 15) == 0 && t->v[j + 1].kind == ':') {
-			if (t->v[j + 2].kind == T_FALSE)
-				f->nobackward = true;
-			else if (t->v[j + 2].kind == T_TRUE)
-				f->nobackward = false;
-		}
+	optdict(k, f, i + 3, e, &f->nobackward);
+}
+
+/* WARP.config.NAME = VALUE at the top level (tokens [i, e)): Warp's
+ * global defaults of the same options. */
+static void
+configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	static const char *const opts[] = {"enable_backward", "deterministic", "max_unroll"};
+	uint32_t ve = e;
+	size_t j;
+
+	if (e - i < 7 || t->v[i + 1].kind != '.' || t->v[i + 2].kind != T_NAME || !tokis(f, &t->v[i + 2], "config") ||
+	    t->v[i + 3].kind != '.' || t->v[i + 4].kind != T_NAME || t->v[i + 5].kind != '=')
+		return;
+	{
+		const Global *g = gfind(f, toktext(k, f, &t->v[i]));
+		if (!g || g->v.kind != G_WARP)
+			return;
+	}
+	while (ve > i + 6 && (t->v[ve - 1].kind == T_NEWLINE || t->v[ve - 1].kind == T_DEDENT))
+		ve--;
+	if (ve == i + 6)
+		return;
+	for (j = 0; j < countof(opts); j++)
+		if (tokis(f, &t->v[i + 4], opts[j]))
+			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward);
+}
+
+/* @wp.kernel(module_options={...}) in the decorator tokens [i, e). */
+static void
+decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
+{
+	const TokArray *t = &f->toks;
+	uint32_t j;
+
+	for (j = i; j + 2 < e; j++)
+		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "module_options") && t->v[j + 1].kind == '=')
+			optdict(k, f, j + 2, e, &fd->nobackward);
 }
 
 /* Read the top level of file f: bind names, declare definitions. */
@@ -1060,8 +1460,20 @@ scanfile(Kpyc *k, FileCtx *f)
 			int kind = 0;
 			while (j < e && t->v[j].kind == '@') {
 				int w = warpdecorator(k, f, j + 1);
+				const char *tail;
 				if (w && !kind)
 					kind = w;
+				if (!w && (tail = unbounddecorator(k, f, j + 1))) {
+					char *root = toktext(k, f, &t->v[j + 1]);
+					if (f->starmod)
+						kerr(k, t->v[j + 1].loc, "'%s' is not defined: kpyc does not read the names of "
+						     "`from %s import *`, so this definition would be skipped (use import warp as wp)",
+						     root, f->starmod);
+					else
+						kerr(k, t->v[j + 1].loc, "'%s' is not defined, so this definition would be skipped",
+						     root);
+					kind = 'o';
+				}
 				while (j < e && t->v[j].kind != T_NEWLINE)
 					j++;
 				j++;
@@ -1075,8 +1487,9 @@ scanfile(Kpyc *k, FileCtx *f)
 					Node *d = l->v[0];
 					if (kind == 's' && d->kind == S_CLASS)
 						declstruct(k, f, d);
-					else if (kind != 's' && d->kind == S_DEF)
-						declfunc(k, f, d, kind);
+					else if (kind != 's' && d->kind == S_DEF) {
+						decoptions(k, f, i, defat, declfunc(k, f, d, kind, NULL, NULL));
+					}
 					else
 						kerr(k, d->loc, "@wp.%s decorates a %s", kind == 's' ? "struct" : kind == 'k' ? "kernel" : "func",
 						     d->kind == S_DEF ? "function" : "class");
@@ -1085,16 +1498,30 @@ scanfile(Kpyc *k, FileCtx *f)
 				}
 			} else if (defat + 1 < e && (t->v[defat].kind == T_DEF || t->v[defat].kind == T_CLASS) &&
 			           t->v[defat + 1].kind == T_NAME) {
-				/* host function or class (or a Warp decorator kpyc leaves to Warp: func_grad, overload) */
-				if (kind != 'o')
+				/* host function or class (or a Warp decorator kpyc leaves to Warp: overload, func_native) */
+				if ((kind == 'g' || kind == 'r') && !f->nobackward) {
+					/* kopt -p ad would differentiate (replay) the function itself */
+					kerr(k, t->v[i + 1].loc, "%s is not supported by kpyc: the backward kernel would %s the "
+					     "function itself (set enable_backward to False in the module's options if no "
+					     "gradient is wanted)", kind == 'g' ? "a custom gradient (@wp.func_grad)" :
+					     "a custom replay (@wp.func_replay)", kind == 'g' ? "differentiate" : "replay");
+				} else if (kind == 'g' || kind == 'r') {
+					/* no backward pass: nothing to use them for */
+				} else if (kind != 'o')
 					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
 			}
+			if (kind != 'k' && kind != 'f' && kind != 's')
+				nesteddefs(k, f, defat, e,
+				           defat + 1 < e && t->v[defat].kind == T_DEF && t->v[defat + 1].kind == T_NAME ?
+				           toktext(k, f, &t->v[defat + 1]) : NULL);
 			break;
 		}
 		case T_DEF:
 		case T_CLASS:
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
+			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
+			           toktext(k, f, &t->v[i + 1]) : NULL);
 			break;
 		case T_NAME: {
 			/* NAME = ... or NAME: T = ...: a possible constant */
@@ -1108,10 +1535,13 @@ scanfile(Kpyc *k, FileCtx *f)
 			break;
 		}
 		default:
-			break; /* host code: skipped */
+			nesteddefs(k, f, i, e, NULL); /* host code: skipped */
+			break;
 		}
-		if (tk->kind == T_NAME)
+		if (tk->kind == T_NAME) {
 			moduleoptions(k, f, i, e);
+			configassign(k, f, i, e);
+		}
 		i = e;
 	}
 }
@@ -1179,18 +1609,24 @@ sametypes(const FuncDecl *a, const FuncDecl *b)
 	return true;
 }
 
-static void
-declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
+/* Declare a @wp.kernel or @wp.func; encl: the function a kernel is nested
+ * in (closure: the names it binds), then the kernel is not bound to a
+ * module name. */
+static FuncDecl *
+declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure)
 {
 	FuncDecl *fd = aalloc(k->a, sizeof *fd);
-	Global *prev = (Global *)gfind(f, def->s);
+	Global *prev = encl ? NULL : (Global *)gfind(f, def->s);
 	GVal v = gnone();
 	uint32_t i;
 	bool star = false;
+	const NameMap *saved = k->closure;
 
 	fd->def = def;
 	fd->file = f;
-	fd->name = def->s;
+	fd->name = encl ? aprintf(k->a, "%s__%s", encl, def->s) : def->s;
+	fd->closure = closure;
+	k->closure = closure;
 	fd->kernel = kind == 'k';
 	fd->params = aalloc(k->a, (def->l2.n + 1) * sizeof *fd->params);
 	for (i = 0; i < def->l2.n; i++) {
@@ -1282,8 +1718,11 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
 			}
 	}
+	k->closure = saved;
 	fd->order = (int)f->ndecls;
 	APUSH(k->a, f->decls, f->ndecls, f->capdecls, fd);
+	if (encl)
+		return fd;
 	/* bind the name; @wp.func definitions of the same name are overloads */
 	if (!fd->kernel && prev && prev->v.kind == G_FUNC) {
 		FuncDecl *o, **pp;
@@ -1294,10 +1733,10 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 				*pp = fd;
 				o->bad = true;
 				o->def = NULL;
-				return;
+				return fd;
 			}
 		*pp = fd;
-		return;
+		return fd;
 	}
 	if (prev && (prev->v.kind == G_FUNC || prev->v.kind == G_KERNEL)) {
 		FuncDecl *o;
@@ -1309,6 +1748,7 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind)
 	v.kind = fd->kernel ? G_KERNEL : G_FUNC;
 	v.fd = fd;
 	gbind(k, f, def->s, v, def->oploc);
+	return fd;
 }
 
 /* ---- driver ---------------------------------------------------------- */

@@ -201,6 +201,9 @@ evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
 			kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", g.s);
 		else if (g.kind == G_WPNAME && strcmp(g.s, "bfloat16") == 0)
 			kerr(k, e->loc, "wp.bfloat16 is not supported by kpyc");
+		else if (e->kind == E_NAME && g.kind == G_NONE && k->closure && nmget(k->closure, e->s) != UINT32_MAX)
+			kerr(k, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from "
+			     "there); kpyc compiles nested kernels that read module names only", e->s);
 		else if (e->kind == E_NAME && g.kind == G_NONE)
 			kerr(k, e->loc, "unknown type name '%s'", e->s);
 		else if (e->kind == E_CALL && g.kind == G_NONE)

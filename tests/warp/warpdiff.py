@@ -328,6 +328,9 @@ def main():
             n += 1
             kname = k.key.split(".")[-1] if "." in k.key else k.key
             kname = k.func.__name__
+            outer = k.func.__qualname__.split(".<locals>.")
+            if len(outer) == 2 and "." not in outer[0] + outer[1]:
+                kname = outer[0] + "__" + outer[1]  # kpyc's name of a kernel nested in a function
             label = "%s:%s" % (os.path.basename(path), kname)
             dim = meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
             try:

@@ -1,0 +1,29 @@
+# Options and decorators kpyc cannot honour are rejected, located, never
+# ignored (issue 14): Warp's deterministic mode, a max_unroll other than
+# kpyc's, custom gradients and replays.  (Warp's global wp.config is
+# checked in cli.test: warpcheck.py imports these files in one process.)
+import warp as wp
+
+wp.set_module_options({"deterministic": wp.DeterministicMode.RUN_TO_RUN})
+
+
+@wp.kernel(module="unique", module_options={"deterministic": False, "max_unroll": 4})
+def k(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = safe_sqrt(a[i])
+
+
+@wp.func
+def safe_sqrt(x: float):
+    return wp.sqrt(x)
+
+
+@wp.func_grad(safe_sqrt)
+def adj_safe_sqrt(x: float, adj_ret: float):
+    if x > 0.0:
+        wp.adjoint[x] += 1.0 / (2.0 * wp.sqrt(x)) * adj_ret
+
+
+@wp.func_replay(safe_sqrt)
+def replay_safe_sqrt(x: float):
+    return wp.sqrt(x)
