@@ -27,6 +27,9 @@ SEED ?= 1
 # shard's compiler runs; the records do not depend on it
 SHARD ?= $(shell s=$$(( ($(N) + 7) / 8 )); [ $$s -lt 10 ] && s=10; [ $$s -gt 100 ] && s=100; echo $$s)
 CATEGORIES ?=
+# a folder of Python (Warp's tests and examples) the card's decontamination
+# report compares the records with; empty: not run
+WARP_SRC ?=
 OUT ?= dataset
 NVCC ?= $(shell command -v nvcc 2>/dev/null)
 PTXAS ?= $(shell command -v ptxas 2>/dev/null)
@@ -52,7 +55,8 @@ merge:
 		echo "dataset: $$s is missing: the set of $(dataset_nshards) shards is incomplete, not merged" >&2; exit 1; }; \
 	done; \
 	rejects=$$(for s in $(dataset_shards); do printf -- '--rejects %s ' $${s%.jsonl}.rejects.jsonl; done); \
-	'$(KPY_BIN)/kpack' merge -o '$(OUT)' --include '$(KPY_INCLUDE)' $$rejects $(dataset_shards) && \
+	'$(KPY_BIN)/kpack' merge -o '$(OUT)' --include '$(KPY_INCLUDE)' $(if $(WARP_SRC),--decontaminate '$(WARP_SRC)') \
+	    $$rejects $(dataset_shards) && \
 	'$(KPY_BIN)/kpack' validate $$(for f in train val test; do [ -f '$(OUT)'/$$f.jsonl ] && echo '$(OUT)'/$$f.jsonl; done) && \
 	echo "dataset: $(OUT) (README.md describes it; stats.json has the counts)"
 

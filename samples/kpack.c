@@ -41,7 +41,8 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: kpack record DIR [-o FILE]\n"
 	        "       kpack shard [-o FILE] [--rejects FILE] DIR...\n"
-	        "       kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE]... [--include DIR] SHARD.jsonl...\n"
+	        "       kpack merge -o OUTDIR [--split T,V,E] [--rejects FILE]... [--include DIR]\n"
+	        "                   [--decontaminate DIR] SHARD.jsonl...\n"
 	        "       kpack validate FILE.jsonl...\n"
 	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
 	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
@@ -52,6 +53,8 @@ usage(FILE *f)
 	        "      --rejects=FILE  shard: write rejected kernels here; merge: read them\n"
 	        "      --split=T,V,E   merge: train/validation/test percentages (default 90,5,5)\n"
 	        "      --include=DIR   merge: copy the runtime headers DIR/kpy/*.h to OUTDIR/include/kpy\n"
+	        "      --decontaminate=DIR  merge: count records sharing 13-token n-grams with the .py\n"
+	        "                      files under DIR (Warp's tests and examples)\n"
 	        "      --rtol=R --atol=A  compare: tolerances (default 1e-5, 1e-6)\n"
 	        "  -h, --help          show this help\n"
 	        "  -V, --version       show the version\n");
@@ -531,6 +534,10 @@ typedef struct Stats {
 	int neardups;      /* records in a near-duplicate cluster they do not head */
 	int nearclusters;  /* clusters of more than one record */
 	int moved;         /* records whose split is their cluster's, not their own */
+	int reffiles;      /* decontamination: reference .py files read (0: not run) */
+	int overlapping;   /* records sharing a 13-token n-gram with the reference */
+	int contaminated;  /* records with CONTAMINATED of their n-grams there, or more */
+	double maxshare;   /* the largest share of a record's n-grams found there */
 } Stats;
 
 static void
@@ -601,6 +608,47 @@ hsetadd(HSet *s, uint64_t h)
 	return true;
 }
 
+/* Decontamination: every .py file under dir (symbolic links not followed)
+ * into the n-gram set g; returns the number of files. */
+static int
+addrefs(NGrams *g, const char *dir, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (depth > 64 || !(d = opendir(dir)))
+		return depth ? 0 : -1;
+	while ((e = readdir(d))) {
+		char path[4096];
+		struct stat sb;
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path || lstat(path, &sb) != 0)
+			continue;
+		if (S_ISDIR(sb.st_mode)) {
+			n += addrefs(g, path, depth + 1);
+		} else if (S_ISREG(sb.st_mode) && l > 3 && strcmp(e->d_name + l - 3, ".py") == 0) {
+			size_t len;
+			char *text = readfile(path, &len);
+
+			if (!text)
+				fatal("cannot read %s:", path);
+			ng_addtext(g, text);
+			free(text);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Decontamination: the share of a record's n-grams found in the reference
+ * that counts it as contaminated (a shared boilerplate line is not). */
+#define CONTAMINATED 0.1
+
 /* Near duplicates: the least estimated Jaccard similarity that joins two records. */
 #define NEAR_THRESHOLD 0.8
 
@@ -645,6 +693,14 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	          "moved), so that no split holds a near copy of another's kernel.\n\n",
 	          st->split[0], st->split[1], st->split[2], st->records, st->dups, st->nrejects,
 	          st->neardups, NEAR_THRESHOLD, st->nearclusters, st->moved);
+	if (st->reffiles)
+		bufprintf(&b, "Decontamination: %d records share at least one 13-token n-gram of their Python\n"
+		          "with the %d reference files (NVIDIA Warp's own tests and examples, as given to\n"
+		          "`kpack merge --decontaminate`); %d have %.0f%% of their n-grams or more there; the\n"
+		          "largest share of one record's n-grams found there is %.3f.\n\n",
+		          st->overlapping, st->reffiles, st->contaminated, 100 * CONTAMINATED, st->maxshare);
+	else
+		bufputs(&b, "Decontamination: not run (`kpack merge --decontaminate DIR`, `make dataset WARP_SRC=DIR`).\n\n");
 	bufputs(&b, "| category | records |\n|---|---|\n");
 	cJSON_ArrayForEach(c, st->bycat)
 		bufprintf(&b, "| %s | %d |\n", c->string,
@@ -728,7 +784,8 @@ copyheaders(const char *inc, const char *out)
 }
 
 static int
-cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3], const char *inc)
+cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3], const char *inc,
+         const char *refdir)
 {
 	Buf split[3] = {{0}};
 	const char *splitnames[3] = {"train", "val", "test"};
@@ -740,6 +797,7 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	uint64_t *kirhash = NULL; /* per kept record, in order: its kir hash */
 	uint32_t *rep = NULL;     /* per kept record: the first record of its near-duplicate cluster */
 	uint32_t kept = 0;
+	NGrams *refgrams = NULL;  /* decontamination: the reference n-grams */
 
 	if (!out) {
 		fprintf(stderr, "kpack merge: -o OUTDIR is required\n");
@@ -749,6 +807,15 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	st.checks = cJSON_CreateObject();
 	st.rejects = cJSON_CreateObject();
 	st.ops = cJSON_CreateObject();
+	if (refdir) {
+		refgrams = ng_new();
+		if ((st.reffiles = addrefs(refgrams, refdir, 0)) <= 0) {
+			fprintf(stderr, "kpack: --decontaminate %s: %s\n", refdir,
+			        st.reffiles < 0 ? strerror(errno) : "no .py file there");
+			ng_free(refgrams);
+			return 1;
+		}
+	}
 	/* first pass: the near-duplicate clusters of the records that stay, by
 	 * their Python text; a cluster stays in one split (its first record's) */
 	{
@@ -840,6 +907,17 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 			}
 			/* the split follows the hash of the cluster's first record and
 			 * the requested percentages */
+			if (refgrams) {
+				uint32_t hit, total;
+
+				ng_overlap(refgrams, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring, &hit, &total);
+				if (hit) {
+					st.overlapping++;
+					st.contaminated += total && (double)hit / total >= CONTAMINATED;
+					if (total && (double)hit / total > st.maxshare)
+						st.maxshare = (double)hit / total;
+				}
+			}
 			s = splitno(kirhash[rep[kept++]], pct);
 			st.moved += s != splitno(kh, pct);
 			cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(splitnames[s]));
@@ -926,6 +1004,15 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	cJSON_AddNumberToObject(c, "records", st.neardups);
 	cJSON_AddNumberToObject(c, "clusters", st.nearclusters);
 	cJSON_AddNumberToObject(c, "moved_to_their_cluster_split", st.moved);
+	c = cJSON_AddObjectToObject(stats, "decontamination");
+	cJSON_AddStringToObject(c, "method", "13-token n-grams of the Python text shared with the reference files");
+	cJSON_AddNumberToObject(c, "reference_files", st.reffiles);
+	if (st.reffiles) {
+		cJSON_AddNumberToObject(c, "records_with_overlap", st.overlapping);
+		cJSON_AddNumberToObject(c, "contaminated_threshold", CONTAMINATED);
+		cJSON_AddNumberToObject(c, "records_contaminated", st.contaminated);
+		cJSON_AddNumberToObject(c, "largest_share_of_ngrams", st.maxshare);
+	}
 	c = cJSON_AddObjectToObject(stats, "splits");
 	for (k = 0; k < 3; k++)
 		cJSON_AddNumberToObject(c, splitnames[k], st.split[k]);
@@ -956,6 +1043,7 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	free(seen.k);
 	free(kirhash);
 	free(rep);
+	ng_free(refgrams);
 	return 0;
 }
 
@@ -1010,19 +1098,20 @@ cmdcompare(const char *a, const char *b, double rtol, double atol)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC };
+	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC, OPT_DECON };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"rejects", required_argument, NULL, OPT_REJ},
 		{"split", required_argument, NULL, OPT_SPLIT},
 		{"include", required_argument, NULL, OPT_INC},
+		{"decontaminate", required_argument, NULL, OPT_DECON},
 		{"rtol", required_argument, NULL, OPT_RTOL},
 		{"atol", required_argument, NULL, OPT_ATOL},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL, *cmd, *inc = NULL;
+	const char *out = NULL, *cmd, *inc = NULL, *refdir = NULL;
 	char *rej[4096];
 	int nrej = 0, c, pct[3] = {90, 5, 5};
 	double rtol = 1e-5, atol = 1e-6;
@@ -1063,6 +1152,9 @@ main(int argc, char **argv)
 		case OPT_INC:
 			inc = optarg;
 			break;
+		case OPT_DECON:
+			refdir = optarg;
+			break;
 		case OPT_SPLIT:
 			if (sscanf(optarg, "%d,%d,%d", &pct[0], &pct[1], &pct[2]) != 3 || pct[0] < 0 || pct[1] < 0 ||
 			    pct[2] < 0 || pct[0] + pct[1] + pct[2] != 100) {
@@ -1099,7 +1191,7 @@ main(int argc, char **argv)
 		return cmdrecord(argc, argv, out, nrej ? rej[0] : NULL);
 	}
 	if (strcmp(cmd, "merge") == 0)
-		return argc < 1 ? (usage(stderr), 2) : cmdmerge(argc, argv, out, rej, nrej, pct, inc);
+		return argc < 1 ? (usage(stderr), 2) : cmdmerge(argc, argv, out, rej, nrej, pct, inc, refdir);
 	if (strcmp(cmd, "validate") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
 	if (strcmp(cmd, "compare") == 0)

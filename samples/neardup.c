@@ -13,6 +13,10 @@
  * closed under near-duplication.  Each record's representative is the first
  * record of its cluster (in the order added), so the result does not depend
  * on anything but that order.  Time and memory are linear in the total text.
+ *
+ * The same tokens serve decontamination: the 13-token n-grams of a reference
+ * corpus (Warp's own tests and examples) in a hash set, and the share of a
+ * record's n-grams found there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -203,4 +207,122 @@ nd_cluster(NearDup *nd, double threshold, uint32_t *rep)
 		moved += rep[i] != i;
 	}
 	return moved;
+}
+
+/* ---- decontamination: n-grams shared with a reference corpus ---------- */
+
+enum { NGRAM = 13 };
+
+struct NGrams {
+	uint64_t *k;   /* open addressing; 0: empty */
+	uint32_t n, cap;
+};
+
+NGrams *
+ng_new(void)
+{
+	NGrams *g = xcalloc(1, sizeof *g);
+
+	g->cap = 1024;
+	g->k = xcalloc(g->cap, sizeof *g->k);
+	return g;
+}
+
+void
+ng_free(NGrams *g)
+{
+	if (g) {
+		free(g->k);
+		free(g);
+	}
+}
+
+static bool
+ng_has(const NGrams *g, uint64_t h)
+{
+	uint32_t i;
+
+	for (i = (uint32_t)h & (g->cap - 1); g->k[i]; i = (i + 1) & (g->cap - 1))
+		if (g->k[i] == h)
+			return true;
+	return false;
+}
+
+static void
+ng_put(NGrams *g, uint64_t h)
+{
+	uint32_t i;
+
+	if (2 * (g->n + 1) > g->cap) {
+		uint64_t *old = g->k;
+		uint32_t oc = g->cap, j;
+
+		g->cap *= 2;
+		g->k = xcalloc(g->cap, sizeof *g->k);
+		g->n = 0;
+		for (j = 0; j < oc; j++)
+			if (old[j])
+				ng_put(g, old[j]);
+		free(old);
+	}
+	for (i = (uint32_t)h & (g->cap - 1); g->k[i]; i = (i + 1) & (g->cap - 1))
+		if (g->k[i] == h)
+			return;
+	g->k[i] = h;
+	g->n++;
+}
+
+/* Call fn on the hash of every run of NGRAM tokens of text. */
+static void
+ngrams(const char *text, void (*fn)(void *, uint64_t), void *ctx)
+{
+	uint64_t win[NGRAM], h;
+	int i, k = 0;
+
+	while ((h = token(&text)) != 0) {
+		uint64_t g = 0;
+
+		win[k % NGRAM] = h;
+		if (++k < NGRAM)
+			continue;
+		for (i = 0; i < NGRAM; i++)
+			g = mix(g ^ win[(k + i) % NGRAM]);
+		fn(ctx, g | 1);
+	}
+}
+
+static void
+put1(void *g, uint64_t h)
+{
+	ng_put(g, h);
+}
+
+void
+ng_addtext(NGrams *g, const char *text)
+{
+	ngrams(text, put1, g);
+}
+
+typedef struct Hits {
+	const NGrams *g;
+	uint32_t hit, total;
+} Hits;
+
+static void
+hit1(void *ctx, uint64_t h)
+{
+	Hits *x = ctx;
+
+	x->total++;
+	x->hit += ng_has(x->g, h);
+}
+
+void
+ng_overlap(const NGrams *g, const char *text, uint32_t *hit, uint32_t *total)
+{
+	Hits x = {g, 0, 0};
+
+	ngrams(text, hit1, &x);
+	*hit = x.hit;
+	*total = x.total;
 }

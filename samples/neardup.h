@@ -13,4 +13,12 @@ uint32_t nd_add(NearDup *nd, const char *text);
  * the first text of i's cluster; returns how many texts are not their own
  * representative. */
 uint32_t nd_cluster(NearDup *nd, double threshold, uint32_t *rep);
+
+/* Decontamination: the 13-token n-grams of a reference corpus (the same
+ * tokens as above), and how many of a text's n-grams it holds. */
+typedef struct NGrams NGrams;
+NGrams *ng_new(void);
+void ng_free(NGrams *g);
+void ng_addtext(NGrams *g, const char *text);
+void ng_overlap(const NGrams *g, const char *text, uint32_t *hit, uint32_t *total);
 #endif
