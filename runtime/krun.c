@@ -6,11 +6,18 @@
  *   krun MODULE.so|MODULE.cpp --kernel NAME [--dim N[,M..]] [--seed S]
  *        [--in NAME=FILE.npy]... [--set NAME=VALUE]... [--shape NAME=N[,M..]]...
  *        [--out DIR] [--backward [--adj NAME=FILE.npy]...]
- *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--quiet]
+ *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--unchecked] [--quiet]
  *
  * A .cpp is compiled with the configured C++ compiler into a cache keyed
  * by a hash of its contents and the compile command ($KPY_CACHE, else
  * $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  See krun(1).
+ *
+ * Bounds checks: unless --unchecked, a .cpp is compiled with -DKPY_CHECKED
+ * (kpy/array.h): every array access checks its indices, and the first one
+ * outside its array calls onbounds(), which longjmps out of the launch;
+ * launch() then reports the kernel, the array, the index and the source
+ * line, and krun exits 1 without writing results.  The kernel never touches
+ * memory outside its arrays, so no state after the fault is used.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dlfcn.h>
@@ -20,6 +27,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +65,7 @@ typedef struct Opts {
 	Opt *in, *set, *shape, *adj;
 	int nin, nset, nshape, nadj;
 	bool backward, gradcheck, quiet, list;
+	bool unchecked;       /* --unchecked: compile without KPY_CHECKED */
 	double tol, eps;
 	int samples;
 } Opts;
@@ -69,6 +78,9 @@ typedef struct Mod {
 	int32_t nkernels;
 	const kpy_kernel_info *kernels;
 	const kpy_struct_info *structs;
+	bool checked;         /* array accesses are bounds-checked */
+	char *cpp;            /* the cached copy of a .cpp module (named by
+	                       * __FILE__ in faults without #line), or NULL */
 } Mod;
 
 static void
@@ -91,6 +103,7 @@ usage(FILE *f)
 	        "      --tol=T              gradcheck: largest relative error (default 1e-6)\n"
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
+	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
 	        "  -q, --quiet              no summary lines\n"
 	        "  -h, --help               show this help\n"
@@ -176,9 +189,14 @@ includedir(void)
 static int
 mkdirs(const char *path)
 {
-	char *p = xstrdup(path), *s;
+	char *p, *s;
 	int rc = 0;
 
+	if (!*path) {
+		errno = ENOENT;
+		return -1;
+	}
+	p = xstrdup(path);
 	for (s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;
@@ -258,9 +276,9 @@ runcmd(char **argv, const char *log)
 }
 
 /* Compile src (a .cpp) into the cache; returns the .so path (malloc'd) or
- * NULL after a message. */
+ * NULL after a message.  *cached: the copy of src the compiler reads. */
 static char *
-compile(const char *src, bool widened)
+compile(const char *src, bool widened, bool checked, char **cached)
 {
 	const char *cxx = getenv("KPY_CXX"), *flags = getenv("KPY_CXXFLAGS");
 	char *text, *dir, *store = NULL, *fstore = NULL, *argv[64];
@@ -277,8 +295,8 @@ compile(const char *src, bool widened)
 		fprintf(stderr, "krun: cannot read %s: %s\n", src, strerror(errno));
 		return NULL;
 	}
-	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off -shared -fPIC -I%s%s", cxx, flags, includedir(),
-	          widened ? " -DKPY_F32_DOUBLE" : "");
+	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off -shared -fPIC -I%s%s%s", cxx, flags, includedir(),
+	          widened ? " -DKPY_F32_DOUBLE" : "", checked ? " -DKPY_CHECKED" : "");
 	h = hash64(text, len, 0);
 	h = hash64(cmd.s, cmd.n, h);
 	dir = cachedir();
@@ -287,9 +305,9 @@ compile(const char *src, bool widened)
 		goto fail;
 	}
 	bufprintf(&so, "%s/%016llx.so", dir, (unsigned long long)h);
+	bufprintf(&cpp, "%s/%016llx.cpp", dir, (unsigned long long)h);
 	if (isfile(so.s))
 		goto done;
-	bufprintf(&cpp, "%s/%016llx.cpp", dir, (unsigned long long)h);
 	bufprintf(&tmp, "%s/%016llx.%ld.tmp.so", dir, (unsigned long long)h, (long)getpid());
 	bufprintf(&log, "%s/%016llx.%ld.log", dir, (unsigned long long)h, (long)getpid());
 	if (writefile(cpp.s, text, len) != 0) {
@@ -324,7 +342,7 @@ done:
 	free(fstore);
 	buffree(&cmd);
 	buffree(&tmp);
-	buffree(&cpp);
+	*cached = cpp.s;
 	buffree(&log);
 	return so.s;
 fail:
@@ -348,12 +366,24 @@ endswith(const char *s, const char *t)
 	return n >= m && strcmp(s + n - m, t) == 0;
 }
 
+/* The first out-of-bounds access of the current launch (see launch()). */
+static kpy_bounds_fault fault;
+static jmp_buf faultjmp;
+
+static void
+onbounds(const kpy_bounds_fault *f)
+{
+	fault = *f;
+	longjmp(faultjmp, 1);
+}
+
 static int
-loadmod(Mod *md, const char *module, bool widened)
+loadmod(Mod *md, const char *module, bool widened, bool checked)
 {
 	char *so = NULL;
 	const char *path = module;
 	const int32_t *v, *nk, *f32;
+	void (**handler)(const kpy_bounds_fault *);
 	char abs[PATH_MAX + 8];
 
 	memset(md, 0, sizeof *md);
@@ -363,7 +393,7 @@ loadmod(Mod *md, const char *module, bool widened)
 		return -1;
 	}
 	if (!endswith(module, ".so")) {
-		if (!(so = compile(module, widened)))
+		if (!(so = compile(module, widened, checked, &md->cpp)))
 			return -1;
 		path = so;
 	}
@@ -394,6 +424,11 @@ loadmod(Mod *md, const char *module, bool widened)
 	}
 	md->nkernels = *nk;
 	md->f32size = *f32;
+	handler = (void (**)(const kpy_bounds_fault *))dlsym(md->dl, "kpy_bounds_handler");
+	if (checked && handler) {
+		*handler = onbounds;
+		md->checked = true;
+	}
 	return 0;
 }
 
@@ -627,10 +662,89 @@ checknames(const kpy_kernel_info *k, const kpy_kernel_info *kb, const Opt *v, in
 }
 
 static void
-launch(const kpy_kernel_info *k, const kpy_launch_bounds *b, void **argp)
+indexstr(Buf *b, const int32_t *v, int n)
 {
-	if (b->size > 0)
-		k->launch(b, 0, b->size, argp);
+	int d;
+
+	bufputs(b, "(");
+	for (d = 0; d < n; d++)
+		bufprintf(b, "%s%d", d ? ", " : "", (int)v[d]);
+	bufputs(b, n == 1 ? ",)" : ")");
+}
+
+/* Report the fault of r's launch: FILE:LINE: error: kernel K reads outside
+ * array 'x' ..., the source line, and where x came from. */
+static void
+reportfault(const Run *r, const Mod *md, const Opts *o)
+{
+	static const char *const verb[] = {"accesses", "reads", "writes", "updates (atomically)", "takes the address of",
+	                                   "takes a view of"};
+	const kpy_bounds_fault *f = &fault;
+	const char *name = NULL, *file = f->file, *from = NULL;
+	bool isview = false;
+	int i, j;
+	Buf m = {0};
+
+	for (i = 0; i < r->k->nparams && !name; i++) {
+		const KpyArg *a = &r->args[i];
+		for (j = a->isarray ? -1 : 0; j < a->nsubs && !name; j++) {
+			const NpyArray *x = j < 0 ? &a->a : &a->subs[j].a;
+			const char *base = x->data;
+			size_t bytes = (size_t)x->count * (size_t)npy_dtype_size(x->dtype);
+			int nd = j < 0 ? a->ndim : a->subs[j].ndim;
+			if (!base || (const char *)f->data < base || (const char *)f->data >= base + (bytes ? bytes : 1))
+				continue;
+			name = j < 0 ? a->p->name : a->subs[j].name;
+			isview = (const char *)f->data != base || f->ndim != nd;
+		}
+	}
+	if (file && md->cpp && strcmp(file, md->cpp) == 0)
+		file = md->path;
+	if (file && f->line > 0)
+		bufprintf(&m, "%s:%d: ", file, (int)f->line);
+	bufprintf(&m, "error: kernel %s %s ", r->k->name,
+	          verb[f->access >= 1 && f->access <= KPY_ACCESS_VIEW ? f->access : 0]);
+	if (name)
+		bufprintf(&m, "%s'%s' ", isview ? "a view of array " : "array ", name);
+	else
+		bufputs(&m, "an array ");
+	bufputs(&m, "at index ");
+	indexstr(&m, f->index, f->nidx);
+	bufprintf(&m, ", outside its %sshape ", isview ? "view's " : "");
+	indexstr(&m, f->shape, f->ndim);
+	fprintf(stderr, "%s\n", m.s);
+	if (file && f->line > 0) {
+		size_t len;
+		char *text = readfile(file, &len), *p = text;
+		int line = 1;
+		while (p && *p && line < f->line)
+			if (*p++ == '\n')
+				line++;
+		if (p && *p) {
+			char *e = strchr(p, '\n');
+			fprintf(stderr, "%.*s\n", e ? (int)(e - p) : (int)strlen(p), p);
+		}
+		free(text);
+	}
+	if (name && ((from = findopt(o->in, o->nin, name)) || (from = findopt(o->adj, o->nadj, name))))
+		fprintf(stderr, "krun: note: '%s' was read from %s\n", name, from);
+	fprintf(stderr, "krun: the launch was stopped at this access; no results were written\n");
+	buffree(&m);
+}
+
+/* Launch r over b.  In a checked module an out-of-bounds access ends the
+ * launch (onbounds longjmps here): report it and return -1. */
+static int
+launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
+{
+	if (b->size <= 0)
+		return 0;
+	if (setjmp(faultjmp)) {
+		reportfault(r, md, o);
+		return -1;
+	}
+	r->k->launch(b, 0, b->size, r->argp);
+	return 0;
 }
 
 /* Summaries and .npy files of every array of r (prefix: "" or "adj_"). */
@@ -770,12 +884,16 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 		{
 			Run fwd;
 			if (makeargs(&fwd, md, k, b, o) == 0) {
-				launch(k, b, fwd.argp);
+				if (launch(&fwd, b, md, o) < 0)
+					rc = 1;
 				finalminmax(&back, &fwd);
 				runfree(&fwd);
 			}
 		}
-		launch(kb, b, back.argp);
+		if (rc || launch(&back, b, md, o) < 0) {
+			rc = 1;
+			nin = 0; /* check nothing */
+		}
 		for (j = 0; j < nin; j++) {
 			int pi = ins[j], ai = -1, nchk, s;
 			KpyArg *x = &base.args[pi];
@@ -816,13 +934,16 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 				/* L(x+h) - L(x-h), and the one-sided halves to spot kinks */
 				copydata(&work, &base);
 				kpy_set(work.args[pi].a.data, x->a.dtype, e, x0 + h);
-				launch(k, b, work.argp);
+				if (launch(&work, b, md, o) < 0)
+					break;
 				copydata(&work2, &base);
-				launch(k, b, work2.argp);
+				if (launch(&work2, b, md, o) < 0)
+					break;
 				dp = projdiff(&work, &work2, &w, outs, nout, &mag);
 				copydata(&work, &base);
 				kpy_set(work.args[pi].a.data, x->a.dtype, e, x0 - h);
-				launch(k, b, work.argp);
+				if (launch(&work, b, md, o) < 0)
+					break;
 				dm = projdiff(&work2, &work, &w, outs, nout, &mag);
 				num = (dp + dm) / (2 * h);
 				ana = kpy_get(back.args[ai].a.data, back.args[ai].a.dtype, e);
@@ -842,6 +963,12 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 					wn = num;
 					wa = ana;
 				}
+			}
+			if (s < nchk) {
+				/* a launch stopped at an out-of-bounds access */
+				free(idx);
+				rc = 1;
+				break;
 			}
 			printf("gradcheck %s %s: %d of %lld elements, worst relative error %.3g", k->name, k->params[pi].name,
 			       nchk - skipped, (long long)n, worst);
@@ -876,8 +1003,8 @@ oncrash(int sig)
 {
 	const char *m = sig == SIGFPE ? "krun: the kernel raised an arithmetic exception (SIGFPE: integer division by zero "
 	                                "or overflow): undefined behaviour for these inputs\n"
-	                              : "krun: the kernel accessed invalid memory (out-of-bounds index?): undefined "
-	                                "behaviour for these inputs\n";
+	                              : "krun: the kernel accessed invalid memory (out-of-bounds index? krun checks "
+	                                "indices in C++ modules unless --unchecked): undefined behaviour for these inputs\n";
 	ssize_t r = write(2, m, strlen(m));
 	(void)r;
 	_exit(1);
@@ -888,7 +1015,7 @@ oncrash(int sig)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES };
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"dim", required_argument, NULL, 'd'},
@@ -903,6 +1030,7 @@ main(int argc, char **argv)
 		{"tol", required_argument, NULL, OPT_TOL},
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"quiet", no_argument, NULL, 'q'},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
@@ -914,10 +1042,11 @@ main(int argc, char **argv)
 	kpy_launch_bounds b;
 	Run run;
 	char err[512];
-	int c, ki, rc = 0, rcm;
+	int c, ki, rc = 0;
 
 	progname = "krun";
 	memset(&o, 0, sizeof o);
+	memset(&md, 0, sizeof md);
 	o.dim = "1024";
 	o.seed = 1;
 	o.tol = 1e-6;
@@ -940,7 +1069,15 @@ main(int argc, char **argv)
 		case OPT_SET: if (!addopt(&o.set, &o.nset, optarg, "set")) { rc = 2; goto done; } break;
 		case OPT_SHAPE: if (!addopt(&o.shape, &o.nshape, optarg, "shape")) { rc = 2; goto done; } break;
 		case OPT_ADJ: if (!addopt(&o.adj, &o.nadj, optarg, "adj")) { rc = 2; goto done; } break;
-		case 'o': o.out = optarg; break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "krun: --out wants a directory, not an empty name\n");
+				rc = 2;
+				goto done;
+			}
+			o.out = optarg;
+			break;
+		case OPT_UNCHECKED: o.unchecked = true; break;
 		case 'b': o.backward = true; break;
 		case 'G': o.gradcheck = true; break;
 		case 'q': o.quiet = true; break;
@@ -978,7 +1115,7 @@ main(int argc, char **argv)
 	}
 	o.module = argv[optind];
 	if (o.list) {
-		if (loadmod(&md, o.module, false) < 0)
+		if (loadmod(&md, o.module, false, false) < 0)
 			{ rc = 1; goto done; }
 		listmodule(&md);
 		{ rc = 0; goto done; }
@@ -999,8 +1136,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "krun: cannot create %s: %s\n", o.out, strerror(errno));
 		{ rc = 1; goto done; }
 	}
-	if (loadmod(&md, o.module, o.gradcheck) < 0)
+	if (loadmod(&md, o.module, o.gradcheck, !o.unchecked) < 0)
 		{ rc = 1; goto done; }
+	if (!o.unchecked && !md.checked && !o.quiet)
+		fprintf(stderr, "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
+		        o.module);
 	signal(SIGFPE, oncrash);
 	signal(SIGSEGV, oncrash);
 	signal(SIGBUS, oncrash);
@@ -1040,27 +1180,27 @@ main(int argc, char **argv)
 		if ((rc = makeargs(&run, &md, k, &b, &o)) != 0)
 			goto done;
 		if (o.backward) {
-			/* forward on a copy, so that the backward kernel sees the inputs */
-			Run fwd;
-			if ((rc = makeargs(&fwd, &md, k, &b, &o)) != 0) {
-				runfree(&run);
+			/* forward on a copy, so that the backward kernel sees the inputs;
+			 * results are written once both launches ran */
+			Run fwd = run;
+			memset(&run, 0, sizeof run);
+			if (launch(&fwd, &b, &md, &o) < 0) {
+				runfree(&fwd);
+				rc = 1;
 				goto done;
 			}
-			launch(k, &b, fwd.argp);
-			rc = writeout(&fwd, &md, &o, false);
-			runfree(&run);
-			if ((rcm = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0) {
+			if ((rc = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0) {
 				runfree(&fwd);
-				rc = rcm;
 				goto done;
 			}
 			finalminmax(&run, &fwd);
+			if (launch(&run, &b, &md, &o) < 0)
+				rc = 1;
+			else
+				rc = writeout(&fwd, &md, &o, false) | writeout(&run, &md, &o, true);
 			runfree(&fwd);
-			launch(run.k, &b, run.argp);
-			rc |= writeout(&run, &md, &o, true);
 		} else {
-			launch(k, &b, run.argp);
-			rc = writeout(&run, &md, &o, false);
+			rc = launch(&run, &b, &md, &o) < 0 ? 1 : writeout(&run, &md, &o, false);
 		}
 		runfree(&run);
 	}
@@ -1079,5 +1219,6 @@ done:
 			free(lists[l]);
 		}
 	}
+	free(md.cpp);
 	return rc;
 }
