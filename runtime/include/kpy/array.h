@@ -6,9 +6,9 @@
  * end of its dimension (i += shape[d]), and no bounds are checked unless
  * KPY_CHECKED or KPY_DEBUG is defined.
  *
- * KPY_CHECKED (host code only; krun's default build, see krun(1)): every
- * access (load, store, address, view, atomics) checks its indices after the
- * negative-index wrap.  The first access outside the array calls
+ * KPY_CHECKED (host code, not under nvcc; krun's default, see krun(1)):
+ * every access (load, store, address, view, atomics) checks its indices
+ * after the negative-index wrap.  The first access outside the array calls
  * kpy_bounds_handler, a function pointer the module exports with C linkage,
  * with a kpy_bounds_fault (kpy/abi.h) naming the array's data and extents,
  * the indices, and the source file and line of the call (__builtin_FILE and
@@ -22,7 +22,7 @@
 
 #include "core.h"
 
-#if defined(KPY_CHECKED) && !defined(__CUDA_ARCH__)
+#if defined(KPY_CHECKED) && !defined(__CUDACC__)
 #define KPY_BOUNDS_CHECKED 1
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +30,8 @@
 extern "C" {
 __attribute__((weak)) void (*kpy_bounds_handler)(const kpy_bounds_fault *) = 0;
 }
-/* The call site of a public accessor (default arguments), and passing it on. */
+/* The call site of a public accessor (default arguments), and its check. */
 #define KPY_LOC , const char *kpy_file_ = __builtin_FILE(), int kpy_line_ = __builtin_LINE()
-#define KPY_LOCP , const char *kpy_file_, int kpy_line_
-#define KPY_LOCA , kpy_file_, kpy_line_
 #define KPY_CHECK(a, access, ...) \
 	do { \
 		const i32 kpy_idx_[] = {__VA_ARGS__}; \
@@ -41,8 +39,6 @@ __attribute__((weak)) void (*kpy_bounds_handler)(const kpy_bounds_fault *) = 0;
 	} while (0)
 #else
 #define KPY_LOC
-#define KPY_LOCP
-#define KPY_LOCA
 #define KPY_CHECK(a, access, ...) ((void)0)
 #endif
 
