@@ -262,7 +262,8 @@ kpy_arg_make(KpyArg *a, const kpy_param_info *p, const kpy_struct_info *structs,
 		if (spec->setval) {
 			int64_t n = kpy_elem_count(t);
 			if (t->kind == KPY_STRUCT) {
-				snprintf(err, nerr, "--set %s: struct parameters cannot be set", p->name);
+				snprintf(err, nerr, "--set %s: set a struct's fields one by one (--set %s.FIELD=VALUE)", p->name,
+				         p->name);
 				return -1;
 			}
 			if ((int64_t)t->size != n * npy_dtype_size(sdt)) {
@@ -400,6 +401,64 @@ kpy_arg_make(KpyArg *a, const kpy_param_info *p, const kpy_struct_info *structs,
 		return -1;
 	}
 	return 0;
+}
+
+int
+kpy_arg_setfield(KpyArg *a, const kpy_struct_info *structs, const char *path, const char *val, int f32size,
+                 char *err, size_t nerr)
+{
+	const kpy_type_info *t = &a->p->type;
+	const char *f = path;
+	int64_t off = 0, n;
+	int sdt;
+
+	if (t->kind != KPY_STRUCT) {
+		snprintf(err, nerr, "--set %s.%s: '%s' is not a struct", a->p->name, path, a->p->name);
+		return -1;
+	}
+	while (t->kind == KPY_STRUCT) {
+		const kpy_struct_info *si = &structs[t->sid];
+		const char *dot = strchr(f, '.');
+		size_t len = dot ? (size_t)(dot - f) : strlen(f);
+		int i;
+		for (i = 0; i < si->nfields; i++)
+			if (strlen(si->fields[i].name) == len && strncmp(si->fields[i].name, f, len) == 0)
+				break;
+		if (i == si->nfields) {
+			snprintf(err, nerr, "--set %s.%s: struct %s has no field '%.*s'", a->p->name, path, si->name, (int)len, f);
+			return -1;
+		}
+		t = &si->fields[i].type;
+		off += si->fields[i].offset;
+		if (!dot) {
+			f = NULL;
+			break;
+		}
+		f = dot + 1;
+	}
+	if (f) {
+		snprintf(err, nerr, "--set %s.%s: '%.*s' is not a struct", a->p->name, path, (int)(f - 1 - path), path);
+		return -1;
+	}
+	if (t->kind == KPY_STRUCT) {
+		snprintf(err, nerr, "--set %s.%s: a struct: set its fields one by one", a->p->name, path);
+		return -1;
+	}
+	if (t->kind == KPY_ARRAY) {
+		snprintf(err, nerr, "--set %s.%s: an array field cannot be set", a->p->name, path);
+		return -1;
+	}
+	sdt = kpy_storage_dtype(t->dtype, f32size);
+	n = kpy_elem_count(t);
+	if ((int64_t)t->size != n * npy_dtype_size(sdt)) {
+		snprintf(err, nerr, "%s.%s: unexpected layout", a->p->name, path);
+		return -1;
+	}
+	{
+		char name[256];
+		snprintf(name, sizeof name, "%s.%s", a->p->name, path);
+		return parseset(val, t->dtype, sdt, n, a->bytes + off, name, err, nerr);
+	}
 }
 
 void

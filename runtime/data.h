@@ -65,6 +65,10 @@ typedef struct KpyArgSpec {
 int kpy_arg_make(KpyArg *a, const kpy_param_info *p, const kpy_struct_info *structs,
                  const kpy_launch_bounds *b, uint64_t seed, const KpyArgSpec *spec, int f32size,
                  char *err, size_t nerr);
+/* Set field path ("f" or "f.g...", nested structs) of struct value a to val
+ * ("v" or "v0,v1,..."), as --set a.PATH=val.  0, or -1 with a message. */
+int kpy_arg_setfield(KpyArg *a, const kpy_struct_info *structs, const char *path, const char *val, int f32size,
+                     char *err, size_t nerr);
 void kpy_arg_free(KpyArg *a);
 /* The kpy_array describing host array a (data: where its elements live). */
 void kpy_arg_abi(const NpyArray *a, int ndim, int64_t esize, void *data, kpy_array *out);

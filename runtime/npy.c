@@ -179,11 +179,12 @@ parseshape(const char *p, const char *e, NpyArray *a, char *err, size_t nerr)
 			return -1;
 		}
 		a->shape[a->ndim++] = v;
-		a->count *= v;
-		if (a->count > (1LL << 40)) {
+		/* count <= 2^40 here: check before multiplying, so it never overflows */
+		if (v && a->count > (1LL << 40) / v) {
 			seterr(err, nerr, "array too large%s%s", "", "");
 			return -1;
 		}
+		a->count *= v;
 		p = skipws(p, e);
 		if (p < e && *p == 'L')
 			p++;

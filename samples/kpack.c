@@ -412,9 +412,11 @@ cmdrecord(int argc, char **argv, const char *out, const char *rejects)
 static int
 checkrecord(const char *file, int lineno, const char *text)
 {
-	cJSON *o = cJSON_Parse(text), *x;
+	cJSON *o = cJSON_Parse(text), *x, *y;
 	int bad = 0;
 	size_t i;
+	/* what merge reads from meta.lines */
+	const char *lines_keys[] = {"python", "cuda_forward"};
 	const char *strs[] = {"id", "category", "kernel", "python", "kir", "ptx"};
 	const char *nums[] = {"seed", "index"};
 	const char *objs[][4] = {{"cpp", "forward", "backward", NULL}, {"cuda", "forward", "backward", "standalone"}};
@@ -469,16 +471,29 @@ checkrecord(const char *file, int lineno, const char *text)
 			if (cJSON_IsString(c) && strcmp(c->valuestring, "pass") != 0)
 				BAD("required check \"%s\" did not pass", REQUIRED[i]);
 		}
+		/* merge counts every member */
+		cJSON_ArrayForEach(y, x)
+			if (!cJSON_IsString(y))
+				BAD("check \"%s\" must be a string", y->string);
 	}
 	x = cJSON_GetObjectItemCaseSensitive(o, "meta");
 	if (!cJSON_IsObject(x))
 		BAD("\"meta\" must be an object");
 	else {
 		cJSON *s = cJSON_GetObjectItemCaseSensitive(x, "split");
-		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(x, "ops")))
+		cJSON *ops = cJSON_GetObjectItemCaseSensitive(x, "ops"), *lines = cJSON_GetObjectItemCaseSensitive(x, "lines");
+		if (!cJSON_IsObject(ops))
 			BAD("\"meta.ops\" must be an object");
-		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(x, "lines")))
+		else
+			cJSON_ArrayForEach(y, ops)
+				if (!cJSON_IsNumber(y))
+					BAD("\"meta.ops.%s\" must be a number", y->string);
+		if (!cJSON_IsObject(lines))
 			BAD("\"meta.lines\" must be an object");
+		else
+			for (i = 0; i < countof(lines_keys); i++)
+				if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(lines, lines_keys[i])))
+					BAD("\"meta.lines.%s\" must be a number", lines_keys[i]);
 		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "kir_hash")) ||
 		    strlen(cJSON_GetObjectItemCaseSensitive(x, "kir_hash")->valuestring) != 16)
 			BAD("\"meta.kir_hash\" must be 16 hex digits");
@@ -895,6 +910,8 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 				continue;
 			if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
 				fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
+				cJSON_Delete(o);
+				free(text);
 				return 1;
 			}
 			meta = cJSON_GetObjectItemCaseSensitive(o, "meta");

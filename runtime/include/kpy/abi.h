@@ -28,4 +28,20 @@ typedef struct kpy_launch_bounds {
 	int64_t size;        /* product of shape[0..ndim) */
 } kpy_launch_bounds;
 
+/* Kinds of array access (kpy_bounds_fault.access). */
+enum { KPY_ACCESS_READ = 1, KPY_ACCESS_WRITE, KPY_ACCESS_ATOMIC, KPY_ACCESS_ADDRESS, KPY_ACCESS_VIEW };
+
+/* An out-of-bounds array access in a KPY_CHECKED build (kpy/array.h). */
+typedef struct kpy_bounds_fault {
+	const void *data;    /* the array's (or view's) first element */
+	int32_t ndim;        /* its dimensions */
+	int32_t shape[4];    /* its extents */
+	int32_t nidx;        /* indices of the access (ndim, or fewer for a view) */
+	int32_t index[4];    /* the indices as the kernel computed them */
+	int32_t dim;         /* the first index out of bounds */
+	int32_t access;      /* KPY_ACCESS_* */
+	const char *file;    /* source file and line of the access */
+	int32_t line;
+} kpy_bounds_fault;
+
 #endif /* KPY_ABI_H */

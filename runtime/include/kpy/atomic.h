@@ -318,21 +318,25 @@ KPY_QT_ATOMIC(atomic_sub)
 /* Array elements: atomic_OP(a, i[, j, k, l], value) -> old value        */
 
 #define KPY_ARRAY_ATOMIC(name) \
-	template <class T> KPY_HD inline T name(const array_t<T, 1> &a, i32 i, const T &v) \
+	template <class T> KPY_HD inline T name(const array_t<T, 1> &a, i32 i, const T &v KPY_LOC) \
 	{ \
-		return name(&address(a, i), v); \
+		KPY_CHECK(a, KPY_ACCESS_ATOMIC, i); \
+		return name(&detail::elem(a, i), v); \
 	} \
-	template <class T> KPY_HD inline T name(const array_t<T, 2> &a, i32 i, i32 j, const T &v) \
+	template <class T> KPY_HD inline T name(const array_t<T, 2> &a, i32 i, i32 j, const T &v KPY_LOC) \
 	{ \
-		return name(&address(a, i, j), v); \
+		KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j); \
+		return name(&detail::elem(a, i, j), v); \
 	} \
-	template <class T> KPY_HD inline T name(const array_t<T, 3> &a, i32 i, i32 j, i32 k, const T &v) \
+	template <class T> KPY_HD inline T name(const array_t<T, 3> &a, i32 i, i32 j, i32 k, const T &v KPY_LOC) \
 	{ \
-		return name(&address(a, i, j, k), v); \
+		KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j, k); \
+		return name(&detail::elem(a, i, j, k), v); \
 	} \
-	template <class T> KPY_HD inline T name(const array_t<T, 4> &a, i32 i, i32 j, i32 k, i32 l, const T &v) \
+	template <class T> KPY_HD inline T name(const array_t<T, 4> &a, i32 i, i32 j, i32 k, i32 l, const T &v KPY_LOC) \
 	{ \
-		return name(&address(a, i, j, k, l), v); \
+		KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j, k, l); \
+		return name(&detail::elem(a, i, j, k, l), v); \
 	}
 KPY_ARRAY_ATOMIC(atomic_add)
 KPY_ARRAY_ATOMIC(atomic_sub)
@@ -344,22 +348,27 @@ KPY_ARRAY_ATOMIC(atomic_xor)
 KPY_ARRAY_ATOMIC(atomic_exch)
 #undef KPY_ARRAY_ATOMIC
 
-template <class T> KPY_HD inline T atomic_cas(const array_t<T, 1> &a, i32 i, const T &cmp, const T &v)
+template <class T> KPY_HD inline T atomic_cas(const array_t<T, 1> &a, i32 i, const T &cmp, const T &v KPY_LOC)
 {
-	return atomic_cas(&address(a, i), cmp, v);
+	KPY_CHECK(a, KPY_ACCESS_ATOMIC, i);
+	return atomic_cas(&detail::elem(a, i), cmp, v);
 }
-template <class T> KPY_HD inline T atomic_cas(const array_t<T, 2> &a, i32 i, i32 j, const T &cmp, const T &v)
+template <class T> KPY_HD inline T atomic_cas(const array_t<T, 2> &a, i32 i, i32 j, const T &cmp, const T &v KPY_LOC)
 {
-	return atomic_cas(&address(a, i, j), cmp, v);
-}
-template <class T> KPY_HD inline T atomic_cas(const array_t<T, 3> &a, i32 i, i32 j, i32 k, const T &cmp, const T &v)
-{
-	return atomic_cas(&address(a, i, j, k), cmp, v);
+	KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j);
+	return atomic_cas(&detail::elem(a, i, j), cmp, v);
 }
 template <class T>
-KPY_HD inline T atomic_cas(const array_t<T, 4> &a, i32 i, i32 j, i32 k, i32 l, const T &cmp, const T &v)
+KPY_HD inline T atomic_cas(const array_t<T, 3> &a, i32 i, i32 j, i32 k, const T &cmp, const T &v KPY_LOC)
 {
-	return atomic_cas(&address(a, i, j, k, l), cmp, v);
+	KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j, k);
+	return atomic_cas(&detail::elem(a, i, j, k), cmp, v);
+}
+template <class T>
+KPY_HD inline T atomic_cas(const array_t<T, 4> &a, i32 i, i32 j, i32 k, i32 l, const T &cmp, const T &v KPY_LOC)
+{
+	KPY_CHECK(a, KPY_ACCESS_ATOMIC, i, j, k, l);
+	return atomic_cas(&detail::elem(a, i, j, k, l), cmp, v);
 }
 
 } // namespace kpy
