@@ -66,9 +66,15 @@ typedef struct Opts {
 	int nin, nset, nshape, nadj;
 	bool backward, gradcheck, quiet, list;
 	bool unchecked;       /* --unchecked: compile without KPY_CHECKED */
+	int order;            /* --order: ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE */
+	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
 	int samples;
 } Opts;
+
+/* The order in which a launch runs its threads (--order): each thread is
+ * one call of the module's launch entry, so any order is possible. */
+enum { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 
 /* A loaded module. */
 typedef struct Mod {
@@ -105,6 +111,8 @@ usage(FILE *f)
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
 	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
+	        "      --order=ORDER        the threads' order: forward (default), reverse, or\n"
+	        "                           shuffle[:SEED] (a seeded permutation), one call each\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
 	        "  -q, --quiet              no summary lines\n"
 	        "  -h, --help               show this help\n"
@@ -801,18 +809,64 @@ reportfault(const Run *r, const Mod *md, const Opts *o)
 	buffree(&m);
 }
 
-/* Launch r over b.  In a checked module an out-of-bounds access ends the
- * launch (onbounds longjmps here): report it and return -1. */
+/* A seeded permutation of 0 .. n-1 (Fisher-Yates over splitmix64). */
+static int64_t *
+permutation(int64_t n, uint64_t seed)
+{
+	int64_t *perm = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *perm), t;
+
+	for (t = 0; t < n; t++)
+		perm[t] = t;
+	for (t = n - 1; t > 0; t--) {
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+		int64_t j, tmp;
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		j = (int64_t)(z % (uint64_t)(t + 1));
+		tmp = perm[t];
+		perm[t] = perm[j];
+		perm[j] = tmp;
+	}
+	return perm;
+}
+
+/* Run the threads of r over b in the order o asks (perm: the shuffle). */
+static void
+runthreads(const Run *r, const kpy_launch_bounds *b, const Opts *o, const int64_t *perm)
+{
+	int64_t t;
+
+	if (o->order == ORDER_FORWARD) {
+		r->k->launch(b, 0, b->size, r->argp);
+	} else if (o->order == ORDER_REVERSE) {
+		for (t = b->size - 1; t >= 0; t--)
+			r->k->launch(b, t, t + 1, r->argp);
+	} else {
+		for (t = 0; t < b->size; t++)
+			r->k->launch(b, perm[t], perm[t] + 1, r->argp);
+	}
+}
+
+/* Launch r over b, its threads in the order o asks.  In a checked module an
+ * out-of-bounds access ends the launch (onbounds longjmps here): report it
+ * and return -1. */
 static int
 launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
 {
+	int64_t *volatile perm;
+
 	if (b->size <= 0)
 		return 0;
+	perm = o->order == ORDER_SHUFFLE ? permutation(b->size, o->orderseed) : NULL;
 	if (setjmp(faultjmp)) {
+		free(perm);
 		reportfault(r, md, o);
 		return -1;
 	}
-	r->k->launch(b, 0, b->size, r->argp);
+	runthreads(r, b, o, perm);
+	free(perm);
 	return 0;
 }
 
@@ -1129,7 +1183,7 @@ oncrash(int sig)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED };
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"dim", required_argument, NULL, 'd'},
@@ -1145,6 +1199,7 @@ main(int argc, char **argv)
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
+		{"order", required_argument, NULL, OPT_ORDER},
 		{"quiet", no_argument, NULL, 'q'},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
@@ -1192,6 +1247,32 @@ main(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case OPT_UNCHECKED: o.unchecked = true; break;
+		case OPT_ORDER: {
+			char *end = NULL;
+
+			if (strcmp(optarg, "forward") == 0) {
+				o.order = ORDER_FORWARD;
+			} else if (strcmp(optarg, "reverse") == 0) {
+				o.order = ORDER_REVERSE;
+			} else if (strncmp(optarg, "shuffle", 7) == 0 && (optarg[7] == 0 || optarg[7] == ':')) {
+				o.order = ORDER_SHUFFLE;
+				o.orderseed = 1;
+				if (optarg[7] == ':') {
+					errno = 0;
+					o.orderseed = strtoull(optarg + 8, &end, 10);
+					if (!optarg[8] || *end || errno) {
+						fprintf(stderr, "krun: bad --order seed '%s'\n", optarg + 8);
+						rc = 2;
+						goto done;
+					}
+				}
+			} else {
+				fprintf(stderr, "krun: bad --order '%s' (forward, reverse or shuffle[:SEED])\n", optarg);
+				rc = 2;
+				goto done;
+			}
+			break;
+		}
 		case 'b': o.backward = true; break;
 		case 'G': o.gradcheck = true; break;
 		case 'q': o.quiet = true; break;

@@ -31,9 +31,9 @@
 #include "npy.h"
 #include "neardup.h"
 
-static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun"};
+static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun", "order"};
 static const char *const CHECKNAMES[] = {"kpyc", "kopt", "kcpu", "kcuda", "kptx", "nvcc", "ptxas",
-                                         "krun", "gradcheck", "host"};
+                                         "krun", "order", "gradcheck", "host"};
 
 static void
 usage(FILE *f)
@@ -746,6 +746,7 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "- `nvcc`: the CUDA of the shard (forward and backward kernels) compiled with `nvcc -arch=sm_80`.\n"
 	        "- `ptxas`: the PTX of the shard was accepted by `ptxas -arch=sm_80`.\n"
 	        "- `krun`: the C++ build ran on the CPU with seeded inputs and every output is finite.\n"
+	        "- `order`: the forward and the backward kernel give the same results with their threads run in reverse and in a seeded shuffled order (integers and bools exactly, floats within the rounding of float atomics: relative 1e-4).\n"
 	        "- `gradcheck`: the backward kernel agrees with central finite differences in double precision (relative error 1e-6 or less).\n"
 	        "- `host`: the LLVM host object (kptx --target=host) gives the C++ build's outputs.\n"
 	        "\nShards are compiled and run as units (many kernels per nvcc, ptxas and C++\n"

@@ -185,6 +185,31 @@ if [ -s "$work/good" ]; then
 				continue
 			fi
 			lap krun
+			# the same results under other thread orders, forward and backward
+			why=""
+			if ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --backward \
+			       --out "$d/bout" -q >/dev/null 2>"$d/err"; then
+				why="backward kernel: $(firstline "$d/err")"
+			fi
+			for ord in reverse "shuffle:$SEED"; do
+				[ -n "$why" ] && break
+				if ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --order "$ord" \
+				       --out "$d/oout" -q >/dev/null 2>"$d/err" ||
+				   ! "$BIN/kpack" compare "$d/out" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
+					why="forward, threads in $ord order: $(firstline "$d/err")"
+				elif ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --backward \
+				       --order "$ord" --out "$d/oout" -q >/dev/null 2>"$d/err" ||
+				   ! "$BIN/kpack" compare "$d/bout" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
+					why="backward, threads in $ord order: $(firstline "$d/err")"
+				fi
+				rm -rf "$d/oout"
+			done
+			if [ -n "$why" ]; then
+				check "$d" order fail "$why"
+				continue
+			fi
+			check "$d" order pass
+			lap order
 			if [ -s "$d/adwarn" ]; then
 				check "$d" gradcheck skip "ad warned: $(cat "$d/adwarn")"
 			elif "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --gradcheck \
