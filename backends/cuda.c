@@ -116,6 +116,10 @@ emitcuda(const Module *m, const EmitOpts *o, const CudaOpts *co, Buf *b)
 			bufprintf(b, " %s", emitparamname(e, (int)i, (int)j));
 		}
 		bufputs(b, ")\n{\n");
+		/* not unrolled: with a full grid each thread runs one index, and
+		 * nvcc's 4x unrolling put a 64-bit division (the trip count)
+		 * before the first load */
+		bufputs(b, "    #pragma unroll 1\n");
 		bufputs(b, "    for (int64_t task = kpy::grid_index(); task < bounds.size; task += kpy::grid_stride())\n");
 		bufprintf(b, "        %s_kernel(bounds, task", fn);
 		for (j = 0; j < f->nparams; j++)

@@ -2040,7 +2040,15 @@ statement(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 	case OP_WHILE:
 		emitwhile(s, b, op, d, c);
 		return;
-	case OP_TID:
+	case OP_TID: {
+		/* kcuda: the launch index and extents are non-negative, so the
+		 * unravelling is unsigned (no signed 64-bit division), and each
+		 * coordinate is a non-negative i32 (Warp limits every extent to
+		 * 2^31 - 1): __builtin_assume tells nvcc, so that indexing by it
+		 * needs no wrap-around of negative indices (kptx tells LLVM the
+		 * same).  kcpu's text is unchanged. */
+		bool cu = s->e->o.cuda;
+		const char *task = cu ? "(uint64_t)task" : "task", *ext = cu ? "(uint64_t)(uint32_t)" : "(int64_t)";
 		for (k = 0; k < op->nres; k++) {
 			if (!s->need[op->res[k]])
 				continue;
@@ -2050,21 +2058,26 @@ statement(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 				bufputs(b, " = kpy::i32(task);\n");
 			else if (k == 0) {
 				int j;
-				bufputs(b, " = kpy::i32(task / (");
+				bufprintf(b, " = kpy::i32(%s / (", task);
 				for (j = 1; j < op->nres; j++)
-					bufprintf(b, "%s(int64_t)bounds.shape[%d]", j > 1 ? " * " : "", j);
+					bufprintf(b, "%s%sbounds.shape[%d]", j > 1 ? " * " : "", ext, j);
 				bufputs(b, "));\n");
 			} else if (k == op->nres - 1) {
-				bufprintf(b, " = kpy::i32(task %% bounds.shape[%d]);\n", k);
+				bufprintf(b, " = kpy::i32(%s %% %sbounds.shape[%d]);\n", task, cu ? "(uint32_t)" : "", k);
 			} else {
 				int j;
-				bufputs(b, " = kpy::i32(task / (");
+				bufprintf(b, " = kpy::i32(%s / (", task);
 				for (j = k + 1; j < op->nres; j++)
-					bufprintf(b, "%s(int64_t)bounds.shape[%d]", j > k + 1 ? " * " : "", j);
-				bufprintf(b, ") %% bounds.shape[%d]);\n", k);
+					bufprintf(b, "%s%sbounds.shape[%d]", j > k + 1 ? " * " : "", ext, j);
+				bufprintf(b, ") %% %sbounds.shape[%d]);\n", cu ? "(uint32_t)" : "", k);
+			}
+			if (cu) {
+				indent(b, d);
+				bufprintf(b, "__builtin_assume(%s >= 0);\n", vname(s, op->res[k]));
 			}
 		}
 		return;
+	}
 	case OP_CALL: {
 		const char *fn = s->e->fname[op->attr];
 		if (op->nres > 1) {

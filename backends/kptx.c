@@ -3,7 +3,7 @@
  * with kcpu's ABI (the same lowering, for checking it numerically).
  *
  *   kptx [--target=nvptx|host] [--arch=sm_XX] [--emit=ptx|ll|obj]
- *        [--libdevice=PATH] [-O N] [--fmad=on|off] [-o OUT] [FILE]
+ *        [--libdevice=PATH] [-O N] [--fmad=on|off] [--fast-math] [-o OUT] [FILE]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +30,9 @@ usage(FILE *f)
 	        "  -O N                  optimization level 0..3 (default 3: default<O3>)\n"
 	        "      --fmad=on|off     contract a*b+c into fma (default: on for nvptx, as\n"
 	        "                        nvcc; off for host, as kcpu)\n"
+	        "      --fast-math       nvptx: as nvcc's --use_fast_math (flush f32 denormals\n"
+	        "                        to zero, approximate sqrt, division, sin, cos, exp,\n"
+	        "                        log, pow); default: IEEE sqrt.rn and div.rn\n"
 	        "      --time            print the wall time of each phase on stderr\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
 	        "  -h, --help            show this help\n"
@@ -40,13 +43,14 @@ usage(FILE *f)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_TARGET = 256, OPT_ARCH, OPT_EMIT, OPT_LIBDEVICE, OPT_FMAD, OPT_TIME };
+	enum { OPT_TARGET = 256, OPT_ARCH, OPT_EMIT, OPT_LIBDEVICE, OPT_FMAD, OPT_FAST, OPT_TIME };
 	static const struct option longopts[] = {
 		{"target", required_argument, NULL, OPT_TARGET},
 		{"arch", required_argument, NULL, OPT_ARCH},
 		{"emit", required_argument, NULL, OPT_EMIT},
 		{"libdevice", required_argument, NULL, OPT_LIBDEVICE},
 		{"fmad", required_argument, NULL, OPT_FMAD},
+		{"fast-math", no_argument, NULL, OPT_FAST},
 		{"time", no_argument, NULL, OPT_TIME},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -104,6 +108,9 @@ main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_FAST:
+			o.fastmath = true;
+			break;
 		case OPT_TIME:
 			o.timing = true;
 			break;
@@ -147,6 +154,10 @@ main(int argc, char **argv)
 	}
 	if (o.target == KPTX_NVPTX && o.emit == EMIT_OBJ) {
 		fprintf(stderr, "kptx: --emit=obj needs --target=host (assemble PTX with ptxas)\n");
+		return 2;
+	}
+	if (o.target == KPTX_HOST && o.fastmath) {
+		fprintf(stderr, "kptx: --fast-math needs --target=nvptx\n");
 		return 2;
 	}
 	o.fmad = fmad ? strcmp(fmad, "on") == 0 : o.target == KPTX_NVPTX;

@@ -33,6 +33,8 @@ typedef struct KptxOpts {
 	const char *libdevice; /* path of libdevice.10.bc (nvptx) */
 	int optlevel;          /* 0..3: the pass pipeline default<On> */
 	bool fmad;             /* contract a*b+c into fma (nvptx default, as nvcc) */
+	bool fastmath;         /* --fast-math (nvptx): nvcc's --use_fast_math (ftz, approximate
+	                        * sqrt, division and f32 sin/cos/exp/log/pow) */
 	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
 	bool timing;           /* --time: print each phase's wall time on stderr */
 	const Src *src;        /* the kir text, for located diagnostics */

@@ -443,6 +443,20 @@ callf(Kx *x, LLVMTypeRef fty, LLVMValueRef f, LLVMValueRef *a, int n)
 	return LLVMBuildCall2(x->b, fty, f, a, (unsigned)n, "");
 }
 
+/* --fast-math: the f32 functions nvcc's --use_fast_math replaces by their
+ * intrinsics (sinf by __sinf, ...): libdevice's __nv_fast_NAME. */
+static bool
+fastname(const char *name)
+{
+	static const char *const t[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf"};
+	size_t i;
+
+	for (i = 0; i < countof(t); i++)
+		if (strcmp(name, t[i]) == 0)
+			return true;
+	return false;
+}
+
 /* Call a math library function: libdevice's __nv_NAME (nvptx) or the C
  * library's NAME (host); `$` stands for the f32 suffix. */
 static LLVMValueRef
@@ -466,6 +480,10 @@ mathcall(Kx *x, const char *s, size_t n, Type t, LLVMValueRef *a, int na)
 	name[k] = 0;
 	if (x->host && strncmp(name, "__nv_", 5) == 0)
 		memmove(name, name + 5, strlen(name + 5) + 1);
+	else if (x->o->fastmath && t.s != S_F64 && fastname(name + 5)) {
+		memmove(name + 10, name + 5, strlen(name + 5) + 1);
+		memcpy(name + 5, "fast_", 5);
+	}
 	for (j = 0; j < na; j++) {
 		args[j] = ft;
 		if (half)
@@ -657,6 +675,26 @@ offset(Kx *x, LLVMValueRef arr, const Val *args, int n)
 	return off ? off : ci64(x, 0);
 }
 
+/* An array's data pointer, known to point into global memory (nvptx):
+ * every kpy array lives in global memory (Warp's device arrays; a kernel
+ * cannot make a local one), so the generic pointer is cast to the global
+ * address space (addrspace(1)) and loads, stores and atomics go through
+ * it: ld.global/st.global/atom.global instead of a generic ld/st, which
+ * checks the address space at run time.  (A cast to global and straight
+ * back would not do: InstCombine folds the pair away.)  A struct element's
+ * pointer is cast back to generic for `field` (OP_LOAD), so that it mixes
+ * with parameter pointers; InferAddressSpaces makes those loads global
+ * again.  No ld.global.nc (the read-only path):
+ * two array parameters may alias, so an array the kernel only reads may
+ * still be written through another parameter during the launch. */
+static LLVMValueRef
+globalptr(Kx *x, LLVMValueRef p)
+{
+	if (x->host)
+		return p;
+	return LLVMBuildAddrSpaceCast(x->b, p, LLVMPointerTypeInContext(x->c, 1), "");
+}
+
 /* The element at indices args[0..n) of array value a.  Through a member
  * view, the member's offset is added last, to the element's address, so
  * that it becomes an immediate of the load or store instead of a pointer
@@ -667,7 +705,7 @@ elemptr(Kx *x, Val a, const Val *args, int n)
 	Val base = x->mbase[a] ? x->mbase[a] : a;
 	LLVMValueRef arr = lv(x, base), off = offset(x, arr, args, n), p;
 
-	p = LLVMBuildGEP2(x->b, x->i8, LLVMBuildExtractValue(x->b, arr, 0, ""), &off, 1, "");
+	p = LLVMBuildGEP2(x->b, x->i8, globalptr(x, LLVMBuildExtractValue(x->b, arr, 0, "")), &off, 1, "");
 	if (x->mbase[a])
 		p = LLVMBuildGEP2(x->b, x->i8, p, &x->moff[a], 1, "");
 	return p;
@@ -720,6 +758,58 @@ subarray(Kx *x, LLVMValueRef arr, LLVMValueRef data, int nd, int from)
 	return LLVMBuildInsertValue(b, r, nst, 2, "");
 }
 
+/* Float atomic_min/max: a compare-and-swap loop that reads the element
+ * first and leaves it alone when the stored value already wins (the new
+ * value's bits equal the old's), as kcuda's runtime (kpy/atomic.h) does;
+ * LLVM's expansion of atomicrmw fmin/fmax always issues the CAS, which
+ * serializes every thread of a reduction into one element.  The new value
+ * is llvm.minnum/maxnum, atomicrmw fmin/fmax's own.  Returns the old value. */
+static LLVMValueRef
+fminmaxloop(Kx *x, LLVMValueRef p, LLVMValueRef v, Type et, bool max)
+{
+	LLVMBuilderRef b = x->b;
+	LLVMTypeRef ft = scalartype(x, et.s), it = LLVMIntTypeInContext(x->c, (unsigned)(8 * scalarsize[et.s])), fty;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b), loop, cas, done;
+	LLVMValueRef first, old, cur, nv, nb, pair, got, ok, phi, f, args[2];
+	LLVMAtomicOrdering ord = LLVMAtomicOrderingMonotonic;
+
+	first = LLVMBuildLoad2(b, it, p, "");
+	LLVMSetVolatile(first, 1);
+	LLVMSetAlignment(first, (unsigned)scalarsize[et.s]);
+	loop = LLVMAppendBasicBlockInContext(x->c, x->llf, "minmax.loop");
+	cas = LLVMAppendBasicBlockInContext(x->c, x->llf, "minmax.cas");
+	done = LLVMAppendBasicBlockInContext(x->c, x->llf, "minmax.done");
+	LLVMBuildBr(b, loop);
+	LLVMPositionBuilderAtEnd(b, loop);
+	old = LLVMBuildPhi(b, it, "");
+	cur = LLVMBuildBitCast(b, old, ft, "");
+	f = intrinsic(x, max ? "llvm.maxnum" : "llvm.minnum", strlen("llvm.minnum"), ft, &fty);
+	args[0] = cur;
+	args[1] = v;
+	nv = callf(x, fty, f, args, 2);
+	nb = LLVMBuildBitCast(b, nv, it, "");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, nb, old, ""), done, cas);
+	LLVMPositionBuilderAtEnd(b, cas);
+	pair = LLVMBuildAtomicCmpXchg(b, p, old, nb, ord, ord, 0);
+	LLVMSetAlignment(pair, (unsigned)scalarsize[et.s]);
+	got = LLVMBuildExtractValue(b, pair, 0, "");
+	ok = LLVMBuildExtractValue(b, pair, 1, "");
+	LLVMBuildCondBr(b, ok, done, loop);
+	{
+		LLVMValueRef iv[2] = {first, got};
+		LLVMBasicBlockRef ib[2] = {pre, cas};
+		LLVMAddIncoming(old, iv, ib, 2);
+	}
+	LLVMPositionBuilderAtEnd(b, done);
+	phi = LLVMBuildPhi(b, it, "");
+	{
+		LLVMValueRef iv[2] = {old, got};
+		LLVMBasicBlockRef ib[2] = {loop, cas};
+		LLVMAddIncoming(phi, iv, ib, 2);
+	}
+	return LLVMBuildBitCast(b, phi, ft, "");
+}
+
 static LLVMValueRef
 atomic(Kx *x, const Op *op, LLVMValueRef p, Type et)
 {
@@ -732,9 +822,16 @@ atomic(Kx *x, const Op *op, LLVMValueRef p, Type et)
 
 	if (bo)
 		v = LLVMBuildZExt(b, v, x->i8, "");
+	if (fl && (op->code == OP_ATOMIC_MIN || op->code == OP_ATOMIC_MAX))
+		return fminmaxloop(x, p, v, et, op->code == OP_ATOMIC_MAX);
 	switch (op->code) {
 	case OP_ATOMIC_ADD: rop = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
-	case OP_ATOMIC_SUB: rop = fl ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
+	case OP_ATOMIC_SUB: /* float: add the negation (kpy/atomic.h's), a native atom.add, where
+	                     * atomicrmw fsub would become a CAS loop */
+		if (fl)
+			v = LLVMBuildFNeg(b, v, "");
+		rop = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpSub;
+		break;
 	case OP_ATOMIC_MIN: rop = fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
 	case OP_ATOMIC_MAX: rop = fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
 	case OP_ATOMIC_AND: rop = LLVMAtomicRMWBinOpAnd; break;
@@ -1207,7 +1304,9 @@ op1(Kx *x, const Op *op, Dest *d)
 	case OP_LOAD:
 		r = elemptr(x, op->args[0], op->args + 1, op->nargs - 1);
 		if (flat(rt))
-			r = loadmem(x, r, rt); /* else a struct element, read by field */
+			r = loadmem(x, r, rt);
+		else if (!x->host) /* a struct element, read by field: generic */
+			r = LLVMBuildAddrSpaceCast(b, r, x->ptr, "");
 		break;
 	case OP_STORE:
 		nidx = t0.nd;

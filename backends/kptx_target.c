@@ -4,7 +4,11 @@
  *
  * nvptx: triple nvptx64-nvidia-cuda, CPU sm_XX (LLVM picks the PTX ISA
  * version the SM needs), module flag nvvm-reflect-ftz = 0 (no flush to
- * zero, as nvcc without --use_fast_math).  When the module calls a __nv_*
+ * zero, as nvcc without --use_fast_math) and libdevice's
+ * __nvvm_reflect("__CUDA_PREC_SQRT") = 1 (IEEE sqrt.rn, as nvcc's
+ * -prec-sqrt=true); f32 division is LLVM's fdiv, which NVPTX lowers to
+ * the correctly rounded div.rn.f32.  --fast-math turns all three the other
+ * way, as nvcc's --use_fast_math: ftz, sqrt.approx, div.full/approx.  When the module calls a __nv_*
  * function, libdevice.10.bc is read and linked in; then every function but
  * the entry points is made internal, so that the pipeline keeps only the
  * libdevice functions the kernels use and inlines them (NVVMReflect, which
@@ -108,6 +112,73 @@ linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Modu
 		return 1;
 	}
 	return 0;
+}
+
+/* libdevice asks __nvvm_reflect("__CUDA_PREC_SQRT") whether sqrtf (and
+ * hypotf, norm3df, ...) is IEEE (sqrt.rn) or approximate; LLVM 19's
+ * NVVMReflect knows only __CUDA_FTZ and __CUDA_ARCH and answers 0 to the
+ * rest, which would select sqrt.approx.f32.  Answer it here, before the
+ * pipeline: 1 (precise, nvcc's -prec-sqrt=true, clang's -fcuda-prec-sqrt)
+ * unless --fast-math. */
+static void
+reflectprecsqrt(LLVMModuleRef mod, bool fast)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(mod, "__nvvm_reflect"), *calls = NULL;
+	LLVMUseRef u;
+	size_t n = 0, cap = 0, i;
+
+	if (!f)
+		return;
+	for (u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef call = LLVMGetUser(u), arg, g;
+		const char *s;
+		size_t len;
+		if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f || LLVMGetNumArgOperands(call) != 1)
+			continue;
+		arg = LLVMGetOperand(call, 0);
+		/* the argument: the string's global, possibly through a cast or a
+		 * constant GEP to its first byte */
+		for (g = arg; g && LLVMIsAConstantExpr(g);)
+			g = LLVMGetOperand(g, 0);
+		if (!g || !LLVMIsAGlobalVariable(g) || !LLVMGetInitializer(g) ||
+		    !LLVMIsAConstantDataSequential(LLVMGetInitializer(g)))
+			continue;
+		s = LLVMGetAsString(LLVMGetInitializer(g), &len);
+		if (len < 16 || memcmp(s, "__CUDA_PREC_SQRT", 16) != 0 || (len > 16 && s[16]))
+			continue;
+		if (n == cap)
+			calls = xrealloc(calls, (cap = cap ? 2 * cap : 16) * sizeof *calls);
+		calls[n++] = call;
+	}
+	for (i = 0; i < n; i++) {
+		LLVMReplaceAllUsesWith(calls[i], LLVMConstInt(LLVMTypeOf(calls[i]), !fast, 0));
+		LLVMInstructionEraseFromParent(calls[i]);
+	}
+	free(calls);
+}
+
+/* --fast-math, as nvcc's --use_fast_math: f32 denormals flushed to zero
+ * (.ftz), division and square root approximate (div.full/div.approx,
+ * sqrt.approx), on every function the module defines. */
+static void
+fastattrs(LLVMContextRef c, LLVMModuleRef mod)
+{
+	static const char *const kv[][2] = {
+		{"unsafe-fp-math", "true"},
+		{"approx-func-fp-math", "true"},
+		{"denormal-fp-math-f32", "preserve-sign,preserve-sign"},
+	};
+	LLVMValueRef f;
+	size_t i;
+
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		if (LLVMIsDeclaration(f))
+			continue;
+		for (i = 0; i < countof(kv); i++)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			                        LLVMCreateStringAttribute(c, kv[i][0], (unsigned)strlen(kv[i][0]), kv[i][1],
+			                                                  (unsigned)strlen(kv[i][1])));
+	}
 }
 
 /* Everything but the entry points (and the host's kernel table) is
@@ -249,9 +320,12 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 	lap(o, &t, "LLVM verifier");
 	if (!host) {
 		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
-		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0)));
+		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), o->fastmath, 0)));
 		if (useslibdevice(mod) && (nerr = linklibdevice(c, mod, o, m)))
 			goto done;
+		reflectprecsqrt(mod, o->fastmath);
+		if (o->fastmath)
+			fastattrs(c, mod);
 	}
 	lap(o, &t, "libdevice linked");
 	internalize(mod, host);

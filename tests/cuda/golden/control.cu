@@ -17,6 +17,7 @@ static inline __device__ void divmod(kpy::i32 a, kpy::i32 b, kpy::i32 &ret0, kpy
 static inline __device__ void control_kernel(const kpy::launch_bounds &/*bounds*/, int64_t task, kpy::array_t<kpy::i32, 1> n, kpy::array_t<kpy::f32, 1> x, kpy::array_t<kpy::i32, 1> chain, kpy::array_t<kpy::i32, 1> sums, kpy::array_t<kpy::i32, 1> evens, kpy::array_t<kpy::i32, 1> down, kpy::array_t<kpy::i32, 1> varstep, kpy::array_t<kpy::i32, 1> fib, kpy::array_t<kpy::i32, 1> collatz, kpy::array_t<kpy::i32, 1> found, kpy::array_t<kpy::i32, 1> skip, kpy::array_t<kpy::f32, 1> early, kpy::array_t<kpy::f32, 1> calls, kpy::array_t<kpy::i32, 1> nested)
 {
     kpy::i32 i = kpy::i32(task);
+    __builtin_assume(i >= 0);
     kpy::i32 k = kpy::load(n, i);
     kpy::f32 v = kpy::load(x, i);
     bool c0 = k < 0;
@@ -110,6 +111,7 @@ static inline __device__ void control_kernel(const kpy::launch_bounds &/*bounds*
 
 extern "C" __global__ void control(kpy::launch_bounds bounds, kpy::array_t<kpy::i32, 1> n, kpy::array_t<kpy::f32, 1> x, kpy::array_t<kpy::i32, 1> chain, kpy::array_t<kpy::i32, 1> sums, kpy::array_t<kpy::i32, 1> evens, kpy::array_t<kpy::i32, 1> down, kpy::array_t<kpy::i32, 1> varstep, kpy::array_t<kpy::i32, 1> fib, kpy::array_t<kpy::i32, 1> collatz, kpy::array_t<kpy::i32, 1> found, kpy::array_t<kpy::i32, 1> skip, kpy::array_t<kpy::f32, 1> early, kpy::array_t<kpy::f32, 1> calls, kpy::array_t<kpy::i32, 1> nested)
 {
+    #pragma unroll 1
     for (int64_t task = kpy::grid_index(); task < bounds.size; task += kpy::grid_stride())
         control_kernel(bounds, task, n, x, chain, sums, evens, down, varstep, fib, collatz, found, skip, early, calls, nested);
 }

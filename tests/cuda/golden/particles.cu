@@ -20,6 +20,7 @@ static inline __device__ void integrate_kernel(const kpy::launch_bounds &/*bound
 {
 #line 17 "particles.py"
     kpy::i32 i = kpy::i32(task);
+    __builtin_assume(i >= 0);
 #line 18 "particles.py"
     Particle p = kpy::load(ps, i);
 #line 19 "particles.py"
@@ -55,6 +56,7 @@ static inline __device__ void integrate_kernel(const kpy::launch_bounds &/*bound
 
 extern "C" __global__ void integrate(kpy::launch_bounds bounds, kpy::array_t<Particle, 1> ps, kpy::vec3f gravity, kpy::f32 dt, kpy::array_t<kpy::f32, 1> energy)
 {
+    #pragma unroll 1
     for (int64_t task = kpy::grid_index(); task < bounds.size; task += kpy::grid_stride())
         integrate_kernel(bounds, task, ps, gravity, dt, energy);
 }
