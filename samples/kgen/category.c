@@ -211,6 +211,29 @@ quat_lit(Gen *g, const char *text)
 	return e;
 }
 
+/* The local that holds an input's element: xi for x, p for pos (by the array's base
+ * name, before any numeric suffix fresh_name added). */
+const char *
+local_name_for(const Var *a)
+{
+	static const struct { const NamePair *p; int n; } all[] = {
+		{ in_float, NPAIRS(in_float) }, { in_int, NPAIRS(in_int) }, { in_vec, NPAIRS(in_vec) },
+		{ in_mat, NPAIRS(in_mat) }, { in_quat, NPAIRS(in_quat) }, { in_xf, NPAIRS(in_xf) },
+	};
+	size_t t;
+	int j;
+
+	for (t = 0; t < sizeof all / sizeof all[0]; t++)
+		for (j = 0; j < all[t].n; j++) {
+			const NamePair *p = &all[t].p[j];
+			size_t n = strlen(p->arr);
+
+			if (!strncmp(a->name, p->arr, n) && (a->name[n] == 0 || (a->name[n] >= '0' && a->name[n] <= '9')))
+				return p->local;
+		}
+	return "val";
+}
+
 /* Local copies of the inputs: x = a[i]; quaternions and transform rotations are
  * normalised (shifted away from zero first, so the norm is >= 1 before normalising). */
 static void
@@ -221,33 +244,11 @@ prologue_loads(Gen *g, Block *b, int pct)
 
 	for (i = 0; i < k->nparams; i++) {
 		Var *a = k->params[i];
-		const NamePair *np = NULL;
 		const char *local;
-		int j;
 
 		if (a->role != V_ARRAY || a->io != IO_IN)
 			continue;
-		for (j = 0; j < NPAIRS(in_float) + NPAIRS(in_int) + NPAIRS(in_vec) + NPAIRS(in_mat) + NPAIRS(in_quat) + NPAIRS(in_xf); j++) {
-			const NamePair *p = j < NPAIRS(in_float) ? &in_float[j] : NULL;
-			int r = j;
-
-			if (!p && (r -= NPAIRS(in_float)) < NPAIRS(in_int))
-				p = &in_int[r];
-			else if (!p && (r -= NPAIRS(in_int)) < NPAIRS(in_vec))
-				p = &in_vec[r];
-			else if (!p && (r -= NPAIRS(in_vec)) < NPAIRS(in_mat))
-				p = &in_mat[r];
-			else if (!p && (r -= NPAIRS(in_mat)) < NPAIRS(in_quat))
-				p = &in_quat[r];
-			else if (!p && (r -= NPAIRS(in_quat)) < NPAIRS(in_xf))
-				p = &in_xf[r];
-			if (p && !strncmp(a->name, p->arr, strlen(p->arr)) &&
-			    (a->name[strlen(p->arr)] == 0 || (a->name[strlen(p->arr)] >= '0' && a->name[strlen(p->arr)] <= '9'))) {
-				np = p;
-				break;
-			}
-		}
-		local = np ? np->local : "val";
+		local = local_name_for(a);
 		if (a->elem.kind == TY_QUAT) {
 			Expr *e = load_tid(g, a);
 
@@ -270,7 +271,7 @@ prologue_loads(Gen *g, Block *b, int pct)
 		} else if (rng_pct(&g->rng, pct)) {
 			Var *v = def_local(g, b, local, load_tid(g, a));
 
-			v->mutable_ = rng_pct(&g->rng, 30);
+			v->mutable_ = false; /* the input's element: tidy_loads reuses it */
 		}
 	}
 }
@@ -1587,12 +1588,12 @@ Kernel *
 gen_kernel(Arena *A, const Options *o, uint64_t index)
 {
 	Rng r;
-	int cat, attempt;
-	Kernel *k = NULL;
+	int cat, attempt, bestbad = 1 << 30;
+	Kernel *k = NULL, *best = NULL;
 
 	rng_for_kernel(&r, o->seed, index);
 	cat = pick_category(&r, o->catmask);
-	for (attempt = 0; attempt < 12; attempt++) {
+	for (attempt = 0; attempt < 32; attempt++) {
 		Gen *g = arena_alloc(A, sizeof *g);
 		int i;
 
@@ -1608,8 +1609,26 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		k->name = arena_printf(A, "%s_%06llu", categories[cat].name, (unsigned long long)index);
 		g->depth = rng_range(&g->rng, o->depth > 1 ? o->depth - 1 : 1, o->depth > 0 ? o->depth : 1);
 		categories[cat].build(g);
+		tidy_loads(g);
+		tidy_copies(&k->body);
+		for (i = 0; i < k->nfuncs; i++) {
+			tidy_copies(&k->funcs[i]->body);
+			finish_func(g, &k->funcs[i]->body);
+		}
 		finish_func(g, &k->body);
 		prune_funcs(k);
+		while (tidy_func_params(g)) {
+			int f;
+
+			for (f = 0; f < k->nfuncs; f++)
+				finish_func(g, &k->funcs[f]->body);
+			finish_func(g, &k->body);
+			prune_funcs(k);
+		}
+		tidy_branches(g, &k->body);
+		for (i = 0; i < k->nfuncs; i++)
+			tidy_branches(g, &k->funcs[i]->body);
+		tidy_kernel_params(g);
 		for (i = 0; i < k->nstructs; i++)
 			if (!k->structs[i].param && !type_used_block(&k->body, i)) {
 				bool in_funcs = false;
@@ -1622,8 +1641,22 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 					k->structs[i].name = NULL; /* unused: not emitted */
 			}
 		k->np_seed = (uint32_t)(rng_next(&g->rng) >> 32);
-		if (meets_category(k, k->category))
-			break;
+		/* redraw until the kernel shows its category (12 tries) and carries no dead
+		 * weight; when none is clean, the attempt with the least dead weight */
+		if (meets_category(k, k->category) || attempt >= 12) {
+			Buf err = { 0 };
+			int bad = check_deadweight(k, &err);
+
+			buf_free(&err);
+			if (bad < bestbad) {
+				best = k;
+				bestbad = bad;
+			}
+			if (!bad)
+				break;
+		}
 	}
+	if (best)
+		k = best;
 	return k;
 }

@@ -501,6 +501,15 @@ Kernel *gen_kernel(Arena *A, const Options *o, uint64_t index);
 
 /* check.c */
 int check_kernel(const Kernel *k, Buf *err); /* number of violations, described in err */
+int check_deadweight(const Kernel *k, Buf *err); /* unused parameters, no-ops, repeats */
+
+/* tidy.c */
+void tidy_loads(Gen *g);                  /* before dead-code removal */
+void tidy_copies(Block *body);            /* before dead-code removal */
+void tidy_branches(Gen *g, Block *b);     /* after it */
+bool tidy_func_params(Gen *g);
+void tidy_kernel_params(Gen *g);
+const char *local_name_for(const Var *arr); /* category.c: xi for x, p for pos ... */
 
 /* emit.c */
 void emit_module(const Kernel *k, Buf *out);
