@@ -48,9 +48,8 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 # kgen -o DIR/ writes per kernel STEM.py (the module), STEM.meta (key value
 # lines: seed index category kernel dim module description) and
 # STEM.harness.py; the kernel's folder is work/k/STEM (kernel names repeat
-# within a shard: kpyc calls the shard module's second NAME NAME_2, ...).
+# within a shard).
 names=()
-declare -A seen
 for m in "$work"/py/*.meta; do
 	stem=$(basename "$m" .meta)
 	name=$(sed -n 's/^kernel //p' "$m")
@@ -117,14 +116,17 @@ done
 shardwide() { local n; for n in $(cat "$work/good.names" 2>/dev/null); do check "$work/k/$n" "$@"; done; }
 if [ -s "$work/good" ]; then
 	xargs -a "$work/good" -n1 dirname | xargs -n1 basename >"$work/good.names"
-	# each kernel's name in the shard module, in the order kpyc reads them
+	# in the shard module each kernel is named after its folder (kernel names
+	# repeat within a shard): unit.py is the module with the kernel renamed
+	: >"$work/good.unit"
 	for n in $(cat "$work/good.names"); do
 		name=$(sed -n 's/^kernel //p' "$work/k/$n/meta")
-		seen[$name]=$(( ${seen[$name]:-0} + 1 ))
-		if [ "${seen[$name]}" = 1 ]; then echo "$name"; else echo "${name}_${seen[$name]}"; fi >"$work/k/$n/unitname"
+		sed "s/^def $name(/def u_$n(/" "$work/k/$n/kernel.py" >"$work/k/$n/unit.py"
+		echo "u_$n" >"$work/k/$n/unitname"
+		echo "$work/k/$n/unit.py" >>"$work/good.unit"
 	done
 	unit_ok=1
-	xargs -a "$work/good" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
+	xargs -a "$work/good.unit" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
 	"$BIN/kopt" -p ad,O "$work/shard.kir" -o "$work/shard.ad.kir" 2>/dev/null &&
 	"$BIN/kcpu" "$work/shard.ad.kir" -o "$work/shard.cpp" 2>>"$work/err" &&
 	"$BIN/kcuda" "$work/shard.ad.kir" -o "$work/shard.cu" 2>>"$work/err" || unit_ok=0
