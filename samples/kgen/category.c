@@ -1733,9 +1733,13 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		tidy_copies(&k->body);
 		for (i = 0; i < k->nfuncs; i++) {
 			tidy_copies(&k->funcs[i]->body);
-			finish_func(g, &k->funcs[i]->body);
+			do
+				finish_func(g, &k->funcs[i]->body);
+			while (tidy_dead_stores(&k->funcs[i]->body));
 		}
-		finish_func(g, &k->body);
+		do
+			finish_func(g, &k->body);
+		while (tidy_dead_stores(&k->body));
 		prune_funcs(k);
 		while (tidy_func_params(g)) {
 			int f;

@@ -5,6 +5,7 @@
  *   - parameters nothing reads are dropped: helper parameters (with the argument at
  *     every call) and kernel parameters.
  * check.c's dead-weight rules are the guard; gen_kernel redraws what still breaks them. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kgen.h"
@@ -326,4 +327,307 @@ void
 tidy_copies(Block *body)
 {
 	copies_in(body, body);
+}
+
+/* ----------------------------------------------------------------- dead stores
+ *
+ * Backward liveness over the structured body: an assignment or update of a local
+ * that no later statement reads (on any path) computes nothing, and a loop all of
+ * whose assignments are dead (and that stores nothing) is dead as a whole.  Inside
+ * kept loops nothing is removed (values carry over iterations).  Definitions are
+ * left to dead-code removal, so a variable keeps its first definition. */
+
+#define LIVE_MAX 512
+
+typedef struct Live {
+	const Var *v[LIVE_MAX];
+	int n;
+} Live;
+
+static bool
+live_has(const Live *l, const Var *v)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+static void
+live_add(Live *l, const Var *v)
+{
+	if (!live_has(l, v) && l->n < LIVE_MAX)
+		l->v[l->n++] = v;
+}
+
+static void
+live_del(Live *l, const Var *v)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i] == v) {
+			l->v[i] = l->v[--l->n];
+			return;
+		}
+}
+
+static void
+live_union(Live *l, const Live *m)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		live_add(l, m->v[i]);
+}
+
+static void
+reads_expr(Live *l, const Expr *e)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE)
+		live_add(l, e->var);
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		reads_expr(l, e->a[i]);
+}
+
+/* Every variable read anywhere in b (conservative liveness through loops). */
+static void
+reads_block(Live *l, const Block *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		reads_expr(l, s->e);
+		for (j = 0; j < s->nidx; j++)
+			reads_expr(l, s->idx[j]);
+		if (s->kind == S_AUG || s->kind == S_SETATTR)
+			live_add(l, s->var);
+		reads_block(l, &s->body);
+		reads_block(l, &s->orelse);
+	}
+}
+
+static bool
+has_rand(const Expr *e)
+{
+	int i;
+
+	if (!e)
+		return false;
+	if ((e->flags & EF_RAND) || (e->kind == E_CALL && !strncmp(e->s, "wp.rand", 7)))
+		return true;
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		if (has_rand(e->a[i]))
+			return true;
+	return false;
+}
+
+/* The loop only assigns locals (no stores, atomics, draws, struct fields), none of
+ * them live after it. */
+static bool
+loop_dead(const Block *b, const Live *after)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		switch (s->kind) {
+		case S_ASSIGN:
+		case S_AUG:
+			if (live_has(after, s->var) || has_rand(s->e))
+				return false;
+			break;
+		case S_UNPACK:
+			for (j = 0; j < s->nvars; j++)
+				if (live_has(after, s->vars[j]))
+					return false;
+			if (has_rand(s->e))
+				return false;
+			break;
+		case S_IF:
+		case S_FOR:
+		case S_WHILE:
+			if (has_rand(s->e) || !loop_dead(&s->body, after) || !loop_dead(&s->orelse, after))
+				return false;
+			if (s->kind == S_FOR && live_has(after, s->var))
+				return false;
+			break;
+		case S_BREAK:
+		case S_CONTINUE:
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
+live_same(const Live *a, const Live *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (!live_has(b, a->v[i]))
+			return false;
+	return true;
+}
+
+/* l: live after b on entry, live before b on return; jump: live where a break or
+ * continue goes (NULL outside loops).  With rm, removes dead statements. */
+static bool
+dead_block(Block *b, Live *l, const Live *jump, bool rm)
+{
+	bool changed = false;
+	int i, j;
+
+	for (i = b->n - 1; i >= 0; i--) {
+		Stmt *s = b->v[i];
+		bool dead = false;
+
+		switch (s->kind) {
+		case S_ASSIGN:
+			if (rm && !s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+				dead = true;
+				break;
+			}
+			if (rm && s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+				/* overwritten before any read: the next assignment, when it is
+				 * in this block, becomes the definition */
+				for (j = i + 1; j < b->n; j++) {
+					Stmt *t = b->v[j];
+
+					if (t->kind == S_ASSIGN && t->var == s->var) {
+						t->is_def = true;
+						s->var->def = t->e;
+						s->var->literal_init = t->e->kind == E_LIT;
+						dead = true;
+						break;
+					}
+					if (assigned_in(&t->body, s->var) || assigned_in(&t->orelse, s->var) ||
+					    (t->kind == S_AUG && t->var == s->var) || (t->kind == S_UNPACK && assigned_in(b, s->var)))
+						break;
+				}
+				if (dead)
+					break;
+			}
+			live_del(l, s->var);
+			reads_expr(l, s->e);
+			break;
+		case S_AUG:
+			if (rm && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+				dead = true;
+				break;
+			}
+			live_add(l, s->var);
+			reads_expr(l, s->e);
+			break;
+		case S_IF: {
+			Live *t = xmalloc(sizeof *t);
+
+			*t = *l;
+			changed |= dead_block(&s->body, t, jump, rm);
+			changed |= dead_block(&s->orelse, l, jump, rm);
+			live_union(l, t);
+			free(t);
+			reads_expr(l, s->e);
+			break;
+		}
+		case S_FOR:
+		case S_WHILE: {
+			Live *end, *t;
+			int it;
+
+			if (rm && loop_dead(&s->body, l)) {
+				dead = true;
+				break;
+			}
+			/* live at the body's end: after the loop, or the next iteration's
+			 * start (and the condition); to a fixpoint, then remove */
+			end = xmalloc(sizeof *end);
+			t = xmalloc(sizeof *t);
+			*end = *l;
+			reads_expr(end, s->e);
+			for (it = 0; it < 64; it++) {
+				Live *next = xmalloc(sizeof *next);
+
+				*t = *end;
+				dead_block(&s->body, t, end, false);
+				*next = *l;
+				reads_expr(next, s->e);
+				live_union(next, t);
+				live_union(next, end);
+				if (live_same(next, end)) {
+					free(next);
+					break;
+				}
+				*end = *next;
+				free(next);
+			}
+			if (it == 64) { /* no fixpoint (cannot happen): be conservative */
+				reads_block(end, &s->body);
+				*t = *end;
+			} else {
+				*t = *end;
+				changed |= dead_block(&s->body, t, end, rm);
+			}
+			live_union(l, t);
+			live_union(l, end);
+			reads_expr(l, s->e);
+			for (j = 0; j < s->nidx; j++)
+				reads_expr(l, s->idx[j]);
+			free(end);
+			free(t);
+			break;
+		}
+		case S_BREAK:
+		case S_CONTINUE:
+			if (jump)
+				live_union(l, jump);
+			break;
+		case S_UNPACK:
+			for (j = 0; j < s->nvars; j++)
+				live_del(l, s->vars[j]);
+			reads_expr(l, s->e);
+			break;
+		default:
+			if (s->kind == S_SETATTR)
+				live_add(l, s->var);
+			reads_expr(l, s->e);
+			for (j = 0; j < s->nidx; j++)
+				reads_expr(l, s->idx[j]);
+			break;
+		}
+		if (dead) {
+			for (j = i; j + 1 < b->n; j++)
+				b->v[j] = b->v[j + 1];
+			b->n--;
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* Remove dead stores from a function body; true if anything went. */
+bool
+tidy_dead_stores(Block *body)
+{
+	Live *l = xmalloc(sizeof *l);
+	bool changed;
+
+	l->n = 0;
+	changed = dead_block(body, l, NULL, true);
+	free(l);
+	return changed;
 }

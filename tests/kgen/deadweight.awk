@@ -4,12 +4,15 @@
 # an if statement whose then-branch is empty); and repeats: a pure instruction with
 # the same operator and operands as one in the same or an enclosing region (so it
 # dominates), except component and field reads, casts of nothing, draws, calls, and
-# updates `x op= c` next to an earlier `x op c`.  Prints one line per finding and
-# "functions N unused U noop O dup D" last.
+# updates `x op= c` next to an earlier `x op c`; and dead values: a value of a
+# pure instruction (or a loop's result) that nothing uses (a store that is
+# overwritten or never read).  Prints one line per finding and
+# "functions N unused U noop O dup D dead X" last.
 function flush(   p) {
 	if (fn == "") return
 	for (p in params) if (!(p in used)) { print "unused " fn " " p; nun++ }
-	delete params; delete used; fn = ""
+	for (p in vdef) if (!(p in used)) { print "dead " fn " " vdef[p]; ndead++ }
+	delete params; delete used; delete vdef; fn = ""
 }
 function key_visible(k,   d) { for (d = depth; d >= 0; d--) if ((d, k) in seen) return 1; return 0 }
 /^(kernel|func) / {
@@ -34,6 +37,7 @@ fn == "" { next }
 	dst = line; sub(/^ */, "", dst); sub(/ .*/, "", dst)
 	body = line; sub(/^[^=]*= /, "", body)
 	op = body; sub(/ .*/, "", op)
+	if (line !~ /^ *%[^=]*, %[^=]*= / && op !~ /^(atomic_|call|rand)/) vdef[dst] = dst " = " body
 	args = body; sub(/^[^ ]* ?/, "", args); sub(/ : [^:]*$/, "", args)
 	n = split(args, a, /, /)
 	if ((op == "sub" || op == "div" || op == "min" || op == "max") && n == 2 && a[1] == a[2] && a[1] ~ /^%/) { print "noop " fn " " dst " = " body; nnoop++ }
@@ -49,4 +53,4 @@ fn == "" { next }
 	if (db == ab) next # x *= c beside an earlier x * c: an update, not a repeat
 	if (key_visible(k)) { print "dup " fn " " dst " = " body; ndup++ } else seen[depth, k] = 1
 }
-END { flush(); printf "functions %d unused %d noop %d dup %d\n", nfn, nun + 0, nnoop + 0, ndup + 0 }
+END { flush(); printf "functions %d unused %d noop %d dup %d dead %d\n", nfn, nun + 0, nnoop + 0, ndup + 0, ndead + 0 }
