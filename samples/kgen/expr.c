@@ -1759,7 +1759,7 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	Arena *A = g->A;
 	Type st = ty_float(t.prec);
 	enum { W_LEAF, W_CTOR, W_ADD, W_SCALE, W_DIV, W_NEG, W_CW, W_MINMAX, W_CROSS, W_NORM, W_MATVEC, W_QROT,
-	       W_XPT, W_WHERE, W_LERP, W_FUNC, W_GATHER, W_SAMPLE, W_N };
+	       W_XPT, W_WHERE, W_LERP, W_FUNC, W_GATHER, W_SAMPLE, W_DIAG, W_N };
 	int w[W_N] = { 0 };
 	Expr *e = NULL, *a, *b;
 	Func *f;
@@ -1786,7 +1786,15 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	w[W_FUNC] = f && func_callable(g, f) ? 5 : 0;
 	w[W_GATHER] = (g->feat & F_GATHER) && pick_input(g, t) ? 4 : 0;
 	w[W_SAMPLE] = g->rstate && g->tid[0] && f32 && (t.n == 2 || t.n == 3) ? 3 : 0;
+	w[W_DIAG] = f32 && (g->feat & F_MAT) ? 1 : 0;
 	switch (rng_weighted(&g->rng, w, W_N)) {
+	case W_DIAG: { /* the diagonal of a matrix */
+		Expr *m = gx_mat(g, ty_make(TY_MAT, PREC_F32, t.n), depth - 1, cap);
+
+		if (m->kind != E_CALL || strcmp(m->s, "wp.diag")) /* get_diag(diag(v)) is v */
+			e = ex_call(A, "wp.get_diag", t, m->bound, 1, m);
+		break;
+	}
 	case W_SAMPLE: {
 		/* a random point of a unit shape: every component in [-1, 1] */
 		static const char *const s2[] = { "wp.sample_unit_disk", "wp.sample_unit_ring", "wp.sample_unit_square",
