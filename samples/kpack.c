@@ -12,8 +12,9 @@
  *
  * A kernel's work folder holds what the dataset build made for it:
  *   kernel.py kernel.kir                 the module and kpyc's kir (required)
+ *   harness.py                           the script that runs the module (kgen's)
  *   fwd.cpp bwd.cpp fwd.cu bwd.cu standalone.cu kernel.ptx   (when made)
- *   meta     "key value" lines: seed, index, category, kernel, dim
+ *   meta     "key value" lines: seed, index, category, kernel, dim, description
  *   checks   "name pass|fail|skip [reason]" lines, in the order they ran
  * A kernel is accepted when no check failed and the checks every record
  * needs (REQUIRED below) ran.
@@ -30,6 +31,10 @@
 #include "ir.h"
 #include "npy.h"
 #include "neardup.h"
+
+/* The record schema's version, in every record's "schema": 2 = the module alone in
+ * "python", the harness in "python_harness", a "description" (kpy(7)). */
+#define SCHEMA_VERSION 2
 
 static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun", "order"};
 static const char *const CHECKNAMES[] = {"kpyc", "kopt", "kcpu", "kcuda", "kptx", "nvcc", "ptxas",
@@ -232,7 +237,7 @@ record(const char *dir)
 {
 	Rec r = {0};
 	char *py = slurp(dir, "kernel.py"), *kir = slurp(dir, "kernel.kir");
-	char *meta = slurp(dir, "meta"), *checks = slurp(dir, "checks");
+	char *meta = slurp(dir, "meta"), *checks = slurp(dir, "checks"), *harness = slurp(dir, "harness.py");
 	cJSON *o, *c, *cj, *mj, *lines, *ops, *dims;
 	char h[17], id[20], *v, *line, *save = NULL;
 	uint64_t normhash = 0, contenthash;
@@ -284,6 +289,7 @@ record(const char *dir)
 	hex16(h, contenthash);
 	snprintf(id, sizeof id, "k%s", h);
 	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddNumberToObject(o, "schema", SCHEMA_VERSION);
 	v = metaget(meta, "seed");
 	cJSON_AddNumberToObject(o, "seed", v ? atof(v) : 0);
 	free(v);
@@ -308,7 +314,11 @@ record(const char *dir)
 		}
 		free(v);
 	}
+	v = metaget(meta, "description");
+	cJSON_AddStringToObject(o, "description", v ? v : "");
+	free(v);
 	cJSON_AddStringToObject(o, "python", py);
+	cJSON_AddStringToObject(o, "python_harness", harness ? harness : "");
 	cJSON_AddStringToObject(o, "kir", kir);
 	for (i = 0; i < countof(code); i++)
 		texts[i] = slurp(dir, code[i].file);
@@ -365,6 +375,7 @@ out:
 	free(kir);
 	free(meta);
 	free(checks);
+	free(harness);
 	return r;
 }
 
@@ -724,10 +735,13 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "\n## Fields (one JSON object per line)\n\n"
 	        "| field | meaning |\n|---|---|\n"
 	        "| `id` | `k` + 16 hex digits of the FNV-1a hash of the Python source |\n"
+	        "| `schema` | the record schema's version (2) |\n"
 	        "| `seed`, `index` | `kgen --seed SEED --start INDEX --count 1` rebuilds the module |\n"
 	        "| `category` | the kgen generator that made it (`kgen --list`) |\n"
 	        "| `kernel` | the kernel's name; `dim`: the launch extents it was run with |\n"
-	        "| `python` | the module: runnable by NVIDIA Warp as is (`python3 file.py`) |\n"
+	        "| `description` | one sentence: what the kernel computes |\n"
+	        "| `python` | the module alone (imports, structs, helpers, the kernel), as a person writes it |\n"
+	        "| `python_harness` | a script that runs it: `python3 harness.py module.py` (needs warp-lang, numpy) |\n"
 	        "| `kir` | kpyc's output (see kir(5)) |\n"
 	        "| `cpp.forward`, `cpp.backward` | kcpu's C++ for the forward kernel and for the backward kernel `K.adj` |\n"
 	        "| `cuda.forward`, `cuda.backward` | kcuda's CUDA C++: `extern \"C\" __global__` grid-stride kernels |\n"

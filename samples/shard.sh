@@ -45,19 +45,24 @@ check() { local d=$1; shift; printf '%s\n' "$*" | head -c 400 | tr '\n' ' ' | se
 NONFINITE='(sum|abs)=-?(nan|inf)'
 firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>/dev/null; }
 
+# kgen -o DIR/ writes per kernel STEM.py (the module), STEM.meta (key value
+# lines: seed index category kernel dim module description) and
+# STEM.harness.py; the kernel's folder is work/k/STEM (kernel names repeat
+# within a shard).
 names=()
-for f in "$work"/py/*.py; do
-	meta=$(head -1 "$f")
-	name=$(sed -n 's/.*\bkernel=\([A-Za-z0-9_]*\).*/\1/p' <<<"$meta")
-	d="$work/k/$name"
+for m in "$work"/py/*.meta; do
+	stem=$(basename "$m" .meta)
+	name=$(sed -n 's/^kernel //p' "$m")
+	d="$work/k/$stem"
 	mkdir -p "$d"
 	# the tools run inside the folder on NAME.py, so that the texts name the
 	# module, not this build's paths
-	cp "$f" "$d/kernel.py"
-	cp "$f" "$d/$name.py"
-	sed -n 's/^# kgen: //p' <<<"$meta" | tr ' ' '\n' | sed 's/=/ /' >"$d/meta"
+	cp "$work/py/$stem.py" "$d/kernel.py"
+	cp "$work/py/$stem.py" "$d/$name.py"
+	cp "$work/py/$stem.harness.py" "$d/harness.py"
+	cp "$m" "$d/meta"
 	: >"$d/checks"
-	names+=("$name")
+	names+=("$stem")
 	lap other
 	if ! (cd "$d" && "$BIN/kpyc" "$name.py" -o kernel.kir 2>err); then
 		check "$d" kpyc fail "$(firstline "$d/err")"; continue
@@ -111,8 +116,17 @@ done
 shardwide() { local n; for n in $(cat "$work/good.names" 2>/dev/null); do check "$work/k/$n" "$@"; done; }
 if [ -s "$work/good" ]; then
 	xargs -a "$work/good" -n1 dirname | xargs -n1 basename >"$work/good.names"
+	# in the shard module each kernel is named after its folder (kernel names
+	# repeat within a shard): unit.py is the module with the kernel renamed
+	: >"$work/good.unit"
+	for n in $(cat "$work/good.names"); do
+		name=$(sed -n 's/^kernel //p' "$work/k/$n/meta")
+		sed "s/^def $name(/def u_$n(/" "$work/k/$n/kernel.py" >"$work/k/$n/unit.py"
+		echo "u_$n" >"$work/k/$n/unitname"
+		echo "$work/k/$n/unit.py" >>"$work/good.unit"
+	done
 	unit_ok=1
-	xargs -a "$work/good" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
+	xargs -a "$work/good.unit" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
 	"$BIN/kopt" -p ad,O "$work/shard.kir" -o "$work/shard.ad.kir" 2>/dev/null &&
 	"$BIN/kcpu" "$work/shard.ad.kir" -o "$work/shard.cpp" 2>>"$work/err" &&
 	"$BIN/kcuda" "$work/shard.ad.kir" -o "$work/shard.cu" 2>>"$work/err" || unit_ok=0
@@ -176,8 +190,9 @@ if [ -s "$work/good" ]; then
 		for n in $(cat "$work/good.names"); do
 			d="$work/k/$n"
 			dim=$(sed -n 's/^dim //p' "$d/meta")
+			u=$(cat "$d/unitname")
 			lap other
-			if "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/out" \
+			if "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --out "$d/out" \
 			       >"$d/krun.out" 2>"$d/err" && ! grep -qE "$NONFINITE" "$d/krun.out"; then
 				check "$d" krun pass
 			else
@@ -187,17 +202,17 @@ if [ -s "$work/good" ]; then
 			lap krun
 			# the same results under other thread orders, forward and backward
 			why=""
-			if ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --backward \
+			if ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --backward \
 			       --out "$d/bout" -q >/dev/null 2>"$d/err"; then
 				why="backward kernel: $(firstline "$d/err")"
 			fi
 			for ord in reverse "shuffle:$SEED"; do
 				[ -n "$why" ] && break
-				if ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --order "$ord" \
+				if ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --order "$ord" \
 				       --out "$d/oout" -q >/dev/null 2>"$d/err" ||
 				   ! "$BIN/kpack" compare "$d/out" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
 					why="forward, threads in $ord order: $(firstline "$d/err")"
-				elif ! "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --backward \
+				elif ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --backward \
 				       --order "$ord" --out "$d/oout" -q >/dev/null 2>"$d/err" ||
 				   ! "$BIN/kpack" compare "$d/bout" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
 					why="backward, threads in $ord order: $(firstline "$d/err")"
@@ -212,7 +227,7 @@ if [ -s "$work/good" ]; then
 			lap order
 			if [ -s "$d/adwarn" ]; then
 				check "$d" gradcheck skip "ad warned: $(cat "$d/adwarn")"
-			elif "$BIN/krun" "$work/shard.cpp" --kernel "$n" --dim "$dim" --seed "$SEED" --gradcheck \
+			elif "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --gradcheck \
 			       >"$d/grad.out" 2>"$d/err"; then
 				if grep -q 'nothing to check' "$d/grad.out"; then
 					check "$d" gradcheck skip "$(sed -n 's/.*nothing to check (\(.*\))/\1/p' "$d/grad.out")"
@@ -224,7 +239,7 @@ if [ -s "$work/good" ]; then
 			fi
 			lap gradcheck
 			if [ -n "$host" ]; then
-				if "$BIN/krun" "$host" --kernel "$n" --dim "$dim" --seed "$SEED" --out "$d/hout" \
+				if "$BIN/krun" "$host" --kernel "$u" --dim "$dim" --seed "$SEED" --out "$d/hout" \
 				       >/dev/null 2>"$d/err" &&
 				   "$BIN/kpack" compare "$d/out" "$d/hout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
 					check "$d" host pass

@@ -90,20 +90,32 @@ static const NamePair in_xf[] = { { "poses", "pose" }, { "frames", "fr" }, { "xf
 static const NamePair *
 pair_for(Gen *g, Type t)
 {
+	const NamePair *v = in_float;
+	int n = NPAIRS(in_float), at, i;
+
 	switch (t.kind) {
 	case TY_INT:
-		return &in_int[rng_below(&g->rng, NPAIRS(in_int))];
+		v = in_int, n = NPAIRS(in_int);
+		break;
 	case TY_VEC:
-		return &in_vec[rng_below(&g->rng, NPAIRS(in_vec))];
+		v = in_vec, n = NPAIRS(in_vec);
+		break;
 	case TY_MAT:
-		return &in_mat[rng_below(&g->rng, NPAIRS(in_mat))];
+		v = in_mat, n = NPAIRS(in_mat);
+		break;
 	case TY_QUAT:
-		return &in_quat[rng_below(&g->rng, NPAIRS(in_quat))];
+		v = in_quat, n = NPAIRS(in_quat);
+		break;
 	case TY_XFORM:
-		return &in_xf[rng_below(&g->rng, NPAIRS(in_xf))];
+		v = in_xf, n = NPAIRS(in_xf);
+		break;
 	default:
-		return &in_float[rng_below(&g->rng, NPAIRS(in_float))];
+		break;
 	}
+	at = rng_below(&g->rng, n);
+	for (i = 0; i < n - 1 && name_taken(g, v[at].arr); i++)
+		at = (at + 1) % n; /* another input rather than a numbered copy */
+	return &v[at];
 }
 
 static Var *
@@ -129,18 +141,31 @@ add_input(Gen *g, Type elem)
 static Var *
 add_output(Gen *g, Type elem)
 {
-	static const char *const fl[] = { "out", "result", "dst", "y", "out_val", "energy_out", "res" };
-	static const char *const ve[] = { "out_vec", "out_pos", "dst", "result", "out_dir" };
-	static const char *const ot[] = { "out", "result", "dst", "res" };
-	const char *b;
+	static const char *const fl[] = { "energy", "potential", "response", "intensity", "residual", "score",
+					  "cost", "flux", "activation", "brightness" };
+	static const char *const ve[] = { "velocity", "displacement", "normal", "direction", "impulse", "gradient",
+					  "accel" };
+	static const char *const ma[] = { "deformation", "covariance", "strain", "frame" };
+	static const char *const qu[] = { "orientation", "rotation" };
+	static const char *const xf[] = { "world_pose", "local_pose" };
+	static const char *const in[] = { "cell_id", "bucket", "label", "class_id", "code" };
+	const char *const *v = fl;
+	int n = NPAIRS(fl), at, t;
 
-	if (elem.kind == TY_FLOAT)
-		b = fl[rng_below(&g->rng, 7)];
-	else if (elem.kind == TY_VEC)
-		b = ve[rng_below(&g->rng, 5)];
-	else
-		b = ot[rng_below(&g->rng, 4)];
-	return add_array(g, b, elem, IO_OUT);
+	if (elem.kind == TY_VEC)
+		v = ve, n = NPAIRS(ve);
+	else if (elem.kind == TY_MAT)
+		v = ma, n = NPAIRS(ma);
+	else if (elem.kind == TY_QUAT)
+		v = qu, n = NPAIRS(qu);
+	else if (elem.kind == TY_XFORM)
+		v = xf, n = NPAIRS(xf);
+	else if (elem.kind == TY_INT)
+		v = in, n = NPAIRS(in);
+	at = rng_below(&g->rng, n);
+	for (t = 0; t < n - 1 && name_taken(g, v[at]); t++)
+		at = (at + 1) % n; /* another word rather than a numbered copy */
+	return add_array(g, v[at], elem, IO_OUT);
 }
 
 static Var *
@@ -155,9 +180,9 @@ add_acc(Gen *g, Type elem)
 static Var *
 add_scalar(Gen *g, Type t)
 {
-	static const char *const fl[] = { "scale", "offset", "dt", "alpha", "gain", "bias", "stiffness", "damping", "eps_s",
+	static const char *const fl[] = { "scale", "offset", "dt", "alpha", "gain", "bias", "stiffness", "damping", "eps",
 					  "radius", "freq" };
-	static const char *const in[] = { "n", "steps", "mode", "iters", "shift", "count_p", "level" };
+	static const char *const in[] = { "n", "steps", "mode", "iters", "shift", "count", "level" };
 	Var *v = new_var(g, t.kind == TY_INT ? in[rng_below(&g->rng, 7)] : fl[rng_below(&g->rng, 11)], t, V_SCALAR);
 
 	v->bound = v->base = t.kind == TY_INT ? 8.0 : 1.0;
@@ -211,6 +236,29 @@ quat_lit(Gen *g, const char *text)
 	return e;
 }
 
+/* The local that holds an input's element: xi for x, p for pos (by the array's base
+ * name, before any numeric suffix fresh_name added). */
+const char *
+local_name_for(const Var *a)
+{
+	static const struct { const NamePair *p; int n; } all[] = {
+		{ in_float, NPAIRS(in_float) }, { in_int, NPAIRS(in_int) }, { in_vec, NPAIRS(in_vec) },
+		{ in_mat, NPAIRS(in_mat) }, { in_quat, NPAIRS(in_quat) }, { in_xf, NPAIRS(in_xf) },
+	};
+	size_t t;
+	int j;
+
+	for (t = 0; t < sizeof all / sizeof all[0]; t++)
+		for (j = 0; j < all[t].n; j++) {
+			const NamePair *p = &all[t].p[j];
+			size_t n = strlen(p->arr);
+
+			if (!strncmp(a->name, p->arr, n) && (a->name[n] == 0 || (a->name[n] >= '0' && a->name[n] <= '9')))
+				return p->local;
+		}
+	return "val";
+}
+
 /* Local copies of the inputs: x = a[i]; quaternions and transform rotations are
  * normalised (shifted away from zero first, so the norm is >= 1 before normalising). */
 static void
@@ -221,33 +269,11 @@ prologue_loads(Gen *g, Block *b, int pct)
 
 	for (i = 0; i < k->nparams; i++) {
 		Var *a = k->params[i];
-		const NamePair *np = NULL;
 		const char *local;
-		int j;
 
 		if (a->role != V_ARRAY || a->io != IO_IN)
 			continue;
-		for (j = 0; j < NPAIRS(in_float) + NPAIRS(in_int) + NPAIRS(in_vec) + NPAIRS(in_mat) + NPAIRS(in_quat) + NPAIRS(in_xf); j++) {
-			const NamePair *p = j < NPAIRS(in_float) ? &in_float[j] : NULL;
-			int r = j;
-
-			if (!p && (r -= NPAIRS(in_float)) < NPAIRS(in_int))
-				p = &in_int[r];
-			else if (!p && (r -= NPAIRS(in_int)) < NPAIRS(in_vec))
-				p = &in_vec[r];
-			else if (!p && (r -= NPAIRS(in_vec)) < NPAIRS(in_mat))
-				p = &in_mat[r];
-			else if (!p && (r -= NPAIRS(in_mat)) < NPAIRS(in_quat))
-				p = &in_quat[r];
-			else if (!p && (r -= NPAIRS(in_quat)) < NPAIRS(in_xf))
-				p = &in_xf[r];
-			if (p && !strncmp(a->name, p->arr, strlen(p->arr)) &&
-			    (a->name[strlen(p->arr)] == 0 || (a->name[strlen(p->arr)] >= '0' && a->name[strlen(p->arr)] <= '9'))) {
-				np = p;
-				break;
-			}
-		}
-		local = np ? np->local : "val";
+		local = local_name_for(a);
 		if (a->elem.kind == TY_QUAT) {
 			Expr *e = load_tid(g, a);
 
@@ -270,7 +296,7 @@ prologue_loads(Gen *g, Block *b, int pct)
 		} else if (rng_pct(&g->rng, pct)) {
 			Var *v = def_local(g, b, local, load_tid(g, a));
 
-			v->mutable_ = rng_pct(&g->rng, 30);
+			v->mutable_ = false; /* the input's element: tidy_loads reuses it */
 		}
 	}
 }
@@ -1582,17 +1608,113 @@ pick_category(Rng *r, unsigned mask)
 	return rng_weighted(r, w, ncategories);
 }
 
+/* ----------------------------------------------------------------- names */
+
+/* Verbs a person would use for what each category's kernels do. */
+static const struct {
+	const char *cat;
+	const char *verbs[6];
+} vocab[] = {
+	{ "arithmetic", { "compute", "update", "combine", "rescale", "offset", NULL } },
+	{ "math", { "evaluate", "shape", "remap", "attenuate", "saturate", NULL } },
+	{ "vector", { "blend", "project", "integrate", "steer", "reflect", NULL } },
+	{ "matrix", { "multiply", "assemble", "rotate", "deform", NULL } },
+	{ "quaternion", { "rotate", "spin", "orient", "compose", NULL } },
+	{ "transform", { "apply", "compose", "place", "pose", NULL } },
+	{ "control_flow", { "select", "classify", "threshold", "limit", NULL } },
+	{ "loop", { "iterate", "relax", "refine", "sum", NULL } },
+	{ "nested_loop", { "convolve", "sweep", "refine", NULL } },
+	{ "multi_conditional", { "classify", "partition", "grade", "route", NULL } },
+	{ "atomic", { "accumulate", "tally", "reduce", "scatter", "bin", NULL } },
+	{ "scalar_param", { "scale", "advance", "step", "apply", NULL } },
+	{ "random", { "sample", "jitter", "perturb", "draw", NULL } },
+	{ "struct", { "update", "step", "simulate", "advance", NULL } },
+	{ "func", { "evaluate", "apply", "filter", "compute", NULL } },
+	{ "stencil", { "diffuse", "smooth", "blur", "relax", NULL } },
+	{ "float64", { "refine", "integrate", "accumulate", "compute", NULL } },
+	{ "combined", { "compute", "update", "process", "evaluate", NULL } },
+};
+
+/* An accumulator's name from the one class of atomics it receives. */
+static void
+name_accumulators(Gen *g)
+{
+	static const char *const add_f[] = { "total", "sums", "energy_sum", "hist", "bins" };
+	static const char *const add_i[] = { "counts", "votes", "tally", "hist", "bins" };
+	static const char *const mins[] = { "lowest", "min_value", "min_dist" };
+	static const char *const maxs[] = { "peak", "max_value", "highest" };
+	Kernel *k = g->k;
+	int p, t;
+
+	for (p = 0; p < k->nparams; p++) {
+		Var *v = k->params[p];
+		const char *const *w = v->elem.kind == TY_INT ? add_i : add_f;
+		int n = 5, at;
+
+		if (v->role != V_ARRAY || v->io != IO_ACC)
+			continue;
+		if (v->acc == ACC_MIN)
+			w = mins, n = 3;
+		else if (v->acc == ACC_MAX)
+			w = maxs, n = 3;
+		at = rng_below(&g->rng, n);
+		for (t = 0; t < n && name_taken(g, w[at]); t++)
+			at = (at + 1) % n;
+		if (t < n)
+			v->name = w[at];
+		reserve_name(g, v->name);
+	}
+}
+
+/* verb_noun from the category's verbs and what the kernel writes. */
+static void
+name_kernel(Gen *g, int cat)
+{
+	Kernel *k = g->k;
+	const char *const *verbs = vocab[0].verbs, *noun = NULL, *name;
+	int i, n;
+	size_t len;
+
+	for (i = 0; i < (int)(sizeof vocab / sizeof vocab[0]); i++)
+		if (!strcmp(vocab[i].cat, categories[cat].name))
+			verbs = vocab[i].verbs;
+	for (n = 0; verbs[n]; n++)
+		;
+	name_accumulators(g);
+	for (i = 0; i < k->nparams && !noun; i++)
+		if (k->params[i]->role == V_ARRAY && k->params[i]->io == IO_OUT)
+			noun = k->params[i]->name;
+	for (i = 0; i < k->nparams && !noun; i++)
+		if (k->params[i]->role == V_ARRAY && k->params[i]->io == IO_ACC)
+			noun = k->params[i]->name;
+	if (!noun)
+		noun = "values";
+	len = strlen(noun);
+	while (len > 1 && noun[len - 1] >= '0' && noun[len - 1] <= '9')
+		len--;
+	k->noun = arena_printf(g->A, "%.*s", (int)len, noun);
+	k->verb = verbs[rng_below(&g->rng, n)];
+	name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+	for (i = 0; i < n && name_taken(g, name); i++) {
+		k->verb = verbs[(i + 1) % n];
+		name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+	}
+	if (name_taken(g, name))
+		name = arena_printf(g->A, "%s_kernel", name);
+	k->name = global_name(g, name);
+}
+
 /* Kernel `index` of the run: a pure function of (seed, index, options). */
 Kernel *
 gen_kernel(Arena *A, const Options *o, uint64_t index)
 {
 	Rng r;
-	int cat, attempt;
-	Kernel *k = NULL;
+	int cat, attempt, bestbad = 1 << 30;
+	Kernel *k = NULL, *best = NULL;
 
 	rng_for_kernel(&r, o->seed, index);
 	cat = pick_category(&r, o->catmask);
-	for (attempt = 0; attempt < 12; attempt++) {
+	for (attempt = 0; attempt < 32; attempt++) {
 		Gen *g = arena_alloc(A, sizeof *g);
 		int i;
 
@@ -1605,11 +1727,32 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		k->category = categories[cat].name;
 		k->seed = o->seed;
 		k->index = index;
-		k->name = arena_printf(A, "%s_%06llu", categories[cat].name, (unsigned long long)index);
 		g->depth = rng_range(&g->rng, o->depth > 1 ? o->depth - 1 : 1, o->depth > 0 ? o->depth : 1);
 		categories[cat].build(g);
-		finish_func(g, &k->body);
+		tidy_loads(g);
+		tidy_copies(&k->body);
+		for (i = 0; i < k->nfuncs; i++) {
+			tidy_copies(&k->funcs[i]->body);
+			do
+				finish_func(g, &k->funcs[i]->body);
+			while (tidy_dead_stores(&k->funcs[i]->body));
+		}
+		do
+			finish_func(g, &k->body);
+		while (tidy_dead_stores(&k->body));
 		prune_funcs(k);
+		while (tidy_func_params(g)) {
+			int f;
+
+			for (f = 0; f < k->nfuncs; f++)
+				finish_func(g, &k->funcs[f]->body);
+			finish_func(g, &k->body);
+			prune_funcs(k);
+		}
+		tidy_branches(g, &k->body);
+		for (i = 0; i < k->nfuncs; i++)
+			tidy_branches(g, &k->funcs[i]->body);
+		tidy_kernel_params(g);
 		for (i = 0; i < k->nstructs; i++)
 			if (!k->structs[i].param && !type_used_block(&k->body, i)) {
 				bool in_funcs = false;
@@ -1622,8 +1765,29 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 					k->structs[i].name = NULL; /* unused: not emitted */
 			}
 		k->np_seed = (uint32_t)(rng_next(&g->rng) >> 32);
-		if (meets_category(k, k->category))
-			break;
+		name_kernel(g, cat);
+		/* redraw until the kernel shows its category (12 tries) and carries no dead
+		 * weight; when none is clean, the attempt with the least dead weight */
+		if (meets_category(k, k->category) || attempt >= 12) {
+			Buf err = { 0 };
+			int bad = check_deadweight(k, &err);
+
+			buf_free(&err);
+			if (bad < bestbad) {
+				best = k;
+				bestbad = bad;
+			}
+			if (!bad)
+				break;
+		}
+	}
+	if (best)
+		k = best;
+	{
+		Rng d; /* a stream of its own: the wording never changes the kernel */
+
+		rng_for_kernel(&d, o->seed ^ 0x6b67656e64657363ull, index);
+		k->description = describe_kernel(A, k, &d);
 	}
 	return k;
 }

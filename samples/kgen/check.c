@@ -795,3 +795,404 @@ check_kernel(const Kernel *k, Buf *err)
 	free(c);
 	return n;
 }
+
+/* ----------------------------------------------------------------- dead weight
+ *
+ * What a person would not write, read off the finished AST (an independent reader,
+ * tests/kgen/deadweight.test, checks the same on kpyc's kir):
+ *   - a parameter the kernel or a helper never uses;
+ *   - an operation that computes nothing: x - x, x / x, min/max(x, x), where(c, x, x)
+ *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`;
+ *     an if whose body is empty;
+ *   - an expression computed twice while none of its variables changed in between
+ *     (a person names it once): any operation, call or load of the same text that
+ *     is still available (computed earlier in this block or an enclosing one).
+ * Texts are compared as printed, so the rule is syntactic, like kir's. */
+
+typedef struct Avail {
+	char **text;  /* available expressions, innermost scope last */
+	int *depth;
+	int n, cap;
+	int depth_now;
+	const Kernel *k;
+	const Func *fn;
+	const Block *body;  /* of the function being read */
+	Buf *err;
+	int nerr;
+} Avail;
+
+/* v is assigned after its definition somewhere in b. */
+static bool
+dw_assigned(const Block *b, const Var *v)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		if (((s->kind == S_ASSIGN && !s->is_def) || s->kind == S_AUG || s->kind == S_SETATTR) && s->var == v)
+			return true;
+		for (j = 0; s->kind == S_UNPACK && j < s->nvars; j++)
+			if (s->vars[j] == v)
+				return true;
+		if (dw_assigned(&s->body, v) || dw_assigned(&s->orelse, v))
+			return true;
+	}
+	return false;
+}
+
+static void
+dw_bad(Avail *a, const char *what, const char *text)
+{
+	a->nerr++;
+	buf_printf(a->err, "  %s: %s: %s\n", a->fn ? a->fn->name : a->k->name, what, text);
+}
+
+static char *
+ex_text(const Expr *e, const Kernel *k)
+{
+	Buf b = { 0 };
+
+	emit_expr(&b, e, k);
+	return b.s;
+}
+
+static bool
+ex_eq(const Expr *x, const Expr *y, const Kernel *k)
+{
+	char *a = ex_text(x, k), *b = ex_text(y, k);
+	bool same = !strcmp(a, b);
+
+	free(a);
+	free(b);
+	return same;
+}
+
+static bool
+has_vars(const Expr *e)
+{
+	int i;
+
+	if (e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE)
+		return true;
+	for (i = 0; i < e->n; i++)
+		if (has_vars(e->a[i]))
+			return true;
+	return false;
+}
+
+static bool
+is_user_func(const Kernel *k, const char *s)
+{
+	int i;
+
+	for (i = 0; i < k->nfuncs; i++)
+		if (k->funcs[i]->name == s || !strcmp(k->funcs[i]->name, s))
+			return true;
+	return false;
+}
+
+/* Does the expression compute a value worth naming (an operation on variables)? */
+static bool
+nameable(const Avail *a, const Expr *e)
+{
+	switch (e->kind) {
+	case E_BIN:
+	case E_UN:
+	case E_CMP:
+	case E_BOOL:
+	case E_IFEXP:
+	case E_LOAD:
+		break;
+	case E_CALL:
+		if (!strncmp(e->s, "wp.rand", 7) || !strcmp(e->s, "wp.tid") || strchr(e->s, '(') || is_user_func(a->k, e->s))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return !(e->flags & EF_RAND) && has_vars(e);
+}
+
+static bool
+name_in(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		bool l = p == text || !(p[-1] == '_' || p[-1] == '.' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+					(p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+		char c = p[n];
+		bool r = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+
+		if (l && r)
+			return true;
+	}
+	return false;
+}
+
+static void
+av_kill(Avail *a, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->n; i++) {
+		if (name_in(a->text[i], name)) {
+			free(a->text[i]);
+			continue;
+		}
+		a->text[n] = a->text[i];
+		a->depth[n++] = a->depth[i];
+	}
+	a->n = n;
+}
+
+static void
+av_pop(Avail *a)
+{
+	while (a->n > 0 && a->depth[a->n - 1] > a->depth_now)
+		free(a->text[--a->n]);
+}
+
+/* Variables assigned (not first defined) anywhere in b: they stop being available. */
+static void
+av_kill_assigned(Avail *a, const Block *b, bool defs_too)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		if ((s->kind == S_ASSIGN && (defs_too || !s->is_def)) || s->kind == S_AUG || s->kind == S_SETATTR)
+			av_kill(a, s->var->name);
+		if (s->kind == S_UNPACK)
+			for (j = 0; j < s->nvars; j++)
+				av_kill(a, s->vars[j]->name);
+		if (s->kind == S_FOR)
+			av_kill(a, s->var->name);
+		av_kill_assigned(a, &s->body, true);
+		av_kill_assigned(a, &s->orelse, true);
+	}
+}
+
+/* No-op forms and repeats in e; new available expressions are added after the walk
+ * (operands before the operation, as evaluated). */
+static void
+dw_expr(Avail *a, const Expr *e)
+{
+	char *t;
+	int i;
+
+	if (!e || e->kind == E_SHAPE)
+		return;
+	for (i = 0; i < e->n; i++)
+		dw_expr(a, e->a[i]);
+	if (e->kind == E_BIN && e->n == 2 && has_vars(e->a[0])) {
+		const Expr *l = e->a[0], *r = e->a[1];
+
+		/* a local never changed after its definition stands for its value */
+		if (l->kind == E_VAR && l->var->role == V_LOCAL && l->var->def && a->body && !dw_assigned(a->body, l->var))
+			l = l->var->def;
+
+		if ((e->op == OP_SUB || e->op == OP_DIV || e->op == OP_FLOORDIV || e->op == OP_MOD || e->op == OP_BITXOR) &&
+		    ex_eq(l, r, a->k))
+			dw_bad(a, "operation on equal operands", (t = ex_text(e, a->k))), free(t);
+		else if (l->kind == E_BIN && l->n == 2 &&
+			 ((e->op == OP_SUB && l->op == OP_ADD) || (e->op == OP_ADD && l->op == OP_SUB) ||
+			  (e->op == OP_DIV && l->op == OP_MUL) || (e->op == OP_MUL && l->op == OP_DIV)) &&
+			 ex_eq(l->a[1], r, a->k))
+			dw_bad(a, "operation undone", (t = ex_text(e, a->k))), free(t);
+	}
+	if (e->kind == E_CALL && e->n == 2 && (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) && ex_eq(e->a[0], e->a[1], a->k))
+		dw_bad(a, "min/max of equal operands", (t = ex_text(e, a->k))), free(t);
+	if (((e->kind == E_CALL && e->n == 3 && !strcmp(e->s, "wp.where")) || e->kind == E_IFEXP) && ex_eq(e->a[1], e->a[2], a->k))
+		dw_bad(a, "selection between equal values", (t = ex_text(e, a->k))), free(t);
+	if (!nameable(a, e))
+		return;
+	t = ex_text(e, a->k);
+	for (i = 0; i < a->n; i++)
+		if (!strcmp(a->text[i], t)) {
+			dw_bad(a, "computed twice", t);
+			free(t);
+			return;
+		}
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 64;
+		a->text = xrealloc(a->text, sizeof *a->text * (size_t)a->cap);
+		a->depth = xrealloc(a->depth, sizeof *a->depth * (size_t)a->cap);
+	}
+	a->text[a->n] = t;
+	a->depth[a->n++] = a->depth_now;
+}
+
+static void
+dw_block(Avail *a, const Block *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i];
+
+		if (s->kind == S_AUG && i > 0 && b->v[i - 1]->kind == S_ASSIGN && b->v[i - 1]->var == s->var &&
+		    b->v[i - 1]->e->kind == E_BIN && b->v[i - 1]->e->n == 2) {
+			const Expr *d = b->v[i - 1]->e;
+			int o = d->op;
+
+			if (((o == OP_ADD && s->op == OP_SUB) || (o == OP_SUB && s->op == OP_ADD) ||
+			     (o == OP_MUL && s->op == OP_DIV) || (o == OP_DIV && s->op == OP_MUL)) &&
+			    ex_eq(d->a[1], s->e, a->k))
+				dw_bad(a, "update undoes the definition", s->var->name);
+		}
+		if (s->kind == S_AUG && i > 0 && b->v[i - 1]->kind == S_AUG && b->v[i - 1]->var == s->var) {
+			int o = b->v[i - 1]->op;
+
+			if (((o == OP_ADD && s->op == OP_SUB) || (o == OP_SUB && s->op == OP_ADD) ||
+			     (o == OP_MUL && s->op == OP_DIV) || (o == OP_DIV && s->op == OP_MUL)) &&
+			    ex_eq(b->v[i - 1]->e, s->e, a->k))
+				dw_bad(a, "update undone by the next one", s->var->name);
+		}
+		if (s->kind == S_FOR) {
+			for (j = 0; j < s->nidx; j++)
+				dw_expr(a, s->idx[j]);
+			av_kill_assigned(a, &s->body, true);
+			a->depth_now++;
+			dw_block(a, &s->body);
+			a->depth_now--;
+			av_pop(a);
+			av_kill_assigned(a, &s->body, true);
+			continue;
+		}
+		if (s->kind == S_WHILE) {
+			av_kill_assigned(a, &s->body, true);
+			dw_expr(a, s->e); /* evaluated before the first iteration too */
+			a->depth_now++;
+			dw_block(a, &s->body);
+			a->depth_now--;
+			av_pop(a);
+			av_kill_assigned(a, &s->body, true);
+			continue;
+		}
+		if (s->kind == S_IF) {
+			dw_expr(a, s->e);
+			if (s->body.n == 0)
+				dw_bad(a, "if with an empty body", "pass");
+			{
+				/* the else branch sees what was available before the if */
+				char **saved = xmalloc(sizeof *saved * (size_t)(a->n + 1));
+				int *sdepth = xmalloc(sizeof *sdepth * (size_t)(a->n + 1)), ns = a->n, m;
+
+				for (m = 0; m < ns; m++) {
+					saved[m] = xmalloc(strlen(a->text[m]) + 1);
+					strcpy(saved[m], a->text[m]);
+					sdepth[m] = a->depth[m];
+				}
+				a->depth_now++;
+				dw_block(a, &s->body);
+				a->depth_now--;
+				for (m = 0; m < a->n; m++)
+					free(a->text[m]);
+				a->n = 0;
+				for (m = 0; m < ns; m++) {
+					if (a->n == a->cap) {
+						a->cap = a->cap ? 2 * a->cap : 64;
+						a->text = xrealloc(a->text, sizeof *a->text * (size_t)a->cap);
+						a->depth = xrealloc(a->depth, sizeof *a->depth * (size_t)a->cap);
+					}
+					a->text[a->n] = saved[m];
+					a->depth[a->n++] = sdepth[m];
+				}
+				free(saved);
+				free(sdepth);
+			}
+			a->depth_now++;
+			dw_block(a, &s->orelse);
+			a->depth_now--;
+			av_pop(a);
+			av_kill_assigned(a, &s->body, true);
+			av_kill_assigned(a, &s->orelse, true);
+			continue;
+		}
+		dw_expr(a, s->e);
+		for (j = 0; j < s->nidx; j++)
+			dw_expr(a, s->idx[j]);
+		if ((s->kind == S_ASSIGN && !s->is_def) || s->kind == S_AUG || s->kind == S_SETATTR)
+			av_kill(a, s->var->name);
+		if (s->kind == S_UNPACK)
+			for (j = 0; j < s->nvars; j++)
+				av_kill(a, s->vars[j]->name);
+	}
+}
+
+typedef struct PUse {
+	const Var *v;
+	bool used;
+} PUse;
+
+static void
+puse_expr(PUse *u, const Expr *e)
+{
+	int i;
+
+	if (!e || u->used)
+		return;
+	if ((e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE) && e->var == u->v)
+		u->used = true;
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		puse_expr(u, e->a[i]);
+}
+
+static void
+puse_block(PUse *u, const Block *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n && !u->used; i++) {
+		const Stmt *s = b->v[i];
+
+		if ((s->kind == S_STORE || s->kind == S_ATOMIC) && s->var == u->v)
+			u->used = true;
+		puse_expr(u, s->e);
+		for (j = 0; j < s->nidx; j++)
+			puse_expr(u, s->idx[j]);
+		puse_block(u, &s->body);
+		puse_block(u, &s->orelse);
+	}
+}
+
+static void
+dw_func(Avail *a, const Func *fn, Var *const *params, int nparams, const Block *body)
+{
+	int i;
+
+	a->fn = fn;
+	a->body = body;
+	for (i = 0; i < nparams; i++) {
+		PUse u = { params[i], false };
+
+		puse_block(&u, body);
+		if (!u.used)
+			dw_bad(a, "unused parameter", params[i]->name);
+	}
+	a->depth_now = 0;
+	dw_block(a, body);
+	a->depth_now = -1;
+	av_pop(a);
+}
+
+int
+check_deadweight(const Kernel *k, Buf *err)
+{
+	Avail a;
+	int i;
+
+	memset(&a, 0, sizeof a);
+	a.k = k;
+	a.err = err;
+	for (i = 0; i < k->nfuncs; i++)
+		dw_func(&a, k->funcs[i], k->funcs[i]->params, k->funcs[i]->nparams, &k->funcs[i]->body);
+	dw_func(&a, NULL, k->params, k->nparams, &k->body);
+	free(a.text);
+	free(a.depth);
+	return a.nerr;
+}

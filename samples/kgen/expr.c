@@ -1009,7 +1009,7 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	enum {
 		P_LEAF, P_ADD, P_MUL, P_DIV, P_NEG, P_MINMAX, P_ABS, P_CLAMP, P_TRIG, P_EXP, P_LOG, P_SQRT,
 		P_POW, P_ATAN2, P_ARC, P_LERP, P_SMOOTH, P_WHERE, P_IFEXP, P_DOT, P_LEN, P_DET, P_FROMINT,
-		P_CONV, P_FUNC, P_GATHER, P_QDOT, P_N
+		P_CONV, P_FUNC, P_GATHER, P_QDOT, P_MORE, P_ROUND, P_VNORM, P_N
 	};
 	int w[P_N] = { 0 };
 	Expr *e = NULL, *a, *b;
@@ -1038,6 +1038,8 @@ gx_float(Gen *g, int prec, int depth, double cap)
 		w[P_ATAN2] = 2;
 		w[P_ARC] = 2;
 		w[P_SMOOTH] = 1;
+		w[P_MORE] = 3;
+		w[P_ROUND] = 1;
 	}
 	w[P_LERP] = 1;
 	if (g->feat & F_CMP) {
@@ -1047,6 +1049,7 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	if (find_vec(g, prec, 0, &vt)) {
 		w[P_DOT] = (g->feat & F_VEC) ? 4 : 1;
 		w[P_LEN] = (g->feat & F_VEC) ? 3 : 1;
+		w[P_VNORM] = (g->feat & F_VEC) && prec == PREC_F32 ? 1 : 0; /* Warp: float32 only */
 	}
 	if (prec == PREC_F32 && (g->feat & F_MAT) && have_kind(g, TY_MAT))
 		w[P_DET] = 2;
@@ -1364,6 +1367,76 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_GATHER:
 		e = gather(g, t);
 		break;
+	case P_MORE: {
+		/* the rest of the smooth unary and binary builtins, on bounded arguments */
+		static const char *const fn[] = { "wp.tan", "wp.sinh", "wp.cosh", "wp.erfc", "wp.erfinv", "wp.cbrt",
+						  "wp.degrees", "wp.radians", "wp.copysign" };
+		int k = rng_below(&g->rng, 9);
+
+		switch (k) {
+		case 0: /* |a| <= 1: |tan a| <= 1.56 */
+			a = gx_float(g, prec, depth - 1, 1.0);
+			e = ex_call(A, fn[k], t, 1.5575, 1, a);
+			break;
+		case 1:
+		case 2: /* |a| <= 2: |sinh a| <= 3.63, cosh a <= 3.77 */
+			a = gx_float(g, prec, depth - 1, 2.0);
+			e = ex_call(A, fn[k], t, 3.7622, 1, a);
+			break;
+		case 3:
+			a = gx_float(g, prec, depth - 1, 8.0);
+			e = ex_call(A, fn[k], t, 2.0, 1, a);
+			break;
+		case 4: { /* erfinv of c * tanh(a), |c| <= 0.9: |erfinv| <= 1.17 */
+			double c = rng_pct(&g->rng, 50) ? 0.9 : 0.5;
+
+			a = gx_float(g, prec, depth - 1, 4.0);
+			e = ex_call(A, fn[k], t, 1.1631, 1,
+				    ex_bin(A, OP_MUL, flit(g, prec, c), ex_call(A, "wp.tanh", t, 1.0, 1, a), t, c));
+			break;
+		}
+		case 5: /* cbrt of |a| + 1: smooth, >= 1 */
+			a = gx_float(g, prec, depth - 1, 8.0);
+			e = ex_call(A, fn[k], t, cbrt(a->bound + 1.0), 1,
+				    ex_bin(A, OP_ADD, ex_call(A, "wp.abs", t, a->bound, 1, a), flit(g, prec, 1.0), t, a->bound + 1.0));
+			break;
+		case 6:
+			a = gx_float(g, prec, depth - 1, fmin(cap, 64.0) / 57.29578);
+			e = ex_call(A, fn[k], t, a->bound * 57.29578, 1, a);
+			break;
+		case 7:
+			a = gx_float(g, prec, depth - 1, 64.0);
+			e = ex_call(A, fn[k], t, a->bound * 0.0174533, 1, a);
+			break;
+		default: /* (Warp 1.19 has no wp.fma: kir's fma comes from kopt) */
+			a = gx_float(g, prec, depth - 1, cap);
+			b = gx_float(g, prec, depth - 1, 8.0);
+			e = ex_call(A, fn[k], t, a->bound, 2, a, b);
+			break;
+		}
+		break;
+	}
+	case P_ROUND: {
+		/* piecewise constant: no gradient, and steps away from the inputs' ties */
+		static const char *const fn[] = { "wp.floor", "wp.ceil", "wp.trunc", "wp.round", "wp.rint", "wp.frac",
+						  "wp.sign", "wp.step", "wp.nonzero" };
+		int k = rng_below(&g->rng, 9);
+
+		a = gx_float(g, prec, depth - 1, fmax(fmin(cap, 64.0) - 1.0, 0.5));
+		e = ex_call(A, fn[k], t, k < 5 ? a->bound + 1.0 : 1.0, 1, a);
+		break;
+	}
+	case P_VNORM: {
+		static const char *const fn[] = { "wp.norm_l1", "wp.norm_l2", "wp.norm_huber", "wp.norm_pseudo_huber" };
+		int k = rng_below(&g->rng, 4);
+		double ac = k == 2 ? sqrt(cap / vt.n) : cap / vt.n;
+
+		a = gx_vec(g, vt, depth - 1, fmin(ac, 8.0));
+		if (fx_fixed_len(g, a))
+			break;
+		e = ex_call(A, fn[k], t, k == 2 ? vt.n * a->bound * a->bound + vt.n * a->bound : vt.n * a->bound, 1, a);
+		break;
+	}
 	case P_QDOT: {
 		int tries;
 
@@ -1686,7 +1759,7 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	Arena *A = g->A;
 	Type st = ty_float(t.prec);
 	enum { W_LEAF, W_CTOR, W_ADD, W_SCALE, W_DIV, W_NEG, W_CW, W_MINMAX, W_CROSS, W_NORM, W_MATVEC, W_QROT,
-	       W_XPT, W_WHERE, W_LERP, W_FUNC, W_GATHER, W_N };
+	       W_XPT, W_WHERE, W_LERP, W_FUNC, W_GATHER, W_SAMPLE, W_DIAG, W_N };
 	int w[W_N] = { 0 };
 	Expr *e = NULL, *a, *b;
 	Func *f;
@@ -1712,7 +1785,29 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	f = depth >= g->depth - 1 ? pick_func(g, t) : NULL;
 	w[W_FUNC] = f && func_callable(g, f) ? 5 : 0;
 	w[W_GATHER] = (g->feat & F_GATHER) && pick_input(g, t) ? 4 : 0;
+	w[W_SAMPLE] = g->rstate && g->tid[0] && f32 && (t.n == 2 || t.n == 3) ? 3 : 0;
+	w[W_DIAG] = f32 && (g->feat & F_MAT) ? 1 : 0;
 	switch (rng_weighted(&g->rng, w, W_N)) {
+	case W_DIAG: { /* the diagonal of a matrix */
+		Expr *m = gx_mat(g, ty_make(TY_MAT, PREC_F32, t.n), depth - 1, cap);
+
+		if (m->kind != E_CALL || strcmp(m->s, "wp.diag")) /* get_diag(diag(v)) is v */
+			e = ex_call(A, "wp.get_diag", t, m->bound, 1, m);
+		break;
+	}
+	case W_SAMPLE: {
+		/* a random point of a unit shape: every component in [-1, 1] */
+		static const char *const s2[] = { "wp.sample_unit_disk", "wp.sample_unit_ring", "wp.sample_unit_square",
+						  "wp.sample_triangle" };
+		static const char *const s3[] = { "wp.sample_unit_sphere", "wp.sample_unit_sphere_surface",
+						  "wp.sample_unit_hemisphere", "wp.sample_unit_hemisphere_surface",
+						  "wp.sample_unit_cube" };
+		const char *fn = t.n == 2 ? s2[rng_below(&g->rng, 4)] : s3[rng_below(&g->rng, 5)];
+
+		e = ex_call(A, fn, t, 1.0, 1, use_var(g, g->rstate));
+		e->flags |= EF_RAND;
+		break;
+	}
 	case W_LEAF:
 		e = leaf_vec(g, t, depth, cap);
 		break;

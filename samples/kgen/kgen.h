@@ -316,7 +316,10 @@ typedef struct StructDef {
 #define MAX_STRUCTS 2
 
 typedef struct Kernel {
-	const char *name;      /* <category>_<index, 6 digits> */
+	const char *name;      /* verb_noun: what it computes, e.g. diffuse_density */
+	const char *verb;      /* the verb of the name (integrate, blend, ...) */
+	const char *noun;      /* what it writes (the first output's name) */
+	const char *description; /* one sentence (describe.c) */
 	const char *category;
 	uint64_t seed, index;
 	int ndim;              /* launch dimensions 1..3 */
@@ -455,6 +458,7 @@ double cap_for(Type t);
 
 /* stmt.c */
 const char *fresh_name(Gen *g, const char *base);
+bool name_taken(Gen *g, const char *name);
 void reserve_name(Gen *g, const char *name);
 Var *new_var(Gen *g, const char *base, Type t, int role);
 void scope_push_var(Gen *g, Var *v);
@@ -501,9 +505,25 @@ Kernel *gen_kernel(Arena *A, const Options *o, uint64_t index);
 
 /* check.c */
 int check_kernel(const Kernel *k, Buf *err); /* number of violations, described in err */
+int check_deadweight(const Kernel *k, Buf *err); /* unused parameters, no-ops, repeats */
+
+/* tidy.c */
+void tidy_loads(Gen *g);                  /* before dead-code removal */
+void tidy_copies(Block *body);            /* before dead-code removal */
+bool tidy_dead_stores(Block *body);       /* before dead-code removal */
+void tidy_branches(Gen *g, Block *b);     /* after it */
+bool tidy_func_params(Gen *g);
+void tidy_kernel_params(Gen *g);
+const char *local_name_for(const Var *arr); /* category.c: xi for x, p for pos ... */
+
+/* describe.c */
+const char *describe_kernel(Arena *A, const Kernel *k, Rng *r); /* one sentence */
 
 /* emit.c */
-void emit_module(const Kernel *k, Buf *out);
+void emit_module(const Kernel *k, Buf *out);                      /* the module alone */
+void emit_header(const Kernel *k, Buf *out);                      /* "# kgen: ..." line */
+void emit_meta(const Kernel *k, const char *module, Buf *out);    /* key value lines */
+void emit_harness(const Kernel *k, const char *module, Buf *out); /* runs the module */
 void emit_expr(Buf *b, const Expr *e, const Kernel *k);
 
 #endif

@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"       kgen --list | --help | --version\n";
 
 static const char help_text[] =
-	"Write random, valid, race-free NVIDIA Warp kernels (one module per kernel).\n"
+	"Write random, valid, race-free NVIDIA Warp kernels (one module per kernel),\n"
+	"with their metadata, a one-sentence description and a harness that runs them.\n"
 	"\n"
 	"  --seed S          run seed (default 1)\n"
 	"  --count N         number of kernels (default 1)\n"
@@ -29,9 +30,11 @@ static const char help_text[] =
 	"  --depth D         expression depth (default 3)\n"
 	"  --stmts K         statements per kernel body before dead-code removal (default 8)\n"
 	"  --loops L         most loops per kernel (default 3)\n"
-	"  -o DIR/           one file per kernel, DIR/k<seed>_<index>.py (DIR exists or ends in /)\n"
-	"  -o FILE           all modules concatenated (default: standard output)\n"
-	"  --unique-names    struct and helper names carry the kernel index, so that\n"
+	"  -o DIR/           per kernel, STEM = k<seed>_<index, 6 digits>: STEM.py (the module),\n"
+	"                    STEM.meta (key value lines), STEM.harness.py (runs the module)\n"
+	"                    (DIR exists or ends in /)\n"
+	"  -o FILE           the modules, each after a '# kgen: ...' line (default: standard output)\n"
+	"  --unique-names    kernel, struct and helper names carry the kernel index, so that\n"
 	"                    concatenated modules are also one valid module\n"
 	"  --list            print the categories: name, weight, description\n"
 	"  --help, --version\n";
@@ -221,18 +224,32 @@ main(int argc, char **argv)
 				remove(tmp);
 			return 2;
 		}
-		emit_module(k, &text);
 		if (dirmode) {
-			char *path = arena_printf(A, "%s%sk%llu_%06llu.py", out, out[strlen(out) - 1] == '/' ? "" : "/",
-						  (unsigned long long)o.seed, (unsigned long long)i);
+			const char *sep = out[strlen(out) - 1] == '/' ? "" : "/";
+			char *stem = arena_printf(A, "k%llu_%06llu", (unsigned long long)o.seed, (unsigned long long)i);
+			char *module = arena_printf(A, "%s.py", stem);
+			Buf meta = { 0 }, harness = { 0 };
+			int bad;
 
-			if (write_file(path, text.s, text.n))
+			emit_module(k, &text);
+			emit_meta(k, module, &meta);
+			emit_harness(k, module, &harness);
+			bad = write_file(arena_printf(A, "%s%s%s", out, sep, module), text.s, text.n) ||
+			      write_file(arena_printf(A, "%s%s%s.meta", out, sep, stem), meta.s, meta.n) ||
+			      write_file(arena_printf(A, "%s%s%s.harness.py", out, sep, stem), harness.s, harness.n);
+			buf_free(&meta);
+			buf_free(&harness);
+			if (bad)
 				return 1;
-		} else if (fwrite(text.s, 1, text.n, outf) != text.n) {
-			fprintf(stderr, "kgen: write %s: %s\n", tmp ? tmp : "standard output", strerror(errno));
-			if (tmp)
-				remove(tmp);
-			return 1;
+		} else {
+			emit_header(k, &text);
+			emit_module(k, &text);
+			if (fwrite(text.s, 1, text.n, outf) != text.n) {
+				fprintf(stderr, "kgen: write %s: %s\n", tmp ? tmp : "standard output", strerror(errno));
+				if (tmp)
+					remove(tmp);
+				return 1;
+			}
 		}
 		buf_free(&text);
 		buf_free(&err);

@@ -41,7 +41,7 @@ static const char *const reserved[] = {
 	NULL,
 };
 
-static bool
+bool
 name_taken(Gen *g, const char *name)
 {
 	int i;
