@@ -49,8 +49,18 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 # lines: seed index category kernel dim module description) and
 # STEM.harness.py; the kernel's folder is work/k/STEM (kernel names repeat
 # within a shard).
+# progress STAGE I: every 25 kernels, how far the shard is and how fast
+pstart=$(date +%s.%N)
+progress() {
+	[ $(($2 % 25)) = 0 ] || return 0
+	awk -v s="$SHARD" -v st="$1" -v i="$2" -v n="$COUNT" -v t0="$pstart" -v t1="$(date +%s.%N)" \
+		'BEGIN { printf "dataset: shard %s: %s %d/%d kernels (%.1f kernels/s)\n", s, st, i, n, i / (t1 - t0 + 1e-9) }' >&2
+	return 0
+}
 names=()
+pk=0
 for m in "$work"/py/*.meta; do
+	pk=$((pk + 1)); progress compiled "$pk"
 	stem=$(basename "$m" .meta)
 	name=$(sed -n 's/^kernel //p' "$m")
 	d="$work/k/$stem"
@@ -187,7 +197,10 @@ if [ -s "$work/good" ]; then
 			host="$work/shard.host.so"
 		fi
 		lap host_object
+		pk=0
+		pstart=$(date +%s.%N)
 		for n in $(cat "$work/good.names"); do
+			pk=$((pk + 1)); progress checked "$pk"
 			d="$work/k/$n"
 			dim=$(sed -n 's/^dim //p' "$d/meta")
 			u=$(cat "$d/unitname")
