@@ -291,6 +291,7 @@ struct FState {
 	Val *alias;           /* per Val: shares the variable of alias[v] (0: its own) */
 	char **name;          /* per Val: C++ variable name (root values) */
 	char **retname;       /* out-parameters of a multi-result function */
+	Val *args;            /* emittedargs' scratch: the widest operand list + 4 */
 	NameSet names;
 	uint32_t ntemp;
 	/* emission */
@@ -809,7 +810,6 @@ typedef struct Need {
 	const Op **terms;    /* yields of an if or loop, breaks/continues of a loop */
 	Val *stack;          /* values needed, not yet looked at */
 	uint32_t nstack;
-	Val *args;           /* scratch for emittedargs */
 } Need;
 
 static Val
@@ -882,9 +882,9 @@ markop(Need *w, const Op *op, Ctx c)
 			return;
 		w->marked[key] = 1;
 	}
-	n = emittedargs(w->s, op, c, w->args);
+	n = emittedargs(w->s, op, c, w->s->args);
 	for (j = 0; j < n; j++)
-		needval(w, w->args[j]);
+		needval(w, w->s->args[j]);
 	if (op->code == OP_FOR || op->code == OP_WHILE)
 		for (j = 0; j < nslots(op); j++)
 			if (slotneeded(w->s, op, j))
@@ -950,7 +950,7 @@ needfunc(FState *s)
 	memcpy(fill, w.tstart, n * sizeof *fill);
 	termregion(&w, &f->body, c, fill, &maxargs);
 	free(fill);
-	w.args = xcalloc(maxargs + 4, sizeof *w.args);
+	s->args = xcalloc(maxargs + 4, sizeof *s->args);
 	markregion(&w, &f->body, c);
 	while (w.nstack)
 		needed(&w, w.stack[--w.nstack]);
@@ -960,13 +960,12 @@ needfunc(FState *s)
 	free(w.tstart);
 	free(w.terms);
 	free(w.stack);
-	free(w.args);
 }
 
 static void
 useregion(FState *s, const Region *r, Ctx c)
 {
-	Val args[300];
+	Val *args = s->args;
 	uint32_t i;
 	int j, n;
 
@@ -1222,6 +1221,7 @@ fsfree(FState *s)
 		for (i = 0; i < s->f->nrets; i++)
 			free(s->retname[i]);
 	free(s->retname);
+	free(s->args);
 	free(s->need);
 	free(s->uses);
 	free(s->user);
@@ -1842,15 +1842,16 @@ static void region(FState *s, Buf *b, const Region *r, int d, Ctx c);
 static void
 slotassign(FState *s, Buf *b, const Op *loop, const Op *term, int d)
 {
-	Val dst[256], src[256];
+	Val *dst = xcalloc(2u * term->nargs + 2, sizeof(Val)), *src = dst + term->nargs + 1;
 	int n = 0, k;
 
-	for (k = 0; k < term->nargs && k < nslots(loop) && n < 256; k++)
+	for (k = 0; k < term->nargs && k < nslots(loop); k++)
 		if (slotneeded(s, loop, k)) {
 			dst[n] = slotparam(loop, k);
 			src[n++] = term->args[k];
 		}
 	passign(s, b, dst, src, n, d);
+	free(dst);
 }
 
 static void
@@ -1864,14 +1865,15 @@ terminator(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 		if (!c.owner)
 			return;
 		if (c.owner->code == OP_IF) {
-			Val dst[256], src[256];
+			Val *dst = xcalloc(2u * op->nargs + 2, sizeof(Val)), *src = dst + op->nargs + 1;
 			int n = 0;
-			for (k = 0; k < op->nargs && k < c.owner->nres && n < 256; k++)
+			for (k = 0; k < op->nargs && k < c.owner->nres; k++)
 				if (s->need[c.owner->res[k]]) {
 					dst[n] = c.owner->res[k];
 					src[n++] = op->args[k];
 				}
 			passign(s, b, dst, src, n, d);
+			free(dst);
 		} else if (c.owner->code == OP_WHILE && c.regno == 0) {
 			/* the condition: written by the while itself */
 		} else {
