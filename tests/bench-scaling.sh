@@ -2,7 +2,8 @@
 # bench-scaling.sh BUILDDIR — is every tool's time linear in its input?
 #
 # Generates two families of Warp modules and times kpyc, kopt (-O), kcpu and
-# kcuda on each (one run per tool and size, on one core):
+# kcuda on each (one run per tool and size; CPU seconds, user + system, so
+# that other load on the machine matters less):
 #   chain N    one kernel whose body is N chained operations (x = x * c + d,
 #              two ops a line), N = 10k, 20k, 40k;
 #   kernels N  one module of N small kernels, N = 250, 500, 1000.
@@ -50,7 +51,7 @@ gen_kernels() { # N kernels
 	}'
 }
 
-now() { date +%s.%N; }
+TIMEFORMAT='%3U %3S'
 
 # run FAMILY SIZES...: one line per tool, one column per size.
 run() {
@@ -72,10 +73,9 @@ run() {
 			kopt) cmd=("$b/kopt" -O -o "$out" "$in") ;;
 			*) cmd=("$b/$t" -o "$out" "$in") ;;
 			esac
-			t0=$(now)
-			"${cmd[@]}" || { echo "bench-scaling: ${cmd[*]} failed" >&2; exit 1; }
-			t1=$(now)
-			s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+			{ time "${cmd[@]}" 2>/dev/null; } 2>"$tmp/time" ||
+				{ echo "bench-scaling: ${cmd[*]} failed" >&2; exit 1; }
+			s=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")
 			printf ' %9.3f' "$s"
 			[ -n "$prev" ] && ratios="$ratios $(awk -v a="$prev" -v b="$s" 'BEGIN { printf "%.2f", b / (a + 0.0005) }')"
 			prev=$s
