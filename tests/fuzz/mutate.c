@@ -17,7 +17,7 @@
  *
  * Every run must end in exit 0, 1 or 2, with no signal, within 5 seconds,
  * with no sanitizer report on stderr; a run that exits 1 must say where:
- * "INPUT:LINE:COL: error:" (or "INPUT:LINE: error:"), or at least the
+ * "FILE:LINE:COL: error:" (or "FILE:LINE: error:"), or at least the
  * tool's name and the input's name; a run that fails must leave
  * no -o file behind.  A failing input is copied to FAILDIR with a note of
  * the command and what was wrong.  Exit status: 0 when every run passed,
@@ -376,28 +376,32 @@ fail(const char *tool, long it, char **argv, const char *in, const char *why, co
 	}
 }
 
-/* Did a run that exited 1 say where?  "IN:LINE:COL: error:", "IN:LINE:
- * error:", or at least "TOOL: " and the input's name. */
+/* Did a run that exited 1 say where?  "FILE:LINE:COL: error:" or
+ * "FILE:LINE: error:" (FILE the input, or the Python source a kir
+ * location points into), or at least "TOOL: " and the input's name. */
 static bool
 located(const char *err, const char *tool, const char *in)
 {
-	const char *p;
+	const char *p, *q;
 	char t[64];
+	int k;
 
-	for (p = strstr(err, in); p; p = strstr(p + 1, in)) {
-		const char *q = p + strlen(in);
-		if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
-			q++;
-			while (*q >= '0' && *q <= '9')
-				q++;
-			if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
-				q++;
-				while (*q >= '0' && *q <= '9')
-					q++;
+	for (p = strstr(err, ": error:"); p; p = strstr(p + 1, ": error:")) {
+		q = p;
+		for (k = 0; k < 2; k++) {
+			const char *e = q;
+			while (q > err && q[-1] >= '0' && q[-1] <= '9')
+				q--;
+			if (q == e || q == err || q[-1] != ':') {
+				q = NULL;
+				break;
 			}
-			if (strncmp(q, ": error:", 8) == 0)
-				return true;
+			q--;
+			if (k == 0 && !(q > err && q[-1] >= '0' && q[-1] <= '9'))
+				break; /* FILE:LINE: error: */
 		}
+		if (q && q > err && q[-1] != '\n' && q[-1] != ' ')
+			return true;
 	}
 	snprintf(t, sizeof t, "%s: ", tool);
 	return strstr(err, t) && strstr(err, in);
