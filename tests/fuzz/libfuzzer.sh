@@ -73,8 +73,9 @@ build() {
 
 # seeds TARGET DIR: the files a target starts from.
 seeds() {
-	rm -rf "$2"
-	mkdir -p "$2"
+	dir=$2
+	rm -rf "$dir"
+	mkdir -p "$dir"
 	case $1 in
 	kpyc) set -- "$srcdir"/tests/frontend/*.py "$srcdir"/tests/frontend/real/*.py ;;
 	kir) set -- "$srcdir"/tests/ir/*.kir "$srcdir"/tests/passes/*.kir ;;
@@ -82,7 +83,7 @@ seeds() {
 	esac
 	i=0
 	for f in "$@" "$srcdir"/tests/fuzz/corpus/"$t"/*; do
-		[ -f "$f" ] && cp "$f" "$2/seed$i" && i=$((i + 1))
+		[ -f "$f" ] && cp "$f" "$dir/seed$i" && i=$((i + 1))
 	done
 	return 0
 }
