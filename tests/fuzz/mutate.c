@@ -177,6 +177,13 @@ typedef struct Seeds {
 	int n;
 } Seeds;
 
+static bool
+isword(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '%' ||
+	       c == '@' || c == '.';
+}
+
 /* One mutation of b; dict: the tool's tokens; text: line structure. */
 static void
 mutate1(Str *b, uint64_t *s, const char *const *dict, size_t ndict, const Seeds *sd, bool text)
@@ -184,7 +191,7 @@ mutate1(Str *b, uint64_t *s, const char *const *dict, size_t ndict, const Seeds 
 	size_t n = b->n, i = below(s, n + 1), k;
 	char c;
 
-	switch (below(s, text ? 11 : 6)) {
+	switch (below(s, text ? 13 : 6)) {
 	case 0: /* flip a bit */
 		if (n)
 			b->s[below(s, n)] ^= (char)(1u << below(s, 8));
@@ -224,6 +231,32 @@ mutate1(Str *b, uint64_t *s, const char *const *dict, size_t ndict, const Seeds 
 	case 6: {
 		const char *w = dict[below(s, ndict)];
 		splice(b, i, 0, w, strlen(w));
+		break;
+	}
+	case 11: /* a word replaced by another word of the input */
+	case 12: { /* ... or by a token of the language */
+		size_t ws, we, os, oe;
+		for (ws = i; ws < n && !isword(b->s[ws]); ws++)
+			;
+		for (we = ws; we < n && isword(b->s[we]); we++)
+			;
+		if (ws >= n)
+			break;
+		if (below(s, 2)) {
+			const char *w = dict[below(s, ndict)];
+			splice(b, ws, we - ws, w, strlen(w));
+			break;
+		}
+		for (os = below(s, n); os < n && !isword(b->s[os]); os++)
+			;
+		for (oe = os; oe < n && isword(b->s[oe]); oe++)
+			;
+		if (os < n) {
+			char *t = xrealloc(NULL, oe - os + 1);
+			memcpy(t, b->s + os, oe - os);
+			splice(b, ws, we - ws, t, oe - os);
+			free(t);
+		}
 		break;
 	}
 	case 7: { /* a number replaced by an edge value */
