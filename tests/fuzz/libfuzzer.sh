@@ -1,7 +1,8 @@
 #!/bin/sh
 # libfuzzer.sh build|run TARGET... — the libFuzzer side of tests/fuzz/,
 # driven by `make fuzz` / `make fuzz-build` (which set the environment:
-# CC, srcdir, builddir, FUZZ_TIME, the *_SRCS source lists, CJSON_*).
+# CC, srcdir, builddir, FUZZ_TIME, FUZZ_FLAGS (more libFuzzer flags), the
+# *_SRCS source lists, CJSON_*).
 #
 # build: compile every source the targets reach into $builddir/fuzz/obj/
 #        with -fsanitize=fuzzer-no-link,address,undefined (so libFuzzer sees
@@ -11,6 +12,8 @@
 #        work corpus $builddir/fuzz/corpus-TARGET/ seeded from
 #        tests/fuzz/corpus/TARGET/ and the test inputs; crashes go to
 #        $builddir/fuzz/TARGET-crashes/ and make the run fail.  A finding
+#        libFuzzer stops at the first crash; FUZZ_FLAGS='-fork=1
+#        -ignore_crashes=1' goes on for the whole time.  A finding
 #        that is fixed belongs, minimized (fuzz-TARGET -minimize_crash=1
 #        -runs=10000 FILE), in tests/fuzz/corpus/TARGET/, which make check
 #        replays through the plain build.
@@ -100,7 +103,7 @@ run)
 		seeds "$t" "$out/seeds-$t"
 		echo "fuzz-$t: $FUZZ_TIME s" >&2
 		if (cd "$out" && "./fuzz-$t" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix="$out/$t-crashes/" \
+			-print_final_stats=1 -artifact_prefix="$out/$t-crashes/" ${FUZZ_FLAGS:-} \
 			"corpus-$t" "seeds-$t" >"$out/$t.log" 2>&1); then
 			:
 		else
