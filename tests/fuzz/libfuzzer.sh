@@ -101,6 +101,7 @@ run)
 		[ -x "$out/fuzz-$t" ] || build "$t"
 		mkdir -p "$out/corpus-$t" "$out/$t-crashes"
 		seeds "$t" "$out/seeds-$t"
+		touch "$out/$t-crashes/.start"
 		echo "fuzz-$t: $FUZZ_TIME s" >&2
 		if (cd "$out" && "./fuzz-$t" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
 			-print_final_stats=1 -artifact_prefix="$out/$t-crashes/" ${FUZZ_FLAGS:-} \
@@ -112,6 +113,12 @@ run)
 		fi
 		grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss)' "$out/$t.log" |
 			sed "s/^/fuzz-$t: /" >&2 || true
+		# -fork=1 -ignore_crashes=1 exits 0 after crashes: count the files
+		n=$(find "$out/$t-crashes" -newer "$out/$t-crashes/.start" -type f -name 'crash-*' | wc -l)
+		if [ "$n" -gt 0 ]; then
+			echo "fuzz-$t: $n new crash input(s) in $out/$t-crashes/" >&2
+			bad=$((bad + 1))
+		fi
 	done
 	[ "$bad" = 0 ]
 	;;
