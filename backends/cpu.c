@@ -113,7 +113,7 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 {
 	Emit *e = emitnew(m, o);
 	uint32_t i, j;
-	int nk = 0, *kidx = xcalloc(m->nfuncs + 1, sizeof(int));
+	int nk = 0, *kidx = xcalloc(m->nfuncs + 1, sizeof(int)), *bwof = xmalloc((m->nfuncs + 1) * sizeof(int));
 
 	emitprologue(e, b, "#include \"kpy/kinfo.h\"\n\n#include <stddef.h>\n");
 	for (i = 0; i < m->nfuncs; i++) {
@@ -159,17 +159,20 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 	bufprintf(b, "extern \"C\" const int32_t kpy_f32_size = sizeof(kpy::f32);\n");
 	bufprintf(b, "extern \"C\" const int32_t kpy_nkernels = %d;\n", nk);
 	bufputs(b, "extern \"C\" const kpy_kernel_info kpy_kernels[] = {\n");
+	/* each kernel's backward kernel (the last one naming it) */
+	for (i = 0; i < m->nfuncs; i++)
+		bwof[i] = -1;
+	for (j = 0; j < m->nfuncs; j++)
+		if (m->funcs[j]->kernel && m->funcs[j]->adjof >= 0 && (uint32_t)m->funcs[j]->adjof < m->nfuncs)
+			bwof[m->funcs[j]->adjof] = kidx[j];
 	for (i = 0; i < m->nfuncs; i++) {
 		const Func *f = m->funcs[i];
 		const char *fn = emitfuncname(e, (int)i);
-		int fw = -1, bw = -1;
+		int fw = -1, bw = bwof[i];
 		if (!f->kernel)
 			continue;
 		if (f->adjof >= 0 && (uint32_t)f->adjof < m->nfuncs && m->funcs[f->adjof]->kernel)
 			fw = kidx[f->adjof];
-		for (j = 0; j < m->nfuncs; j++)
-			if (m->funcs[j]->kernel && m->funcs[j]->adjof == (int)i)
-				bw = kidx[j];
 		bufputs(b, "    {");
 		emitcstring(b, f->name);
 		bufprintf(b, ", \"%s\", kpy_launch_%s, %u, kpy_params_%s, %d, %d, %d},\n", fn, fn, f->nparams, fn, fw, bw,
@@ -179,5 +182,6 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 	bufprintf(b, "extern \"C\" const int32_t kpy_nstructs = %u;\n", m->nstructs);
 	emitstructlist(e, b, "extern \"C\" const");
 	free(kidx);
+	free(bwof);
 	emitfree(e);
 }

@@ -30,8 +30,12 @@
 /* Name sets                                                           */
 
 typedef struct NameSet {
-	char **slot;   /* open addressing; owned strings */
+	char **slot;     /* open addressing; owned strings */
 	uint32_t n, cap;
+	const struct NameSet *parent; /* names also taken (unchanged while this set lives), or NULL */
+	char **hbase;    /* uniqname's hints, open addressing: a base (owned) ... */
+	uint32_t *hnext; /* ... and the first of its candidates that may be free */
+	uint32_t hn, hcap;
 } NameSet;
 
 static uint32_t
@@ -43,13 +47,15 @@ strhash(const char *s)
 static bool
 nshas(const NameSet *ns, const char *s)
 {
-	uint32_t i;
+	uint32_t i, h = strhash(s);
 
-	if (!ns->cap)
-		return false;
-	for (i = strhash(s) & (ns->cap - 1); ns->slot[i]; i = (i + 1) & (ns->cap - 1))
-		if (strcmp(ns->slot[i], s) == 0)
-			return true;
+	for (; ns; ns = ns->parent) {
+		if (!ns->cap)
+			continue;
+		for (i = h & (ns->cap - 1); ns->slot[i]; i = (i + 1) & (ns->cap - 1))
+			if (strcmp(ns->slot[i], s) == 0)
+				return true;
+	}
 	return false;
 }
 
@@ -80,14 +86,37 @@ nsadd(NameSet *ns, const char *s)
 	ns->n++;
 }
 
-static void
-nscopy(NameSet *dst, const NameSet *src)
+/* uniqname's hint for base: its slot in the hint table (grown first). */
+static uint32_t
+nshint(NameSet *ns, const char *base)
 {
-	uint32_t i;
+	uint32_t i, j;
 
-	for (i = 0; i < src->cap; i++)
-		if (src->slot[i])
-			nsadd(dst, src->slot[i]);
+	if (2 * (ns->hn + 1) > ns->hcap) {
+		uint32_t ncap = ns->hcap ? 2 * ns->hcap : 64;
+		char **b2 = xcalloc(ncap, sizeof *b2);
+		uint32_t *n2 = xcalloc(ncap, sizeof *n2);
+		for (j = 0; j < ns->hcap; j++) {
+			if (!ns->hbase[j])
+				continue;
+			for (i = strhash(ns->hbase[j]) & (ncap - 1); b2[i]; i = (i + 1) & (ncap - 1))
+				;
+			b2[i] = ns->hbase[j];
+			n2[i] = ns->hnext[j];
+		}
+		free(ns->hbase);
+		free(ns->hnext);
+		ns->hbase = b2;
+		ns->hnext = n2;
+		ns->hcap = ncap;
+	}
+	for (i = strhash(base) & (ns->hcap - 1); ns->hbase[i]; i = (i + 1) & (ns->hcap - 1))
+		if (strcmp(ns->hbase[i], base) == 0)
+			return i;
+	ns->hbase[i] = xstrdup(base);
+	ns->hnext[i] = 0;
+	ns->hn++;
+	return i;
 }
 
 static void
@@ -97,9 +126,12 @@ nsfree(NameSet *ns)
 
 	for (i = 0; i < ns->cap; i++)
 		free(ns->slot[i]);
+	for (i = 0; i < ns->hcap; i++)
+		free(ns->hbase[i]);
 	free(ns->slot);
-	ns->slot = NULL;
-	ns->n = ns->cap = 0;
+	free(ns->hbase);
+	free(ns->hnext);
+	memset(ns, 0, sizeof *ns);
 }
 
 /* Names no generated identifier may take: C++ keywords and alternative
@@ -180,19 +212,30 @@ sanitize(const char *name, bool drop)
 	return s;
 }
 
-/* The first of base, base_1, base_2 ... not in ns (ns unchanged).  A base
+/* The first of base, base_1, base_2 ... not in ns (ns unchanged but for
+ * its hints).  A base
  * that is itself reserved gets a '_' first. */
 static char *
-uniqname(const NameSet *ns, const char *base, const char *const *also, int nalso)
+uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 {
 	size_t n = strlen(base) + 32;
-	char *s = xmalloc(n), *b = xmalloc(n);
-	int k, j;
+	char *s = xmalloc(n);
+	uint32_t k = 0, h = 0;
+	int j;
 	bool clash;
 
-	snprintf(b, n, "%s", base);
-	snprintf(s, n, "%s", b);
-	for (k = 1;; k++) {
+	/* Names are only ever added, so the candidates before the one base
+	 * got last time still clash: start there (a probe or two per name,
+	 * not one per earlier namesake). */
+	if (!nalso) {
+		h = nshint(ns, base);
+		k = ns->hnext[h];
+	}
+	for (;; k++) {
+		if (k)
+			snprintf(s, n, "%s_%" PRIu32, base, k);
+		else
+			snprintf(s, n, "%s", base);
 		clash = nshas(ns, s);
 		for (j = 0; j < nalso && !clash; j++) {
 			char t[512];
@@ -201,9 +244,9 @@ uniqname(const NameSet *ns, const char *base, const char *const *also, int nalso
 		}
 		if (!clash)
 			break;
-		snprintf(s, n, "%s_%d", b, k);
 	}
-	free(b);
+	if (!nalso)
+		ns->hnext[h] = k;
 	return s;
 }
 
@@ -248,6 +291,7 @@ struct FState {
 	Val *alias;           /* per Val: shares the variable of alias[v] (0: its own) */
 	char **name;          /* per Val: C++ variable name (root values) */
 	char **retname;       /* out-parameters of a multi-result function */
+	Val *args;            /* emittedargs' scratch: the widest operand list + 4 */
 	NameSet names;
 	uint32_t ntemp;
 	/* emission */
@@ -741,36 +785,187 @@ emittedargs(const FState *s, const Op *op, Ctx c, Val *out)
 	}
 }
 
-static bool
-needregion(FState *s, const Region *r, Ctx c)
+/*
+ * need[] is the least fixed point of "a live op's emitted operands are
+ * needed" (oplive, emittedargs).  A worklist reaches it in linear time:
+ * every value is needed once, every op is marked live once, and a region
+ * is walked once, when its owner is marked.  What a value's becoming
+ * needed changes: its defining op turns live (marked with the operands it
+ * emits now), or, for an op already marked, an if result or a loop's
+ * carried slot now read, the matching operand of the op's yields (and of
+ * the loop's breaks and continues) and the slot's initial value.
+ * The yields, breaks and continues that refer to each if or loop are
+ * listed once beforehand (terms), keyed like the marks by the op's first
+ * result or parameter.  Ops are only ever marked inside regions already
+ * walked: an operand is defined in the region of its reader or an
+ * enclosing one (the verifier checks), so the result is that of the plain
+ * fixed point iteration over the regions.
+ */
+typedef struct Need {
+	FState *s;
+	uint8_t *marked;     /* per key: the op is marked live */
+	uint8_t *slotdone;   /* per loop slot parameter: the slot's reads are needed */
+	const Op **loopof;   /* per key: the innermost loop around the op */
+	uint32_t *tstart;    /* per key: its terms are terms[tstart[k] .. tstart[k+1]) */
+	const Op **terms;    /* yields of an if or loop, breaks/continues of a loop */
+	Val *stack;          /* values needed, not yet looked at */
+	uint32_t nstack;
+} Need;
+
+static Val
+opkey(const Op *op)
 {
-	Val args[300];
-	bool changed = false;
+	return op->nres ? op->res[0] : op->nparams ? op->params[0] : 0;
+}
+
+static void
+needval(Need *w, Val v)
+{
+	if (w->s->need[v])
+		return;
+	w->s->need[v] = 1;
+	w->stack[w->nstack++] = v;
+}
+
+/* Count (tstart != terms) or file the terms of the ops in r; find the
+ * loop around each op and the widest operand list. */
+static void
+termregion(Need *w, const Region *r, Ctx c, uint32_t *fill, uint32_t *maxargs)
+{
 	uint32_t i;
-	int j, n;
+	int j;
 
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
-		if (!oplive(s, op))
-			continue;
-		n = emittedargs(s, op, c, args);
-		for (j = 0; j < n; j++)
-			if (!s->need[args[j]]) {
-				s->need[args[j]] = 1;
-				changed = true;
-			}
+		Val owner = 0;
+		if (op->nargs > *maxargs)
+			*maxargs = op->nargs;
+		if (opkey(op))
+			w->loopof[opkey(op)] = c.loop;
+		if (op->code == OP_YIELD && c.owner && !(c.owner->code == OP_WHILE && c.regno == 0))
+			owner = opkey(c.owner);
+		else if ((op->code == OP_BREAK || op->code == OP_CONTINUE) && c.loop)
+			owner = opkey(c.loop);
+		if (owner) {
+			if (fill)
+				w->terms[fill[owner]++] = op;
+			else
+				w->tstart[owner + 1]++;
+		}
 		for (j = 0; j < op->nregs; j++) {
 			Ctx in = {op, j, (op->code == OP_FOR || op->code == OP_WHILE) ? op : c.loop};
-			changed |= needregion(s, &op->regs[j], in);
+			termregion(w, &op->regs[j], in, fill, maxargs);
 		}
 	}
-	return changed;
+}
+
+static void markop(Need *w, const Op *op, Ctx c);
+
+static void
+markregion(Need *w, const Region *r, Ctx c)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (oplive(w->s, r->ops[i]))
+			markop(w, r->ops[i], c);
+}
+
+static void
+markop(Need *w, const Op *op, Ctx c)
+{
+	Val key = opkey(op);
+	int j, n;
+
+	if (key) {
+		if (w->marked[key])
+			return;
+		w->marked[key] = 1;
+	}
+	n = emittedargs(w->s, op, c, w->s->args);
+	for (j = 0; j < n; j++)
+		needval(w, w->s->args[j]);
+	if (op->code == OP_FOR || op->code == OP_WHILE)
+		for (j = 0; j < nslots(op); j++)
+			if (slotneeded(w->s, op, j))
+				w->slotdone[slotparam(op, j)] = 1;
+	for (j = 0; j < op->nregs; j++) {
+		Ctx in = {op, j, (op->code == OP_FOR || op->code == OP_WHILE) ? op : c.loop};
+		markregion(w, &op->regs[j], in);
+	}
+}
+
+/* v has just been found needed. */
+static void
+needed(Need *w, Val v)
+{
+	const Value *x = &w->s->f->vals[v];
+	const Op *op;
+	uint32_t t;
+	int k;
+
+	if (x->kind != V_RES && x->kind != V_PARAM)
+		return;
+	op = x->def;
+	if (!w->marked[opkey(op)]) {
+		Ctx c = {NULL, 0, w->loopof[opkey(op)]};
+		markop(w, op, c);
+		return;
+	}
+	if (op->code == OP_IF && x->kind == V_RES) {
+		k = x->idx;
+	} else if (op->code == OP_FOR || op->code == OP_WHILE) {
+		k = x->idx - (x->kind == V_PARAM && op->code == OP_FOR);
+		if (k < 0 || k >= nslots(op) || w->slotdone[slotparam(op, k)])
+			return;
+		w->slotdone[slotparam(op, k)] = 1;
+		needval(w, slotinit(op, k));
+	} else {
+		return;
+	}
+	for (t = w->tstart[opkey(op)]; t < w->tstart[opkey(op) + 1]; t++)
+		if (k < w->terms[t]->nargs)
+			needval(w, w->terms[t]->args[k]);
+}
+
+static void
+needfunc(FState *s)
+{
+	const Func *f = s->f;
+	uint32_t n = f->nvals + 1, i, maxargs = 0, *fill;
+	Ctx c = {0};
+	Need w = {0};
+
+	w.s = s;
+	w.marked = xcalloc(n, 1);
+	w.slotdone = xcalloc(n, 1);
+	w.loopof = xcalloc(n, sizeof *w.loopof);
+	w.tstart = xcalloc(n + 1, sizeof *w.tstart);
+	w.stack = xcalloc(n, sizeof *w.stack);
+	termregion(&w, &f->body, c, NULL, &maxargs);
+	for (i = 0; i < n; i++)
+		w.tstart[i + 1] += w.tstart[i];
+	w.terms = xcalloc(w.tstart[n] + 1, sizeof *w.terms);
+	fill = xcalloc(n, sizeof *fill);
+	memcpy(fill, w.tstart, n * sizeof *fill);
+	termregion(&w, &f->body, c, fill, &maxargs);
+	free(fill);
+	s->args = xcalloc(maxargs + 4, sizeof *s->args);
+	markregion(&w, &f->body, c);
+	while (w.nstack)
+		needed(&w, w.stack[--w.nstack]);
+	free(w.marked);
+	free(w.slotdone);
+	free(w.loopof);
+	free(w.tstart);
+	free(w.terms);
+	free(w.stack);
 }
 
 static void
 useregion(FState *s, const Region *r, Ctx c)
 {
-	Val args[300];
+	Val *args = s->args;
 	uint32_t i;
 	int j, n;
 
@@ -986,15 +1181,14 @@ fstate(Emit *e, int fi)
 	s->weight = xcalloc(n, sizeof(uint16_t));
 	s->alias = xcalloc(n, sizeof(Val));
 	s->name = xcalloc(n, sizeof(char *));
-	while (needregion(s, &f->body, c))
-		;
+	needfunc(s);
 	for (i = 0; i < f->nparams; i++)
 		s->home[f->params[i]] = &f->body;
 	useregion(s, &f->body, c);
 	aliasregion(s, &f->body);
 	inlineregion(s, &f->body);
 	/* names: module names, then parameters in order */
-	nscopy(&s->names, &e->locals);
+	s->names.parent = &e->locals;
 	for (i = 0; i < f->nparams; i++) {
 		Val v = f->params[i];
 		const char *nm = f->vals[v].name;
@@ -1027,6 +1221,7 @@ fsfree(FState *s)
 		for (i = 0; i < s->f->nrets; i++)
 			free(s->retname[i]);
 	free(s->retname);
+	free(s->args);
 	free(s->need);
 	free(s->uses);
 	free(s->user);
@@ -1647,15 +1842,16 @@ static void region(FState *s, Buf *b, const Region *r, int d, Ctx c);
 static void
 slotassign(FState *s, Buf *b, const Op *loop, const Op *term, int d)
 {
-	Val dst[256], src[256];
+	Val *dst = xcalloc(2u * term->nargs + 2, sizeof(Val)), *src = dst + term->nargs + 1;
 	int n = 0, k;
 
-	for (k = 0; k < term->nargs && k < nslots(loop) && n < 256; k++)
+	for (k = 0; k < term->nargs && k < nslots(loop); k++)
 		if (slotneeded(s, loop, k)) {
 			dst[n] = slotparam(loop, k);
 			src[n++] = term->args[k];
 		}
 	passign(s, b, dst, src, n, d);
+	free(dst);
 }
 
 static void
@@ -1669,14 +1865,15 @@ terminator(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 		if (!c.owner)
 			return;
 		if (c.owner->code == OP_IF) {
-			Val dst[256], src[256];
+			Val *dst = xcalloc(2u * op->nargs + 2, sizeof(Val)), *src = dst + op->nargs + 1;
 			int n = 0;
-			for (k = 0; k < op->nargs && k < c.owner->nres && n < 256; k++)
+			for (k = 0; k < op->nargs && k < c.owner->nres; k++)
 				if (s->need[c.owner->res[k]]) {
 					dst[n] = c.owner->res[k];
 					src[n++] = op->args[k];
 				}
 			passign(s, b, dst, src, n, d);
+			free(dst);
 		} else if (c.owner->code == OP_WHILE && c.regno == 0) {
 			/* the condition: written by the while itself */
 		} else {

@@ -7,6 +7,17 @@
 
 #include "ir.h"
 
+/* findfunc's index: function numbers + 1 by name hash (open addressing),
+ * valid for the funcs array and count it was made for (code that
+ * reorders or drops functions replaces m->funcs or m->nfuncs: then it is
+ * made again).  The first function of a name wins, as in a linear scan. */
+typedef struct FuncIndex {
+	uint32_t *slot;
+	uint32_t cap;
+	Func **funcs;  /* m->funcs and m->nfuncs when last brought up to date */
+	uint32_t n;
+} FuncIndex;
+
 const OpInfo opinfo[NOPS] = {
 #define OP(id, name, amin, amax, ty, flags, cpp, deriv, llvm) \
 	{name, amin, amax, ty, flags, cpp, deriv, llvm},
@@ -38,8 +49,12 @@ modnew(void)
 void
 modfree(Module *m)
 {
-	if (m)
+	if (m) {
+		if (m->fidx)
+			free(m->fidx->slot);
+		free(m->fidx);
 		arena_free(m->arena);
+	}
 }
 
 const char *
@@ -98,27 +113,77 @@ fieldindex(const Module *m, int sid, const char *name)
 	return -1;
 }
 
+
+static void
+fidxput(FuncIndex *x, const Module *m, uint32_t fi)
+{
+	uint32_t i;
+
+	for (i = (uint32_t)hash64(m->funcs[fi]->name, strlen(m->funcs[fi]->name), 3) & (x->cap - 1); x->slot[i];
+	     i = (i + 1) & (x->cap - 1))
+		if (strcmp(m->funcs[x->slot[i] - 1]->name, m->funcs[fi]->name) == 0)
+			return;
+	x->slot[i] = fi + 1;
+}
+
+/* The index of m, made or extended for m->funcs[0 .. nfuncs). */
+static FuncIndex *
+fidx(Module *m)
+{
+	FuncIndex *x = m->fidx;
+	uint32_t i, from = 0;
+
+	if (!x)
+		x = m->fidx = xcalloc(1, sizeof *x);
+	if (x->funcs == m->funcs && x->n <= m->nfuncs)
+		from = x->n;
+	if (!from || 2 * m->nfuncs + 2 > x->cap) {
+		if (2 * m->nfuncs + 2 > x->cap) {
+			while (2 * m->nfuncs + 2 > x->cap)
+				x->cap = x->cap ? 2 * x->cap : 64;
+			free(x->slot);
+			x->slot = xcalloc(x->cap, sizeof *x->slot);
+		} else {
+			memset(x->slot, 0, x->cap * sizeof *x->slot);
+		}
+		from = 0;
+	}
+	for (i = from; i < m->nfuncs; i++)
+		fidxput(x, m, i);
+	x->funcs = m->funcs;
+	x->n = m->nfuncs;
+	return x;
+}
+
 Func *
 addfunc(Module *m, const char *name, bool kernel, Loc loc)
 {
 	Func *f = aalloc(m->arena, sizeof *f);
+	bool indexed = m->fidx && m->fidx->funcs == m->funcs && m->fidx->n == m->nfuncs;
 
 	f->name = astrdup(m->arena, name);
 	f->kernel = kernel;
 	f->loc = loc;
 	f->adjof = -1;
 	APUSH(m->arena, m->funcs, m->nfuncs, m->capfuncs, f);
+	if (indexed) {
+		/* the array may have moved: what was indexed is still in it */
+		m->fidx->funcs = m->funcs;
+		fidx(m);
+	}
 	return f;
 }
 
 int
 findfunc(const Module *m, const char *name)
 {
+	/* the index is a cache: filling it changes nothing findfunc returns */
+	FuncIndex *x = fidx((Module *)m);
 	uint32_t i;
 
-	for (i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i]->name, name) == 0)
-			return (int)i;
+	for (i = (uint32_t)hash64(name, strlen(name), 3) & (x->cap - 1); x->slot[i]; i = (i + 1) & (x->cap - 1))
+		if (strcmp(m->funcs[x->slot[i] - 1]->name, name) == 0)
+			return (int)(x->slot[i] - 1);
 	return -1;
 }
 

@@ -373,6 +373,7 @@ typedef struct Module {
 	StructDef *structs;
 	uint32_t nfuncs, capfuncs;
 	Func **funcs;       /* functions and kernels, in order */
+	struct FuncIndex *fidx; /* findfunc's name index (build.c; malloc'd, freed by modfree) */
 	uint32_t nstrs, capstrs;
 	const char **strs;  /* string constants */
 	bool toobig;        /* an op or function got more than MAXOPVALS operands,

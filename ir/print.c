@@ -24,6 +24,9 @@ typedef struct Names {
 	uint32_t ntemp;  /* next temporary number */
 	char **used;     /* open-addressing set of taken names */
 	uint32_t nused, capused;
+	const char **hbase; /* open addressing: source names given so far ... */
+	uint32_t *hnext;    /* ... and the first suffix that may be free for each */
+	uint32_t nhint, caphint;
 } Names;
 
 static uint32_t
@@ -70,6 +73,41 @@ take(Names *nm, char *s)
 	nm->nused++;
 }
 
+/* The suffix to try first for base: names are only ever taken, so the
+ * suffixes before the one base got last time are still taken (one probe
+ * per name instead of one per earlier namesake). */
+static uint32_t *
+hint(Names *nm, const char *base)
+{
+	uint32_t i, j;
+
+	if (2 * (nm->nhint + 1) > nm->caphint) {
+		uint32_t ncap = nm->caphint ? 2 * nm->caphint : 64;
+		const char **nb = xcalloc(ncap, sizeof *nb);
+		uint32_t *nn = xcalloc(ncap, sizeof *nn);
+		for (j = 0; j < nm->caphint; j++) {
+			if (!nm->hbase[j])
+				continue;
+			for (i = strhash(nm->hbase[j]) & (ncap - 1); nb[i]; i = (i + 1) & (ncap - 1))
+				;
+			nb[i] = nm->hbase[j];
+			nn[i] = nm->hnext[j];
+		}
+		free(nm->hbase);
+		free(nm->hnext);
+		nm->hbase = nb;
+		nm->hnext = nn;
+		nm->caphint = ncap;
+	}
+	for (i = strhash(base) & (nm->caphint - 1); nm->hbase[i]; i = (i + 1) & (nm->caphint - 1))
+		if (strcmp(nm->hbase[i], base) == 0)
+			return &nm->hnext[i];
+	nm->hbase[i] = base;
+	nm->hnext[i] = 0;
+	nm->nhint++;
+	return &nm->hnext[i];
+}
+
 static const char *
 name(Names *nm, Val v)
 {
@@ -82,11 +120,16 @@ name(Names *nm, Val v)
 		return nm->name[v];
 	if (x->name && !(nm->flags & PRINT_NORM)) {
 		size_t n = strlen(x->name) + 16;
-		int k;
+		uint32_t *k = hint(nm, x->name);
 		s = xmalloc(n);
-		snprintf(s, n, "%s", x->name);
-		for (k = 1; taken(nm, s); k++)
-			snprintf(s, n, "%s.%d", x->name, k);
+		for (;; ++*k) {
+			if (*k)
+				snprintf(s, n, "%s.%u", x->name, (unsigned)*k);
+			else
+				snprintf(s, n, "%s", x->name);
+			if (!taken(nm, s))
+				break;
+		}
 	} else {
 		s = xmalloc(16);
 		do
@@ -474,6 +517,8 @@ namesfini(Names *nm)
 		free(nm->name[i]);
 	free(nm->name);
 	free(nm->used);
+	free(nm->hbase);
+	free(nm->hnext);
 }
 
 /* Print f with the names in nm (fresh: they are assigned as printed). */

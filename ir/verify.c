@@ -304,7 +304,26 @@ int
 verify(const Module *m, const Src *src, Diag *d)
 {
 	Ctx c = {0};
-	uint32_t i, j;
+	uint32_t i, j, *later = xcalloc(m->nfuncs + 1, sizeof *later);
+	uint32_t cap = 64, *slot, *count, h;
+
+	/* later[i]: how many functions after i have its name (one hash pass
+	 * from the end, not a scan of the rest per function) */
+	while (cap < 2 * m->nfuncs + 2)
+		cap *= 2;
+	slot = xcalloc(cap, sizeof *slot);
+	count = xcalloc(cap, sizeof *count);
+	for (i = m->nfuncs; i-- > 0;) {
+		const char *nm = m->funcs[i]->name;
+		for (h = (uint32_t)hash64(nm, strlen(nm), 5) & (cap - 1); slot[h]; h = (h + 1) & (cap - 1))
+			if (strcmp(m->funcs[slot[h] - 1]->name, nm) == 0)
+				break;
+		if (!slot[h])
+			slot[h] = i + 1;
+		later[i] = count[h]++;
+	}
+	free(slot);
+	free(count);
 
 	c.m = m;
 	c.src = src;
@@ -323,14 +342,14 @@ verify(const Module *m, const Src *src, Diag *d)
 		}
 		if (f->kernel && f->nrets)
 			report(&c, NULL, "kernels cannot return values");
-		for (j = i + 1; j < m->nfuncs; j++)
-			if (strcmp(m->funcs[j]->name, f->name) == 0)
-				report(&c, NULL, "function @%s defined twice", f->name);
+		for (j = 0; j < later[i]; j++)
+			report(&c, NULL, "function @%s defined twice", f->name);
 		region(&c, &f->body, sc);
 		if (f->body.n && f->body.ops[f->body.n - 1]->code != OP_RET &&
 		    (opinfo[f->body.ops[f->body.n - 1]->code].flags & F_TERM))
 			report(&c, f->body.ops[f->body.n - 1], "a function body ends with ret");
 		free(c.vis);
 	}
+	free(later);
 	return c.n;
 }

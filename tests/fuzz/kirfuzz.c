@@ -2,8 +2,11 @@
  * kirfuzz.c — fuzz target for the kir parser, verifier, passes and printer.
  *
  * Property checked on every input: parsing never crashes; when the input
- * parses and verifies, fold,cse,dce keep it valid, and the printed text
- * re-parses and prints to the same bytes (canonical form is a fixed point).
+ * parses and verifies, kcpu's and kcuda's emitters take it, fold,cse,dce
+ * keep it valid, and the printed text re-parses and prints to the same
+ * bytes (canonical form is a fixed point); then inline, unroll, ad and
+ * scalarize either report an error or leave a module that verifies and
+ * emits.
  *
  * Built two ways: with clang -fsanitize=fuzzer (configure --enable-libfuzzer)
  * LLVMFuzzerTestOneInput is driven by libFuzzer; otherwise main() below is a
@@ -16,8 +19,42 @@
 
 #include "ir.h"
 #include "passes.h"
+#include "emit.h"
 
 static FILE *devnull;
+static long nparsed, nvalid; /* inputs that parse, that also verify */
+
+/* Both back ends' C++ for m (thrown away: only crashes matter). */
+static void
+emitboth(const Module *m)
+{
+	EmitOpts eo = {false, true, "kcpu"};
+	CudaOpts co = {0};
+	Buf b = {0};
+
+	emitcpu(m, &eo, &b);
+	b.n = 0;
+	eo.cuda = true;
+	eo.tool = "kcuda";
+	co.seed = 1;
+	co.arch = "sm_80";
+	co.include = "/usr/include";
+	if (emitcudacheck(m, &co) == 0)
+		emitcuda(m, &eo, &co, &b);
+	buffree(&b);
+}
+
+/* Run pass fn; when it reports nothing the module must stay valid. */
+static void
+runpass(Module *m, const char *name, PassOpts *po, const char *text, size_t len)
+{
+	const PassInfo *p = findpass(name, strlen(name));
+
+	if (p->fn(m, po) != 0)
+		return;
+	if (verify(m, po->src, po->d) != 0)
+		die("%s broke a valid module:\n%.*s", name, (int)len, text);
+}
 
 static void
 check(const char *text, size_t len)
@@ -36,7 +73,10 @@ check(const char *text, size_t len)
 	po.max_unroll = 16;
 	if (!(m = parsekir(&src, &d)))
 		return;
+	nparsed++;
 	if (verify(m, &src, &d) == 0) {
+		nvalid++;
+		emitboth(m);
 		fold(m, &po);
 		cse(m, &po);
 		dce(m, &po);
@@ -52,6 +92,11 @@ check(const char *text, size_t len)
 		if (a.n != b.n || memcmp(a.s, b.s, a.n) != 0)
 			die("printing is not a fixed point:\n%s\n----\n%s", a.s, b.s);
 		modfree(m2);
+		runpass(m, "inline", &po, text, len);
+		runpass(m, "unroll", &po, text, len);
+		runpass(m, "ad", &po, text, len);
+		emitboth(m);
+		runpass(m, "scalarize", &po, text, len);
 	}
 	modfree(m);
 	buffree(&a);
@@ -197,7 +242,8 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < nfiles; i++)
 		free(files[i]);
-	printf("kirfuzz: %ld mutated inputs from %d files, no failure\n", iters, nfiles);
+	printf("kirfuzz: %ld mutated inputs from %d files (%ld parsed, %ld valid), no failure\n", iters, nfiles,
+	       nparsed, nvalid);
 	return 0;
 }
 #endif
