@@ -69,7 +69,7 @@ build() {
 	kpyc) LIBS= link kpyc tests/frontend/fuzz_kpyc.c $KPYC_SRCS $KIR_SRCS ;;
 	kir) LIBS= link kir tests/fuzz/kirfuzz.c $PASSES_SRCS $BACKEND_SRCS $KIR_SRCS ;;
 	npy) LIBS= link npy tests/fuzz/npyfuzz.c $KRUN_SRCS $KIR_SRCS ;;
-	kpack) LIBS=${CJSON_LIBS:-} link kpack tests/fuzz/kpackfuzz.c $KRUN_SRCS $KIR_SRCS ;;
+	kpack) LIBS=${CJSON_LIBS:-} link kpack tests/fuzz/kpackfuzz.c samples/neardup.c $KRUN_SRCS $KIR_SRCS ;;
 	*) echo "libfuzzer.sh: unknown target $1" >&2; exit 2 ;;
 	esac
 }
