@@ -240,7 +240,8 @@ npy_parse(const char *buf, size_t n, NpyArray *a, char *err, size_t nerr)
 	if (parsedescr(dictval(h, e, "descr"), e, &a->dtype, err, nerr) < 0)
 		return -1;
 	fo = dictval(h, e, "fortran_order");
-	if (!fo || (strncmp(fo, "False", 5) != 0 && strncmp(fo, "True", 4) != 0)) {
+	/* the value must lie inside the header (e - fo: the bytes left) */
+	if (!fo || !((e - fo >= 5 && memcmp(fo, "False", 5) == 0) || (e - fo >= 4 && memcmp(fo, "True", 4) == 0))) {
 		seterr(err, nerr, "malformed header: no 'fortran_order'%s%s", "", "");
 		return -1;
 	}
