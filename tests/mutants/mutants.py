@@ -40,7 +40,8 @@ import subprocess
 import sys
 import time
 
-# the suites run against each mutant, fastest and most telling first
+# the suites run against each mutant, fastest and most telling first (host.test,
+# which compiles every test module twice, last)
 DEFAULT_SUITES = [
     "tests/ad/rules.test",
     "tests/ir/ir.test",
@@ -48,10 +49,10 @@ DEFAULT_SUITES = [
     "tests/ad/ops.test",
     "tests/run/*.krun",
     "tests/run/python.test",
-    "tests/ptx/host.test",
-    "tests/cuda/golden.test",
     "tests/warp/reject.test",
     "tests/warp/diff.test",
+    "tests/cuda/golden.test",
+    "tests/ptx/host.test",
 ]
 
 # files the build reads as data tables although every object includes them:
@@ -184,6 +185,7 @@ class Driver:
             shutil.rmtree(cache, ignore_errors=True)
             shutil.rmtree(os.path.join(self.bld, "tests", "ptx", "kpycache"), ignore_errors=True)
         e["KPY_CACHE"] = cache
+        e["KPY_INCLUDE"] = os.path.join(self.src, "runtime", "include")  # the copy's runtime headers
         vpy = os.path.join(self.builddir, ".venv-warp", "bin", "python")
         if "KPY_WARP_PYTHON" not in e and os.path.exists(vpy):
             e["KPY_WARP_PYTHON"] = vpy
