@@ -136,6 +136,7 @@ class Driver:
         # original text again, with a time older than the mutant's objects
         if os.path.exists(self.marker):
             self.invalidate(open(self.marker).read().strip())
+            self.clear_caches()
             os.remove(self.marker)
 
     def invalidate(self, rel):
@@ -181,15 +182,21 @@ class Driver:
         cache = os.path.join(self.work, "kcache")
         if fresh_cache:
             # runtime headers are not part of krun's cache key
+            self.clear_caches()
             cache = os.path.join(self.work, "kcache-fresh")
-            shutil.rmtree(cache, ignore_errors=True)
-            shutil.rmtree(os.path.join(self.bld, "tests", "ptx", "kpycache"), ignore_errors=True)
         e["KPY_CACHE"] = cache
         e["KPY_INCLUDE"] = os.path.join(self.src, "runtime", "include")  # the copy's runtime headers
         vpy = os.path.join(self.builddir, ".venv-warp", "bin", "python")
         if "KPY_WARP_PYTHON" not in e and os.path.exists(vpy):
             e["KPY_WARP_PYTHON"] = vpy
         return e
+
+    def clear_caches(self):
+        """Forget the modules krun compiled with mutated runtime headers
+        (the headers are not part of krun's cache key): the private cache
+        of runtime mutants and host.test's cache in the build tree."""
+        shutil.rmtree(os.path.join(self.work, "kcache-fresh"), ignore_errors=True)
+        shutil.rmtree(os.path.join(self.bld, "tests", "ptx", "kpycache"), ignore_errors=True)
 
     def run_suite(self, t, env, limit):
         """Run one test script; stop at its first failing case.  Returns
@@ -299,7 +306,7 @@ class Driver:
         print("mutants: %d mutants, suites: %s" % (len(muts), " ".join(suites)))
         print("mutants: scratch tree %s (built in %.0f s)" % (self.work, secs))
         sys.stdout.flush()
-        env = self.env(True)
+        env = self.env(False)
         for t in suites:
             fail, secs = self.run_suite(t, env, None)
             if fail:
@@ -340,6 +347,8 @@ class Driver:
                         m["id"], m["file"], m["why"], bsecs, tsecs))
             finally:
                 self.restore(m, text)
+                if m["file"].startswith("runtime/"):
+                    self.clear_caches()
                 sys.stdout.flush()
         ok, _, log = self.build()  # leave the scratch build unmutated
         n = len(killed) + len(survived)
