@@ -51,3 +51,10 @@ def int_edges(n: wp.array(dtype=wp.int32), u: wp.array(dtype=wp.uint32), out: wp
     r += c // 2 + 7 // -2                        # floor division of constants
     r += int(-2.5) + int(wp.float32(-0.5))       # conversions truncate
     out[i] = r
+
+
+@wp.kernel
+def sub_accumulate(x: wp.array(dtype=float), w: wp.array(dtype=float), total: wp.array(dtype=float)):
+    # the adjoint of atomic_sub's value is minus the element's adjoint
+    i = wp.tid()
+    wp.atomic_sub(total, i % 3, x[i] * w[i])
