@@ -58,3 +58,15 @@ def sub_accumulate(x: wp.array(dtype=float), w: wp.array(dtype=float), total: wp
     # the adjoint of atomic_sub's value is minus the element's adjoint
     i = wp.tid()
     wp.atomic_sub(total, i % 3, x[i] * w[i])
+
+
+@wp.kernel
+def strided_loop(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    # a carried value in a loop with step 3: the backward kernel replays
+    # the iterations at 1, 4, 7, not at 1, 2, 3
+    i = wp.tid()
+    v = x[i]
+    s = float(0.0)
+    for k in range(1, 10, 3):
+        s = s * v + float(k)
+    out[i] = s
