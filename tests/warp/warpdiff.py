@@ -15,7 +15,11 @@ For every kernel of every module given, with a seed:
      arrays the kernel only reads, with tolerances per dtype: exact for
      integers and bools, rtol/atol 1e-5/1e-6 for f32 (1e-4 for
      transcendental-heavy kernels is NOT granted: mismatches are bugs),
-     1e-12 for f64, 2e-3 for f16.
+     1e-12 for f64, 2e-3 for f16.  A gradient that differs from Warp's is
+     accepted as rounding only when central finite differences in double
+     precision (krun --gradcheck, which uses none of kpy's derivative rules)
+     confirm kpy's double-precision gradient and kpy's float gradient is as
+     close to that as Warp's is (referee()).
 
 Modules are compiled by kpy in one batch (all modules → one kir module → one
 C++ file) so the suite stays fast.
@@ -201,10 +205,51 @@ def compare(name, want, got):
     return None
 
 
-def referee(cmd, kd, wgrad, gerrs):
-    """Judge float gradient mismatches against a double-precision evaluation
-    of the same kernel (krun with KPY_CXXFLAGS=-DKPY_F32_DOUBLE). Returns
+GRADLINE = re.compile(r"^gradcheck (\S+) (\S+): (\d+) of (\d+) elements, worst relative error (.*) (ok|FAIL)$", re.M)
+
+
+def fd_certify(cmd, nelem):
+    """krun --gradcheck with the kernel's inputs and adjoint seeds (cmd's
+    --in, --set and --adj): kpy's double-precision backward (the
+    KPY_F32_DOUBLE build) against central finite differences of the
+    double-precision forward, at every element (--samples nelem).  Finite
+    differences use no derivative rule of kpy's, so they can referee them.
+    A step too small loses digits to rounding, one too large to truncation:
+    an array passes at krun's default step, at 1e-5 or at 1e-4 (as tests/ad
+    does), and only where some element was not at a kink.
+    Returns {array: (passed, the line that judged it)}."""
+    gc = [c for c in cmd if c != "--backward"]
+    gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:]
+    res = {}
+    for eps in ("1e-6", "1e-5", "1e-4"):
+        p = subprocess.run(gc + ["--gradcheck", "--samples", str(nelem), "--eps", eps],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out = p.stdout.decode(errors="replace")
+        found = False
+        for m in GRADLINE.finditer(out):
+            found = True
+            name = m.group(2)
+            if not res.get(name, (False,))[0]:
+                res[name] = (m.group(6) == "ok" and int(m.group(3)) > 0, "%s (--eps %s)" % (m.group(0), eps))
+        if not found:
+            tail = " | ".join((p.stdout + p.stderr).decode(errors="replace").strip().splitlines()[-3:])
+            return {"": (False, "krun --gradcheck gave no verdict (exit %d): %s" % (p.returncode, tail))}
+        if all(ok for ok, _ in res.values()):
+            break
+    return res
+
+
+def referee(cmd, kd, wgrad, gerrs, nelem):
+    """Judge float gradient mismatches with Warp.  First the truth, from
+    something kpy's derivative rules did not compute: central finite
+    differences in double precision (fd_certify) must confirm kpy's
+    double-precision gradient of every mismatching array.  Then rounding:
+    kpy's float gradient against that certified double-precision one must be
+    off by no more than the order of Warp's error against it.  Returns
     (names accepted, with how far each side is; the remaining errors)."""
+    fd = fd_certify(cmd, nelem)
+    if "" in fd:
+        return [], {n: e + "; " + fd[""][1] for n, e in gerrs.items()}
     out64 = os.path.join(kd, "out64")
     cmd64 = list(cmd)
     cmd64[cmd64.index("--out") + 1] = out64
@@ -212,12 +257,16 @@ def referee(cmd, kd, wgrad, gerrs):
     env["KPY_CXXFLAGS"] = (env.get("KPY_CXXFLAGS") or "-O2") + " -DKPY_F32_DOUBLE"
     p = subprocess.run(cmd64, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     if p.returncode != 0:
-        return [], gerrs
+        return [], {n: e + "; the double-precision run failed" for n, e in gerrs.items()}
     ok, left = [], {}
     for name, e in gerrs.items():
         rp = os.path.join(out64, "adj_" + name + ".npy")
         kp = os.path.join(kd, "out", "adj_" + name + ".npy")
         w = wgrad[name]
+        passed, line = fd.get(name, (False, "krun --gradcheck did not check %s" % name))
+        if not passed:
+            left[name] = e + "; finite differences (double) refute kpy's gradient: " + line
+            continue
         if w.dtype not in (np.float32, np.float64) or not os.path.exists(rp) or not os.path.exists(kp):
             left[name] = e
             continue
@@ -231,7 +280,8 @@ def referee(cmd, kd, wgrad, gerrs):
         # the array's worst error (relative to 1 + |float64 value|) against
         # Warp's: the same order of magnitude (rounding), not more
         if np.isfinite(ek).all() and ek.max() <= 4 * ew.max() + atol:
-            ok.append("adj_%s: kpy within %.2g of float64, Warp within %.2g" % (name, ek.max(), ew.max()))
+            ok.append("adj_%s: kpy within %.2g of float64, Warp within %.2g; float64 confirmed by finite differences" % (
+                name, ek.max(), ew.max()))
         else:
             i = tuple(np.unravel_index(np.nanargmax(ek), ek.shape))
             left[name] = e + "; worst against float64 at %s: %r (kpy off by %.3g, Warp's worst %.3g)" % (
@@ -396,12 +446,13 @@ def main():
                     if gerrs:
                         # Reverse mode sums an adjoint's contributions in its own
                         # order, and rounding in float32 differs where they cancel.
-                        # The referee is the same kernel and seeds evaluated in
-                        # double (kcpu's KPY_F32_DOUBLE build; float64 arrays take
-                        # float32 parts too): kpy's worst error over the array must
+                        # The referee (see referee()): finite differences in
+                        # double must confirm kpy's gradient in double (kcpu's
+                        # KPY_F32_DOUBLE build, same inputs and seeds); then
+                        # kpy's worst error against that over the array must
                         # be of the order of Warp's (4 times at most, plus the
                         # dtype's tolerance); a bug is orders of magnitude more.
-                        rounding, gerrs = referee(cmd, kd, wgrad, gerrs)
+                        rounding, gerrs = referee(cmd, kd, wgrad, gerrs, max(a.size for a in arrays.values()))
                     errs.extend(gerrs.values())
                 if errs:
                     failed += 1
