@@ -683,6 +683,14 @@ KPY_HD inline launch_bounds make_launch_bounds(int ndim, i32 n0, i32 n1 = 0, i32
 	return b;
 }
 
+namespace detail {
+/* c + a*b: fused for float and double, rounded twice for f16 and ints (the
+ * fma op, and the matrix products of mat.h). */
+template <class T> KPY_HD inline T muladd(T a, T b, T c) { return (T)(c + a * b); }
+template <> KPY_HD inline float muladd<float>(float a, float b, float c) { return ::fmaf(a, b, c); }
+template <> KPY_HD inline double muladd<double>(double a, double b, double c) { return ::fma(a, b, c); }
+} // namespace detail
+
 #if defined(__CUDACC__)
 /* Grid-stride loop: for (i64 i = grid_index(); i < b.size; i += grid_stride()) */
 __device__ inline int64_t grid_index() { return (int64_t)blockDim.x * blockIdx.x + threadIdx.x; }

@@ -286,13 +286,6 @@ template <unsigned R, unsigned C, class T> KPY_HD inline vec_t<C, T> operator*(c
 	return r;
 }
 
-namespace detail {
-/* c + a*b: fused for float and double, rounded twice for f16 and ints. */
-template <class T> KPY_HD inline T muladd(T a, T b, T c) { return (T)(c + a * b); }
-template <> KPY_HD inline float muladd<float>(float a, float b, float c) { return ::fmaf(a, b, c); }
-template <> KPY_HD inline double muladd<double>(double a, double b, double c) { return ::fma(a, b, c); }
-} // namespace detail
-
 template <unsigned R, unsigned K, unsigned C, class T>
 KPY_HD inline mat_t<R, C, T> operator*(const mat_t<R, K, T> &a, const mat_t<K, C, T> &b)
 {
