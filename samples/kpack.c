@@ -813,6 +813,138 @@ copyheaders(const char *inc, const char *out)
 		fatal("%s/kpy holds no headers", inc);
 }
 
+/* fn(o, kh, ctx) for every record of the shards, in order, whose normalized
+ * kir hash kh was not seen before (the others counted in *dups); every line is
+ * checked against the schema first.  Returns 1 on an unreadable shard or an
+ * invalid record (said on stderr), else 0. */
+typedef void RecordFn(cJSON *o, uint64_t kh, void *ctx);
+
+static int
+eachrecord(int argc, char **argv, RecordFn *fn, void *ctx, int *dups)
+{
+	HSet seen = {0};
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		char *text = readfile(argv[i], NULL), *line, *next;
+		int lineno = 0;
+
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+			free(seen.k);
+			return 1;
+		}
+		for (line = text; *line; line = next) {
+			char *e = strchr(line, '\n');
+			cJSON *o;
+			uint64_t kh;
+
+			next = e ? e + 1 : line + strlen(line);
+			if (e)
+				*e = 0;
+			lineno++;
+			if (!*line)
+				continue;
+			if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
+				fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
+				cJSON_Delete(o);
+				free(text);
+				free(seen.k);
+				return 1;
+			}
+			kh = strtoull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "meta"),
+			                                                "kir_hash")->valuestring, NULL, 16);
+			if (hsetadd(&seen, kh))
+				fn(o, kh, ctx);
+			else if (dups)
+				(*dups)++;
+			cJSON_Delete(o);
+		}
+		free(text);
+	}
+	free(seen.k);
+	return 0;
+}
+
+/* The merge's first pass: the records' Python for the near-duplicate
+ * clusters, and their kir hashes in order. */
+typedef struct Near {
+	NearDup *nd;
+	uint64_t *kirhash;
+	uint32_t n, cap;
+} Near;
+
+static void
+nearadd(cJSON *o, uint64_t kh, void *ctx)
+{
+	Near *nr = ctx;
+
+	nd_add(nr->nd, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring);
+	if (nr->n == nr->cap) {
+		nr->cap = nr->cap ? 2 * nr->cap : 1024;
+		nr->kirhash = xrealloc(nr->kirhash, nr->cap * sizeof *nr->kirhash);
+	}
+	nr->kirhash[nr->n++] = kh;
+}
+
+/* The second pass: each record to its split (its cluster's first record's),
+ * and the counts. */
+typedef struct Merge {
+	Stats *st;
+	Buf *split;                /* train, val, test lines */
+	const char **splitnames;
+	const int *pct;
+	const uint64_t *kirhash;   /* from the first pass */
+	const uint32_t *rep;
+	uint32_t kept;             /* records placed so far */
+	const NGrams *refgrams;    /* decontamination, or NULL */
+} Merge;
+
+static void
+mergeone(cJSON *o, uint64_t kh, void *ctx)
+{
+	Merge *mg = ctx;
+	Stats *st = mg->st;
+	cJSON *meta = cJSON_GetObjectItemCaseSensitive(o, "meta"), *cat, *x, *y;
+	int s;
+
+	if (mg->refgrams) {
+		uint32_t hit, total;
+
+		ng_overlap(mg->refgrams, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring, &hit, &total);
+		if (hit) {
+			st->overlapping++;
+			st->contaminated += total && (double)hit / total >= CONTAMINATED;
+			if (total && (double)hit / total > st->maxshare)
+				st->maxshare = (double)hit / total;
+		}
+	}
+	/* the split follows the hash of the cluster's first record and the
+	 * requested percentages */
+	s = splitno(mg->kirhash[mg->rep[mg->kept++]], mg->pct);
+	st->moved += s != splitno(kh, mg->pct);
+	cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(mg->splitnames[s]));
+	putline(&mg->split[s], o);
+	st->split[s]++;
+	st->records++;
+	cat = sub(st->bycat, cJSON_GetObjectItemCaseSensitive(o, "category")->valuestring);
+	bump(cat, "records", 1);
+	bump(cat, mg->splitnames[s], 1);
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "checks"))
+		bump(sub(st->checks, x->string), strcmp(x->valuestring, "pass") == 0 ? "pass" : "skip", 1);
+	cJSON_ArrayForEach(y, cJSON_GetObjectItemCaseSensitive(meta, "ops"))
+		bump(st->ops, y->string, (int)y->valuedouble);
+	if (st->n == st->cap) {
+		st->cap = st->cap ? 2 * st->cap : 1024;
+		st->pylines = xrealloc(st->pylines, (size_t)st->cap * sizeof(int));
+		st->culines = xrealloc(st->culines, (size_t)st->cap * sizeof(int));
+	}
+	x = cJSON_GetObjectItemCaseSensitive(meta, "lines");
+	st->pylines[st->n] = (int)cJSON_GetObjectItemCaseSensitive(x, "python")->valuedouble;
+	st->culines[st->n] = (int)cJSON_GetObjectItemCaseSensitive(x, "cuda_forward")->valuedouble;
+	st->n++;
+}
+
 static int
 cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, const int pct[3], const char *inc,
          const char *refdir)
@@ -820,13 +952,11 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	Buf split[3] = {{0}};
 	const char *splitnames[3] = {"train", "val", "test"};
 	Stats st = {0};
-	HSet seen = {0};
 	cJSON *stats, *c;
 	char path[4096];
 	int i, k;
 	uint64_t *kirhash = NULL; /* per kept record, in order: its kir hash */
 	uint32_t *rep = NULL;     /* per kept record: the first record of its near-duplicate cluster */
-	uint32_t kept = 0;
 	NGrams *refgrams = NULL;  /* decontamination: the reference n-grams */
 
 	if (!out) {
@@ -842,145 +972,47 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 		if ((st.reffiles = addrefs(refgrams, refdir, 0)) <= 0) {
 			fprintf(stderr, "kpack: --decontaminate %s: %s\n", refdir,
 			        st.reffiles < 0 ? strerror(errno) : "no .py file there");
-			ng_free(refgrams);
-			return 1;
+			goto fail;
 		}
 	}
 	/* first pass: the near-duplicate clusters of the records that stay, by
 	 * their Python text; a cluster stays in one split (its first record's) */
 	{
-		HSet seen1 = {0};
-		NearDup *nd = nd_new();
-		uint32_t n = 0, cap = 0, j;
+		Near nr = {nd_new(), NULL, 0, 0};
+		uint32_t j;
 
-		for (i = 0; i < argc; i++) {
-			char *text = readfile(argv[i], NULL), *line, *next;
-			int lineno = 0;
-			if (!text) {
-				fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
-				return 1;
-			}
-			for (line = text; *line; line = next) {
-				char *e = strchr(line, '\n');
-				cJSON *o;
-				uint64_t kh;
-				next = e ? e + 1 : line + strlen(line);
-				if (e)
-					*e = 0;
-				lineno++;
-				if (!*line)
-					continue;
-				if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
-					fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
-					cJSON_Delete(o);
-					free(text);
-					return 1;
-				}
-				kh = strtoull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "meta"),
-				                                                "kir_hash")->valuestring, NULL, 16);
-				if (hsetadd(&seen1, kh)) {
-					nd_add(nd, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring);
-					if (n == cap) {
-						cap = cap ? 2 * cap : 1024;
-						kirhash = xrealloc(kirhash, cap * sizeof *kirhash);
-					}
-					kirhash[n++] = kh;
-				}
-				cJSON_Delete(o);
-			}
-			free(text);
+		if (eachrecord(argc, argv, nearadd, &nr, NULL)) {
+			nd_free(nr.nd);
+			free(nr.kirhash);
+			goto fail;
 		}
-		rep = xmalloc((n ? n : 1) * sizeof *rep);
-		st.neardups = (int)nd_cluster(nd, NEAR_THRESHOLD, rep);
+		kirhash = nr.kirhash;
+		rep = xmalloc((nr.n ? nr.n : 1) * sizeof *rep);
+		st.neardups = (int)nd_cluster(nr.nd, NEAR_THRESHOLD, rep);
 		{
 			/* clusters of more than one: heads that some other record points at */
-			bool *head = xcalloc(n ? n : 1, sizeof(bool));
-			for (j = 0; j < n; j++)
+			bool *head = xcalloc(nr.n ? nr.n : 1, sizeof(bool));
+			for (j = 0; j < nr.n; j++)
 				if (rep[j] != j && !head[rep[j]]) {
 					head[rep[j]] = true;
 					st.nearclusters++;
 				}
 			free(head);
 		}
-		nd_free(nd);
-		free(seen1.k);
+		nd_free(nr.nd);
 	}
-	for (i = 0; i < argc; i++) {
-		char *text = readfile(argv[i], NULL), *line, *next;
-		int lineno = 0;
-		if (!text) {
-			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
-			return 1;
-		}
-		for (line = text; *line; line = next) {
-			char *e = strchr(line, '\n');
-			cJSON *o, *meta, *h, *cat, *x, *y;
-			uint64_t kh;
-			int s;
-			next = e ? e + 1 : line + strlen(line);
-			if (e)
-				*e = 0;
-			lineno++;
-			if (!*line)
-				continue;
-			if (!(o = cJSON_Parse(line)) || checkrecord(argv[i], lineno, line)) {
-				fprintf(stderr, "kpack: %s:%d: not a valid record\n", argv[i], lineno);
-				cJSON_Delete(o);
-				free(text);
-				return 1;
-			}
-			meta = cJSON_GetObjectItemCaseSensitive(o, "meta");
-			h = cJSON_GetObjectItemCaseSensitive(meta, "kir_hash");
-			kh = strtoull(h->valuestring, NULL, 16);
-			if (!hsetadd(&seen, kh)) {
-				st.dups++;
-				cJSON_Delete(o);
-				continue;
-			}
-			/* the split follows the hash of the cluster's first record and
-			 * the requested percentages */
-			if (refgrams) {
-				uint32_t hit, total;
+	/* second pass: each record to its split, and the counts */
+	{
+		Merge mg = {&st, split, splitnames, pct, kirhash, rep, 0, refgrams};
 
-				ng_overlap(refgrams, cJSON_GetObjectItemCaseSensitive(o, "python")->valuestring, &hit, &total);
-				if (hit) {
-					st.overlapping++;
-					st.contaminated += total && (double)hit / total >= CONTAMINATED;
-					if (total && (double)hit / total > st.maxshare)
-						st.maxshare = (double)hit / total;
-				}
-			}
-			s = splitno(kirhash[rep[kept++]], pct);
-			st.moved += s != splitno(kh, pct);
-			cJSON_ReplaceItemInObjectCaseSensitive(meta, "split", cJSON_CreateString(splitnames[s]));
-			putline(&split[s], o);
-			st.split[s]++;
-			st.records++;
-			cat = sub(st.bycat, cJSON_GetObjectItemCaseSensitive(o, "category")->valuestring);
-			bump(cat, "records", 1);
-			bump(cat, splitnames[s], 1);
-			cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "checks"))
-				bump(sub(st.checks, x->string), strcmp(x->valuestring, "pass") == 0 ? "pass" : "skip", 1);
-			cJSON_ArrayForEach(y, cJSON_GetObjectItemCaseSensitive(meta, "ops"))
-				bump(st.ops, y->string, (int)y->valuedouble);
-			if (st.n == st.cap) {
-				st.cap = st.cap ? 2 * st.cap : 1024;
-				st.pylines = xrealloc(st.pylines, (size_t)st.cap * sizeof(int));
-				st.culines = xrealloc(st.culines, (size_t)st.cap * sizeof(int));
-			}
-			x = cJSON_GetObjectItemCaseSensitive(meta, "lines");
-			st.pylines[st.n] = (int)cJSON_GetObjectItemCaseSensitive(x, "python")->valuedouble;
-			st.culines[st.n] = (int)cJSON_GetObjectItemCaseSensitive(x, "cuda_forward")->valuedouble;
-			st.n++;
-			cJSON_Delete(o);
-		}
-		free(text);
+		if (eachrecord(argc, argv, mergeone, &mg, &st.dups))
+			goto fail;
 	}
 	for (i = 0; i < nrej; i++) {
 		char *text = readfile(rejfiles[i], NULL), *line, *next;
 		if (!text) {
 			fprintf(stderr, "kpack: cannot read %s: %s\n", rejfiles[i], strerror(errno));
-			return 1;
+			goto fail;
 		}
 		for (line = text; *line; line = next) {
 			char *e = strchr(line, '\n');
@@ -1072,11 +1104,23 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	cJSON_Delete(stats);
 	free(st.pylines);
 	free(st.culines);
-	free(seen.k);
 	free(kirhash);
 	free(rep);
 	ng_free(refgrams);
 	return 0;
+fail:
+	for (k = 0; k < 3; k++)
+		buffree(&split[k]);
+	cJSON_Delete(st.bycat);
+	cJSON_Delete(st.checks);
+	cJSON_Delete(st.rejects);
+	cJSON_Delete(st.ops);
+	free(st.pylines);
+	free(st.culines);
+	free(kirhash);
+	free(rep);
+	ng_free(refgrams);
+	return 1;
 }
 
 /* ---- compare ------------------------------------------------------- */
