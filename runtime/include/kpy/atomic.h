@@ -56,7 +56,7 @@ template <class Op, class T> KPY_HD inline T cas_loop(T *p, T v)
 #if defined(__CUDA_ARCH__)
 	typedef typename devbits<sizeof(T)>::type B;
 	B *bp = (B *)p;
-	B old = *(volatile B *)bp, assumed;
+	B old = *bp, assumed; /* a guess (L1 may serve it): the CAS checks it */
 	T cur;
 	do {
 		assumed = old;
