@@ -12,7 +12,8 @@
  *           after K), on exit dL/d(NAME before K).  A load accumulates into
  *           adj_NAME with atomic_add; a store reads adj_NAME[i] into the
  *           stored value's adjoint and zeroes it (the old value was
- *           overwritten); atomic_add/sub pass adj_NAME[i] (negated) to the
+ *           overwritten; the zeroing store goes last in its region where
+ *           nothing after it uses the array: autodiff_sink.c); atomic_add/sub pass adj_NAME[i] (negated) to the
  *           value; atomic_min/max pass it where the value equals the final
  *           element (Warp's rule).  Scalar and struct params get no adjoint.
  * method:   K is differentiated on a scratch copy: calls inlined
@@ -1278,6 +1279,7 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	reverseops(&c, &f->body);
 	c.b.loc = k->loc;
 	bop(&c.b, OP_RET, NULL, 0, NULL, 0);
+	sinkzeroes(g);
 	free(c.pm);
 	free(c.am);
 	free(c.aa);

@@ -116,4 +116,11 @@ bool adiszero(Builder *b, Val v);
  * with such fields)? */
 bool addiff(const Module *m, Type t);
 
+/* ------------------------------------------------------------------ */
+/* autodiff_sink.c — where a backward kernel zeroes adjoints           */
+
+/* Move each store of zero to an array parameter of backward kernel f to
+ * the end of its region when no later op of the region uses that array. */
+void sinkzeroes(Func *f);
+
 #endif
