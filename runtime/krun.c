@@ -39,6 +39,7 @@
 #include "config.h"
 #include "ir.h"
 #include "data.h"
+#include "sandbox.h"
 
 #ifndef KPY_SRC_INCLUDE
 #define KPY_SRC_INCLUDE ""
@@ -66,6 +67,9 @@ typedef struct Opts {
 	int nin, nset, nshape, nadj;
 	bool backward, gradcheck, quiet, list;
 	bool unchecked;       /* --unchecked: compile without KPY_CHECKED */
+	bool dbl;             /* --double: the KPY_F32_DOUBLE build; f32 arrays written as f64 */
+	const char *sandbox;  /* --sandbox=DIR: confine the process before loading the module */
+	bool compileonly;     /* --compile: compile a .cpp into the cache, print the .so's path */
 	int order;            /* --order: ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE */
 	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
@@ -104,6 +108,7 @@ usage(FILE *f)
 	        "                           or a struct field (NAME.FIELD[.FIELD..]=VALUE)\n"
 	        "      --shape=NAME=N[,M..] extents of array NAME (default: from --dim)\n"
 	        "  -o, --out=DIR            write every array after the launch as DIR/NAME.npy\n"
+	        "                           (-: to standard output, as 'NAME BYTES' lines + .npy)\n"
 	        "  -b, --backward           run the backward kernel too; write DIR/adj_NAME.npy\n"
 	        "      --adj=NAME=FILE.npy  the adjoint of output NAME (default: seeded)\n"
 	        "  -G, --gradcheck          compare gradients with finite differences (double)\n"
@@ -111,6 +116,12 @@ usage(FILE *f)
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
 	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
+	        "      --double             run the double-precision build (f32 as f64) and\n"
+	        "                           write its float32 arrays as float64\n"
+	        "      --sandbox=DIR        untrusted module: read only DIR and system files,\n"
+	        "                           no writes, sockets, exec or new processes (SIGSYS)\n"
+	        "      --compile            compile MODULE.cpp into the cache (with --double,\n"
+	        "                           --unchecked as given), print the .so's path, exit\n"
 	        "      --order=ORDER        the threads' order: forward (default), reverse, or\n"
 	        "                           shuffle[:SEED] (a seeded permutation), one call each\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
@@ -402,6 +413,9 @@ onbounds(const kpy_bounds_fault *f)
 	longjmp(faultjmp, 1);
 }
 
+/* --sandbox: the folder the module may read, once loaded. */
+static const char *sandboxdir;
+
 static int
 loadmod(Mod *md, const char *module, bool widened, bool checked)
 {
@@ -421,6 +435,17 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 		if (!(so = compile(module, widened, checked, &md->cpp)))
 			return -1;
 		path = so;
+	}
+	if (sandboxdir) {
+		char err[512];
+		int sb = kpy_sandbox(sandboxdir, err, sizeof err);
+		if (sb < 0) {
+			fprintf(stderr, "krun: %s\n", err);
+			free(so);
+			return -1;
+		}
+		if (sb == 0)
+			fprintf(stderr, "krun: note: this kernel has no Landlock: file reads are not confined\n");
 	}
 	/* dlopen searches the library path unless the name has a slash */
 	if (!strchr(path, '/'))
@@ -885,7 +910,10 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
 			const NpyArray *w;
-			if (j < 0) {
+			tmp.data = NULL;
+			if (o->dbl) {
+				w = j < 0 ? &a->a : &a->subs[j].a;
+			} else if (j < 0) {
 				w = kpy_arg_output(a, md->f32size, &tmp);
 			} else {
 				KpyArg t2;
@@ -902,7 +930,19 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 			}
 			if (!o->quiet)
 				kpy_summary(stdout, name, w);
-			if (o->out) {
+			if (o->out && strcmp(o->out, "-") == 0) {
+				char *mem = NULL;
+				size_t len = 0;
+				FILE *m = open_memstream(&mem, &len);
+				if (!m || npy_fwrite(m, w) < 0 || fclose(m) != 0) {
+					fprintf(stderr, "krun: out of memory\n");
+					rc = 1;
+				} else {
+					printf("%s %zu\n", name, len);
+					fwrite(mem, 1, len, stdout);
+				}
+				free(mem);
+			} else if (o->out) {
 				Buf path = {0};
 				bufprintf(&path, "%s/%s.npy", o->out, name);
 				if (npy_write(path.s, w, err, sizeof err) < 0) {
@@ -1183,7 +1223,8 @@ oncrash(int sig)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER };
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
+	       OPT_SANDBOX, OPT_COMPILE };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"dim", required_argument, NULL, 'd'},
@@ -1200,6 +1241,9 @@ main(int argc, char **argv)
 		{"samples", required_argument, NULL, OPT_SAMPLES},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"order", required_argument, NULL, OPT_ORDER},
+		{"double", no_argument, NULL, OPT_DOUBLE},
+		{"sandbox", required_argument, NULL, OPT_SANDBOX},
+		{"compile", no_argument, NULL, OPT_COMPILE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
@@ -1247,6 +1291,16 @@ main(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case OPT_UNCHECKED: o.unchecked = true; break;
+		case OPT_DOUBLE: o.dbl = true; break;
+		case OPT_COMPILE: o.compileonly = true; break;
+		case OPT_SANDBOX:
+			if (!*optarg) {
+				fprintf(stderr, "krun: --sandbox wants a directory, not an empty name\n");
+				rc = 2;
+				goto done;
+			}
+			o.sandbox = optarg;
+			break;
 		case OPT_ORDER: {
 			char *end = NULL;
 
@@ -1309,6 +1363,23 @@ main(int argc, char **argv)
 		{ rc = 2; goto done; }
 	}
 	o.module = argv[optind];
+	if (o.compileonly) {
+		char *so, *cached = NULL;
+		if (endswith(o.module, ".so") || !isfile(o.module)) {
+			fprintf(stderr, "krun: --compile wants a .cpp file, not %s\n", o.module);
+			{ rc = 2; goto done; }
+		}
+		if (!(so = compile(o.module, o.dbl, !o.unchecked, &cached)))
+			{ rc = 1; goto done; }
+		printf("%s\n", so);
+		free(so);
+		free(cached);
+		goto done;
+	}
+	if (o.list && o.sandbox) {
+		fprintf(stderr, "krun: --sandbox runs one kernel (no --list)\n");
+		{ rc = 2; goto done; }
+	}
 	if (o.list) {
 		if (loadmod(&md, o.module, false, false) < 0)
 			{ rc = 1; goto done; }
@@ -1327,11 +1398,22 @@ main(int argc, char **argv)
 		fprintf(stderr, "krun: --gradcheck and --backward are separate runs\n");
 		{ rc = 2; goto done; }
 	}
-	if (o.out && mkdirs(o.out) < 0) {
+	if (o.out && strcmp(o.out, "-") == 0)
+		o.quiet = true;
+	else if (o.sandbox && o.out) {
+		fprintf(stderr, "krun: --sandbox writes no files: --out=- writes the arrays to standard output\n");
+		{ rc = 2; goto done; }
+	}
+	if (o.sandbox && o.gradcheck) {
+		fprintf(stderr, "krun: --sandbox runs one kernel (no --gradcheck)\n");
+		{ rc = 2; goto done; }
+	}
+	sandboxdir = o.sandbox;
+	if (o.out && strcmp(o.out, "-") != 0 && mkdirs(o.out) < 0) {
 		fprintf(stderr, "krun: cannot create %s: %s\n", o.out, strerror(errno));
 		{ rc = 1; goto done; }
 	}
-	if (loadmod(&md, o.module, o.gradcheck, !o.unchecked) < 0)
+	if (loadmod(&md, o.module, o.gradcheck || o.dbl, !o.unchecked) < 0)
 		{ rc = 1; goto done; }
 	if (!o.unchecked && !md.checked && !o.quiet)
 		fprintf(stderr, "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
@@ -1415,5 +1497,10 @@ done:
 		}
 	}
 	free(md.cpp);
+	if (o.sandbox) {
+		/* no exit handlers: the module's, or a leak checker's threads */
+		fflush(stderr);
+		_exit(rc);
+	}
 	return rc;
 }
