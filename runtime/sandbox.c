@@ -205,6 +205,17 @@ seccomp(void)
 }
 
 int
+kpy_landlock_abi(void)
+{
+#ifdef LANDLOCK_CREATE_RULESET_VERSION
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	return abi > 0 ? (int)abi : 0;
+#else
+	return 0;
+#endif
+}
+
+int
 kpy_sandbox(const char *dir, char *err, size_t nerr)
 {
 	int ll;

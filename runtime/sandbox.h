@@ -15,5 +15,7 @@
  * this kernel), or -1 with a message in err (nothing is confined then only
  * if the first step failed). */
 int kpy_sandbox(const char *dir, char *err, size_t nerr);
+/* The Landlock ABI version of this kernel, 0 if it has none. */
+int kpy_landlock_abi(void);
 
 #endif /* KPY_SANDBOX_H */
