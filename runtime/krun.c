@@ -895,6 +895,10 @@ launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
 	return 0;
 }
 
+/* --out=-: where the arrays go (the original standard output; the
+ * kernel's prints go to standard error). */
+static FILE *arraystream;
+
 /* Summaries and .npy files of every array of r (prefix: "" or "adj_"). */
 static int
 writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
@@ -938,8 +942,8 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 					fprintf(stderr, "krun: out of memory\n");
 					rc = 1;
 				} else {
-					printf("%s %zu\n", name, len);
-					fwrite(mem, 1, len, stdout);
+					fprintf(arraystream, "%s %zu\n", name, len);
+					fwrite(mem, 1, len, arraystream);
 				}
 				free(mem);
 			} else if (o->out) {
@@ -1398,9 +1402,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "krun: --gradcheck and --backward are separate runs\n");
 		{ rc = 2; goto done; }
 	}
-	if (o.out && strcmp(o.out, "-") == 0)
+	if (o.out && strcmp(o.out, "-") == 0) {
+		int fd;
 		o.quiet = true;
-	else if (o.sandbox && o.out) {
+		fflush(stdout);
+		if ((fd = dup(1)) < 0 || !(arraystream = fdopen(fd, "w")) || dup2(2, 1) < 0) {
+			fprintf(stderr, "krun: cannot set up standard output: %s\n", strerror(errno));
+			{ rc = 2; goto done; }
+		}
+	} else if (o.sandbox && o.out) {
 		fprintf(stderr, "krun: --sandbox writes no files: --out=- writes the arrays to standard output\n");
 		{ rc = 2; goto done; }
 	}
@@ -1482,6 +1492,10 @@ main(int argc, char **argv)
 		runfree(&run);
 	}
 done:
+	if (arraystream && (fflush(arraystream) != 0 || ferror(arraystream))) {
+		fprintf(stderr, "krun: error writing the arrays to standard output\n");
+		rc = 2;
+	}
 	fflush(stdout);
 	if (ferror(stdout)) {
 		fprintf(stderr, "krun: error writing standard output\n");

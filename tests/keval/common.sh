@@ -37,6 +37,9 @@ mkrecords() {
 	done
 }
 
+# jstr FILE: the file as a JSON string
+jstr() { awk 'BEGIN { printf "\"" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, "\\t"); printf "%s\\n", $0 } END { printf "\"" }' "$1"; }
+
 # keval_v NAME EXPECT ARGS...: run keval, its verdict in $TMPD/v.json; ok
 # when the exit status is EXPECT (0 pass, 1 fail)
 keval_v() {
