@@ -2,7 +2,7 @@
 # and kpack, the reference C++ of each (the pipeline of samples/shard.sh),
 # and the mechanical transforms that break a reference into a candidate.
 . "$top_srcdir/tests/lib.sh"
-for t in kgen kpyc kopt kcpu krun kpack keval; do [ -x "$top_builddir/$t" ] || tap_skip_all "$t is not built"; done
+for t in kgen kpyc kopt kcpu kcuda krun kpack keval; do [ -x "$top_builddir/$t" ] || tap_skip_all "$t is not built"; done
 B=$top_builddir
 export KPY_CACHE="$TMPD/cache"
 # the sanitizers' shadow memory does not fit a memory limit
@@ -30,7 +30,8 @@ mkrecords() {
 		"$B/kopt" -p forward "$d/ad.kir" -o "$d/forward.kir" &&
 		"$B/kopt" -p backward "$d/ad.kir" -o "$d/backward.kir" &&
 		"$B/kcpu" "$d/forward.kir" -o "$d/fwd.cpp" &&
-		"$B/kcpu" "$d/backward.kir" -o "$d/bwd.cpp" || return 1
+		"$B/kcpu" "$d/backward.kir" -o "$d/bwd.cpp" &&
+		"$B/kcuda" "$d/forward.kir" -o "$d/fwd.cu" || return 1
 		for c in kpyc kopt kcpu kcuda krun order; do echo "$c pass"; done >"$d/checks"
 		"$B/kpack" record "$d" >"$R/rec$n.json" || return 1
 		n=$((n + 1))
