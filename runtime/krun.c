@@ -1425,6 +1425,12 @@ main(int argc, char **argv)
 	}
 	if (loadmod(&md, o.module, o.gradcheck || o.dbl, !o.unchecked) < 0)
 		{ rc = 1; goto done; }
+	if (o.sandbox && !o.unchecked && !md.checked) {
+		/* untrusted code does not get to turn the checks off */
+		fprintf(stderr, "krun: %s: not bounds-checked (KPY_CHECKED undefined?): refused under --sandbox\n",
+		        o.module);
+		{ rc = 1; goto done; }
+	}
 	if (!o.unchecked && !md.checked && !o.quiet)
 		fprintf(stderr, "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
 		        o.module);

@@ -96,6 +96,7 @@ CPP
 	f16) sed -e 's/kpy::store(/kpy::hstore(/g' "$in" ;;
 	writeinput) sed -e 's/kpy::load(/kpy::wload(/g' "$in" ;;
 	oob) sed -e 's/kpy::load(/kpy::oload(/g' "$in" ;;
+	unchecked) sed -e '1i #undef KPY_CHECKED' -e 's/kpy::load(/kpy::oload(/g' "$in" ;;
 	noop) sed -e 's/^\( *\)\([a-z_0-9]*_kernel(\*bounds\)/\1if (0) \2/' "$in" ;;
 	first) sed -e 's/^\( *\)\([a-z_0-9]*_kernel(\*bounds\)/\1if (task == 0) \2/' "$in" ;;
 	offbyone) sed -e 's/task < end; ++task/task < end - 1; ++task/' "$in" ;;
