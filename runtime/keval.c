@@ -1013,6 +1013,13 @@ score(const Opts *o)
 		return badrecord(o, v, "the record's dim does not match its kernel's wp.tid()");
 	}
 	maketrials(rdim, ndim, o->seed, t);
+	{
+		cJSON *sj = cJSON_AddArrayToObject(v, "seeds"), *ij = cJSON_AddArrayToObject(v, "inputs");
+		for (i = 0; i < NSEEDS; i++)
+			cJSON_AddItemToArray(sj, cJSON_CreateNumber((double)(o->seed + (unsigned long long)i)));
+		for (i = 0; i < NDISTS; i++)
+			cJSON_AddItemToArray(ij, cJSON_CreateString(distname[i]));
+	}
 	for (i = 0; i < NTRIALS; i++) {
 		snprintf(dir, sizeof dir, "%s/in%d", box, i);
 		if (makeinputs(k, &t[i], i, dir, why, sizeof why) < 0) {
