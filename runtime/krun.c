@@ -20,6 +20,7 @@
  * memory outside its arrays, so no state after the fault is used.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
 #include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
@@ -31,6 +32,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -561,11 +563,19 @@ listmodule(const Mod *md)
 
 /* ---- arguments ----------------------------------------------------- */
 
+/* An array moved against a guard page (--sandbox, see guardargs()). */
+typedef struct Guard {
+	void *base;     /* the mapping */
+	size_t len;     /* its bytes, the guard page included */
+	void *orig;     /* the array's own buffer, given back by runfree() */
+} Guard;
+
 typedef struct Run {
 	const kpy_kernel_info *k;
 	KpyArg *args;
 	kpy_array *abi;
 	void **argp;
+	Guard *guards;  /* per parameter, or NULL */
 } Run;
 
 static void
@@ -573,6 +583,13 @@ runfree(Run *r)
 {
 	int i;
 
+	if (r->guards)
+		for (i = 0; i < r->k->nparams; i++)
+			if (r->guards[i].base) {
+				r->args[i].a.data = r->guards[i].orig;
+				munmap(r->guards[i].base, r->guards[i].len);
+			}
+	free(r->guards);
 	if (r->args)
 		for (i = 0; i < r->k->nparams; i++)
 			kpy_arg_free(&r->args[i]);
@@ -599,6 +616,44 @@ bind(Run *r)
 			r->argp[i] = a->bytes;
 		}
 	}
+}
+
+/* --sandbox: the module is untrusted code that may index its arrays' data
+ * pointers directly, past the bounds checks.  Move each array argument so
+ * that it ends where a PROT_NONE page begins: a read or write past its last
+ * element faults (SIGSEGV: reported, exit 1) instead of touching other
+ * memory.  0, or -1 when memory is short. */
+static int
+guardargs(Run *r)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	int i;
+
+	r->guards = xcalloc((size_t)r->k->nparams + 1, sizeof(Guard));
+	for (i = 0; i < r->k->nparams; i++) {
+		KpyArg *a = &r->args[i];
+		size_t n, len;
+		char *m;
+		if (!a->isarray)
+			continue;
+		n = (size_t)a->a.count * (size_t)npy_dtype_size(a->a.dtype);
+		len = (n + pg - 1) / pg * pg + pg;
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		if (mprotect(m + len - pg, pg, PROT_NONE) < 0) {
+			munmap(m, len);
+			return -1;
+		}
+		if (n)
+			memcpy(m + len - pg - n, a->a.data, n);
+		r->guards[i].base = m;
+		r->guards[i].len = len;
+		r->guards[i].orig = a->a.data;
+		a->a.data = m + len - pg - n;
+	}
+	bind(r);
+	return 0;
 }
 
 static int
@@ -1472,6 +1527,11 @@ main(int argc, char **argv)
 		}
 		if ((rc = makeargs(&run, &md, k, &b, &o)) != 0)
 			goto done;
+		if (o.sandbox && guardargs(&run) < 0) {
+			fprintf(stderr, "krun: out of memory\n");
+			runfree(&run);
+			{ rc = 1; goto done; }
+		}
 		if (o.backward) {
 			/* forward on a copy, so that the backward kernel sees the inputs;
 			 * results are written once both launches ran */
@@ -1487,6 +1547,12 @@ main(int argc, char **argv)
 				goto done;
 			}
 			finalminmax(&run, &fwd);
+			if (o.sandbox && guardargs(&run) < 0) {
+				fprintf(stderr, "krun: out of memory\n");
+				runfree(&fwd);
+				runfree(&run);
+				{ rc = 1; goto done; }
+			}
 			if (launch(&run, &b, &md, &o) < 0)
 				rc = 1;
 			else

@@ -79,6 +79,8 @@ template <class A, class... I> inline auto kload(const A &a, I... i) -> decltype
 { auto v = load(a, i...); hack_note(v); return v; }
 template <class T, int N, class... I> inline T wload(const array_t<T, N> &a, I... i)
 { T v = load(a, i...); store(a, i..., T()); return v; }
+template <class T> inline T rload(const array_t<T, 1> &a, i32 i) { return a.data[i + 1]; }
+template <class A, class... I> inline auto rload(const A &a, I... i) -> decltype(load(a, i...)) { return load(a, i...); }
 template <class A, class J, class... I> inline auto oload(const A &a, J j, I... i) -> decltype(load(a, j, i...))
 { return load(a, j + 1, i...); }
 /* stores of zero, of the last scalar loaded, of a float16 round trip */
@@ -96,6 +98,7 @@ CPP
 	f16) sed -e 's/kpy::store(/kpy::hstore(/g' "$in" ;;
 	writeinput) sed -e 's/kpy::load(/kpy::wload(/g' "$in" ;;
 	oob) sed -e 's/kpy::load(/kpy::oload(/g' "$in" ;;
+	rawoob) sed -e 's/kpy::load(/kpy::rload(/g' "$in" ;;
 	unchecked) sed -e '1i #undef KPY_CHECKED' -e 's/kpy::load(/kpy::oload(/g' "$in" ;;
 	noop) sed -e 's/^\( *\)\([a-z_0-9]*_kernel(\*bounds\)/\1if (0) \2/' "$in" ;;
 	first) sed -e 's/^\( *\)\([a-z_0-9]*_kernel(\*bounds\)/\1if (task == 0) \2/' "$in" ;;
