@@ -20,6 +20,7 @@
  * memory outside its arrays, so no state after the fault is used.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
 #include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
@@ -31,6 +32,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -39,6 +41,7 @@
 #include "config.h"
 #include "ir.h"
 #include "data.h"
+#include "sandbox.h"
 
 #ifndef KPY_SRC_INCLUDE
 #define KPY_SRC_INCLUDE ""
@@ -66,6 +69,9 @@ typedef struct Opts {
 	int nin, nset, nshape, nadj;
 	bool backward, gradcheck, quiet, list;
 	bool unchecked;       /* --unchecked: compile without KPY_CHECKED */
+	bool dbl;             /* --double: the KPY_F32_DOUBLE build; f32 arrays written as f64 */
+	const char *sandbox;  /* --sandbox=DIR: confine the process before loading the module */
+	bool compileonly;     /* --compile: compile a .cpp into the cache, print the .so's path */
 	int order;            /* --order: ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE */
 	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
@@ -104,6 +110,7 @@ usage(FILE *f)
 	        "                           or a struct field (NAME.FIELD[.FIELD..]=VALUE)\n"
 	        "      --shape=NAME=N[,M..] extents of array NAME (default: from --dim)\n"
 	        "  -o, --out=DIR            write every array after the launch as DIR/NAME.npy\n"
+	        "                           (-: to standard output, as 'NAME BYTES' lines + .npy)\n"
 	        "  -b, --backward           run the backward kernel too; write DIR/adj_NAME.npy\n"
 	        "      --adj=NAME=FILE.npy  the adjoint of output NAME (default: seeded)\n"
 	        "  -G, --gradcheck          compare gradients with finite differences (double)\n"
@@ -111,6 +118,12 @@ usage(FILE *f)
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
 	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
+	        "      --double             run the double-precision build (f32 as f64) and\n"
+	        "                           write its float32 arrays as float64\n"
+	        "      --sandbox=DIR        untrusted module: read only DIR and system files,\n"
+	        "                           no writes, sockets, exec or new processes (SIGSYS)\n"
+	        "      --compile            compile MODULE.cpp into the cache (with --double,\n"
+	        "                           --unchecked as given), print the .so's path, exit\n"
 	        "      --order=ORDER        the threads' order: forward (default), reverse, or\n"
 	        "                           shuffle[:SEED] (a seeded permutation), one call each\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
@@ -402,6 +415,9 @@ onbounds(const kpy_bounds_fault *f)
 	longjmp(faultjmp, 1);
 }
 
+/* --sandbox: the folder the module may read, once loaded. */
+static const char *sandboxdir;
+
 static int
 loadmod(Mod *md, const char *module, bool widened, bool checked)
 {
@@ -421,6 +437,17 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 		if (!(so = compile(module, widened, checked, &md->cpp)))
 			return -1;
 		path = so;
+	}
+	if (sandboxdir) {
+		char err[512];
+		int sb = kpy_sandbox(sandboxdir, err, sizeof err);
+		if (sb < 0) {
+			fprintf(stderr, "krun: %s\n", err);
+			free(so);
+			return -1;
+		}
+		if (sb == 0)
+			fprintf(stderr, "krun: note: this kernel has no Landlock: file reads are not confined\n");
 	}
 	/* dlopen searches the library path unless the name has a slash */
 	if (!strchr(path, '/'))
@@ -536,11 +563,19 @@ listmodule(const Mod *md)
 
 /* ---- arguments ----------------------------------------------------- */
 
+/* An array moved against a guard page (--sandbox, see guardargs()). */
+typedef struct Guard {
+	void *base;     /* the mapping */
+	size_t len;     /* its bytes, the guard page included */
+	void *orig;     /* the array's own buffer, given back by runfree() */
+} Guard;
+
 typedef struct Run {
 	const kpy_kernel_info *k;
 	KpyArg *args;
 	kpy_array *abi;
 	void **argp;
+	Guard *guards;  /* per parameter, or NULL */
 } Run;
 
 static void
@@ -548,6 +583,13 @@ runfree(Run *r)
 {
 	int i;
 
+	if (r->guards)
+		for (i = 0; i < r->k->nparams; i++)
+			if (r->guards[i].base) {
+				r->args[i].a.data = r->guards[i].orig;
+				munmap(r->guards[i].base, r->guards[i].len);
+			}
+	free(r->guards);
 	if (r->args)
 		for (i = 0; i < r->k->nparams; i++)
 			kpy_arg_free(&r->args[i]);
@@ -574,6 +616,44 @@ bind(Run *r)
 			r->argp[i] = a->bytes;
 		}
 	}
+}
+
+/* --sandbox: the module is untrusted code that may index its arrays' data
+ * pointers directly, past the bounds checks.  Move each array argument so
+ * that it ends where a PROT_NONE page begins: a read or write past its last
+ * element faults (SIGSEGV: reported, exit 1) instead of touching other
+ * memory.  0, or -1 when memory is short. */
+static int
+guardargs(Run *r)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	int i;
+
+	r->guards = xcalloc((size_t)r->k->nparams + 1, sizeof(Guard));
+	for (i = 0; i < r->k->nparams; i++) {
+		KpyArg *a = &r->args[i];
+		size_t n, len;
+		char *m;
+		if (!a->isarray)
+			continue;
+		n = (size_t)a->a.count * (size_t)npy_dtype_size(a->a.dtype);
+		len = (n + pg - 1) / pg * pg + pg;
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		if (mprotect(m + len - pg, pg, PROT_NONE) < 0) {
+			munmap(m, len);
+			return -1;
+		}
+		if (n)
+			memcpy(m + len - pg - n, a->a.data, n);
+		r->guards[i].base = m;
+		r->guards[i].len = len;
+		r->guards[i].orig = a->a.data;
+		a->a.data = m + len - pg - n;
+	}
+	bind(r);
+	return 0;
 }
 
 static int
@@ -870,6 +950,10 @@ launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
 	return 0;
 }
 
+/* --out=-: where the arrays go (the original standard output; the
+ * kernel's prints go to standard error). */
+static FILE *arraystream;
+
 /* Summaries and .npy files of every array of r (prefix: "" or "adj_"). */
 static int
 writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
@@ -885,7 +969,10 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
 			const NpyArray *w;
-			if (j < 0) {
+			tmp.data = NULL;
+			if (o->dbl) {
+				w = j < 0 ? &a->a : &a->subs[j].a;
+			} else if (j < 0) {
 				w = kpy_arg_output(a, md->f32size, &tmp);
 			} else {
 				KpyArg t2;
@@ -902,7 +989,19 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 			}
 			if (!o->quiet)
 				kpy_summary(stdout, name, w);
-			if (o->out) {
+			if (o->out && strcmp(o->out, "-") == 0) {
+				char *mem = NULL;
+				size_t len = 0;
+				FILE *m = open_memstream(&mem, &len);
+				if (!m || npy_fwrite(m, w) < 0 || fclose(m) != 0) {
+					fprintf(stderr, "krun: out of memory\n");
+					rc = 1;
+				} else {
+					fprintf(arraystream, "%s %zu\n", name, len);
+					fwrite(mem, 1, len, arraystream);
+				}
+				free(mem);
+			} else if (o->out) {
 				Buf path = {0};
 				bufprintf(&path, "%s/%s.npy", o->out, name);
 				if (npy_write(path.s, w, err, sizeof err) < 0) {
@@ -1183,7 +1282,8 @@ oncrash(int sig)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER };
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
+	       OPT_SANDBOX, OPT_COMPILE };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"dim", required_argument, NULL, 'd'},
@@ -1200,6 +1300,9 @@ main(int argc, char **argv)
 		{"samples", required_argument, NULL, OPT_SAMPLES},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"order", required_argument, NULL, OPT_ORDER},
+		{"double", no_argument, NULL, OPT_DOUBLE},
+		{"sandbox", required_argument, NULL, OPT_SANDBOX},
+		{"compile", no_argument, NULL, OPT_COMPILE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
@@ -1247,6 +1350,16 @@ main(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case OPT_UNCHECKED: o.unchecked = true; break;
+		case OPT_DOUBLE: o.dbl = true; break;
+		case OPT_COMPILE: o.compileonly = true; break;
+		case OPT_SANDBOX:
+			if (!*optarg) {
+				fprintf(stderr, "krun: --sandbox wants a directory, not an empty name\n");
+				rc = 2;
+				goto done;
+			}
+			o.sandbox = optarg;
+			break;
 		case OPT_ORDER: {
 			char *end = NULL;
 
@@ -1309,6 +1422,23 @@ main(int argc, char **argv)
 		{ rc = 2; goto done; }
 	}
 	o.module = argv[optind];
+	if (o.compileonly) {
+		char *so, *cached = NULL;
+		if (endswith(o.module, ".so") || !isfile(o.module)) {
+			fprintf(stderr, "krun: --compile wants a .cpp file, not %s\n", o.module);
+			{ rc = 2; goto done; }
+		}
+		if (!(so = compile(o.module, o.dbl, !o.unchecked, &cached)))
+			{ rc = 1; goto done; }
+		printf("%s\n", so);
+		free(so);
+		free(cached);
+		goto done;
+	}
+	if (o.list && o.sandbox) {
+		fprintf(stderr, "krun: --sandbox runs one kernel (no --list)\n");
+		{ rc = 2; goto done; }
+	}
 	if (o.list) {
 		if (loadmod(&md, o.module, false, false) < 0)
 			{ rc = 1; goto done; }
@@ -1327,12 +1457,35 @@ main(int argc, char **argv)
 		fprintf(stderr, "krun: --gradcheck and --backward are separate runs\n");
 		{ rc = 2; goto done; }
 	}
-	if (o.out && mkdirs(o.out) < 0) {
+	if (o.out && strcmp(o.out, "-") == 0) {
+		int fd;
+		o.quiet = true;
+		fflush(stdout);
+		if ((fd = dup(1)) < 0 || !(arraystream = fdopen(fd, "w")) || dup2(2, 1) < 0) {
+			fprintf(stderr, "krun: cannot set up standard output: %s\n", strerror(errno));
+			{ rc = 2; goto done; }
+		}
+	} else if (o.sandbox && o.out) {
+		fprintf(stderr, "krun: --sandbox writes no files: --out=- writes the arrays to standard output\n");
+		{ rc = 2; goto done; }
+	}
+	if (o.sandbox && o.gradcheck) {
+		fprintf(stderr, "krun: --sandbox runs one kernel (no --gradcheck)\n");
+		{ rc = 2; goto done; }
+	}
+	sandboxdir = o.sandbox;
+	if (o.out && strcmp(o.out, "-") != 0 && mkdirs(o.out) < 0) {
 		fprintf(stderr, "krun: cannot create %s: %s\n", o.out, strerror(errno));
 		{ rc = 1; goto done; }
 	}
-	if (loadmod(&md, o.module, o.gradcheck, !o.unchecked) < 0)
+	if (loadmod(&md, o.module, o.gradcheck || o.dbl, !o.unchecked) < 0)
 		{ rc = 1; goto done; }
+	if (o.sandbox && !o.unchecked && !md.checked) {
+		/* untrusted code does not get to turn the checks off */
+		fprintf(stderr, "krun: %s: not bounds-checked (KPY_CHECKED undefined?): refused under --sandbox\n",
+		        o.module);
+		{ rc = 1; goto done; }
+	}
 	if (!o.unchecked && !md.checked && !o.quiet)
 		fprintf(stderr, "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
 		        o.module);
@@ -1374,6 +1527,11 @@ main(int argc, char **argv)
 		}
 		if ((rc = makeargs(&run, &md, k, &b, &o)) != 0)
 			goto done;
+		if (o.sandbox && guardargs(&run) < 0) {
+			fprintf(stderr, "krun: out of memory\n");
+			runfree(&run);
+			{ rc = 1; goto done; }
+		}
 		if (o.backward) {
 			/* forward on a copy, so that the backward kernel sees the inputs;
 			 * results are written once both launches ran */
@@ -1389,6 +1547,12 @@ main(int argc, char **argv)
 				goto done;
 			}
 			finalminmax(&run, &fwd);
+			if (o.sandbox && guardargs(&run) < 0) {
+				fprintf(stderr, "krun: out of memory\n");
+				runfree(&fwd);
+				runfree(&run);
+				{ rc = 1; goto done; }
+			}
 			if (launch(&run, &b, &md, &o) < 0)
 				rc = 1;
 			else
@@ -1400,6 +1564,10 @@ main(int argc, char **argv)
 		runfree(&run);
 	}
 done:
+	if (arraystream && (fflush(arraystream) != 0 || ferror(arraystream))) {
+		fprintf(stderr, "krun: error writing the arrays to standard output\n");
+		rc = 2;
+	}
 	fflush(stdout);
 	if (ferror(stdout)) {
 		fprintf(stderr, "krun: error writing standard output\n");
@@ -1415,5 +1583,10 @@ done:
 		}
 	}
 	free(md.cpp);
+	if (o.sandbox) {
+		/* no exit handlers: the module's, or a leak checker's threads */
+		fflush(stderr);
+		_exit(rc);
+	}
 	return rc;
 }

@@ -318,13 +318,13 @@ npy_read(const char *path, NpyArray *a, char *err, size_t nerr)
 	return rc;
 }
 
+/* The .npy bytes of a (format 1.0): 0, or -1 when f fails. */
 int
-npy_write(const char *path, const NpyArray *a, char *err, size_t nerr)
+npy_fwrite(FILE *f, const NpyArray *a)
 {
-	char hdr[512], shape[256], *tmp;
-	size_t hl, pre, total, plen = strlen(path);
+	char hdr[512], shape[256];
+	size_t hl, pre, total;
 	int i, ok;
-	FILE *f;
 
 	/* the shape tuple: (n,) for one dimension */
 	shape[0] = 0;
@@ -347,6 +347,26 @@ npy_write(const char *path, const NpyArray *a, char *err, size_t nerr)
 	while (pre + hl + 1 < total && hl < sizeof hdr - 2)
 		hdr[hl++] = ' ';
 	hdr[hl++] = '\n';
+	{
+		unsigned char pfx[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+		pfx[8] = (unsigned char)(hl & 0xff);
+		pfx[9] = (unsigned char)(hl >> 8);
+		ok = fwrite(pfx, 1, 10, f) == 10;
+	}
+	ok = ok && fwrite(hdr, 1, hl, f) == hl;
+	if (a->count)
+		ok = ok && fwrite(a->data, (size_t)dtsize[a->dtype], (size_t)a->count, f) == (size_t)a->count;
+	return ok ? 0 : -1;
+}
+
+int
+npy_write(const char *path, const NpyArray *a, char *err, size_t nerr)
+{
+	size_t plen = strlen(path);
+	char *tmp;
+	int ok;
+	FILE *f;
+
 	tmp = (char *)malloc(plen + 32);
 	if (!tmp) {
 		seterr(err, nerr, "out of memory%s%s", "", "");
@@ -358,15 +378,7 @@ npy_write(const char *path, const NpyArray *a, char *err, size_t nerr)
 		free(tmp);
 		return -1;
 	}
-	{
-		unsigned char pfx[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
-		pfx[8] = (unsigned char)(hl & 0xff);
-		pfx[9] = (unsigned char)(hl >> 8);
-		ok = fwrite(pfx, 1, 10, f) == 10;
-	}
-	ok = ok && fwrite(hdr, 1, hl, f) == hl;
-	if (a->count)
-		ok = ok && fwrite(a->data, (size_t)dtsize[a->dtype], (size_t)a->count, f) == (size_t)a->count;
+	ok = npy_fwrite(f, a) == 0;
 	ok = (fclose(f) == 0) && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		seterr(err, nerr, "cannot write %s: %s", path, strerror(errno));

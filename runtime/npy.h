@@ -44,6 +44,8 @@ int npy_parse(const char *buf, size_t n, NpyArray *a, char *err, size_t nerr);
  * failed write leaves no partial file).  0, or -1 with a message in err. */
 int npy_read(const char *path, NpyArray *a, char *err, size_t nerr);
 int npy_write(const char *path, const NpyArray *a, char *err, size_t nerr);
+/* Write the .npy bytes of a to f; 0, or -1 when f fails. */
+int npy_fwrite(FILE *f, const NpyArray *a);
 /* Render the shape as "(1024, 3)". */
 void npy_shapestr(const NpyArray *a, char *out, size_t n);
 

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 
@@ -50,6 +51,7 @@ usage(FILE *f)
 	        "                   [--decontaminate DIR] SHARD.jsonl...\n"
 	        "       kpack validate FILE.jsonl...\n"
 	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
+	        "       kpack tasks [-o FILE] [--holdout=CAT,...] RECORDS.jsonl...\n"
 	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
 	        "per-kernel folders, merge shards into a deduplicated, split dataset with\n"
 	        "stats.json and a dataset card, and check records (see kpack(1)).\n"
@@ -61,6 +63,7 @@ usage(FILE *f)
 	        "      --decontaminate=DIR  merge: count records sharing 13-token n-grams with the .py\n"
 	        "                      files under DIR (Warp's tests and examples)\n"
 	        "      --rtol=R --atol=A  compare: tolerances (default 1e-5, 1e-6)\n"
+	        "      --holdout=CATS  tasks: the split of these categories' tasks is 'heldout'\n"
 	        "  -h, --help          show this help\n"
 	        "  -V, --version       show the version\n");
 }
@@ -1169,25 +1172,192 @@ cmdcompare(const char *a, const char *b, double rtol, double atol)
 	return bad ? 1 : 0;
 }
 
+/* ---- tasks --------------------------------------------------------- */
+
+/* The first line of text that starts with prefix (malloc'd), or NULL. */
+static char *
+firstlinewith(const char *text, const char *prefix)
+{
+	const char *p = text;
+	size_t n = strlen(prefix);
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		if (strncmp(p, prefix, n) == 0) {
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			char *s = xmalloc(len + 1);
+			memcpy(s, p, len);
+			s[len] = 0;
+			return s;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* What a model writing C++ with kcpu's ABI is given besides the Python:
+ * the #include lines and the kernel table of the reference's module (the
+ * ABI krun and keval read), and the launch entry's declaration. */
+static cJSON *
+cppgiven(const char *cpp, const char *py, const char *desc)
+{
+	cJSON *g = cJSON_CreateObject();
+	const char *table = strstr(cpp, "// The kernel table");
+	char *sig = firstlinewith(cpp, "extern \"C\" void kpy_launch_");
+	Buf inc = {0};
+	const char *p = cpp;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		if (strncmp(p, "#include", 8) == 0)
+			bufwrite(&inc, p, nl ? (size_t)(nl - p + 1) : strlen(p));
+		p = nl ? nl + 1 : NULL;
+	}
+	cJSON_AddStringToObject(g, "python", py);
+	cJSON_AddStringToObject(g, "description", desc);
+	cJSON_AddStringToObject(g, "signature", sig ? sig : "");
+	cJSON_AddStringToObject(g, "includes", inc.s ? inc.s : "");
+	cJSON_AddStringToObject(g, "kernel_table", table ? table : "");
+	free(sig);
+	buffree(&inc);
+	return g;
+}
+
+static bool
+incsv(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len == n && strncmp(p, s, n) == 0)
+			return true;
+		p = c ? c + 1 : NULL;
+	}
+	return false;
+}
+
+/* kpack tasks: three RL tasks per record (see kpack(1)). */
+static int
+cmdtasks(int argc, char **argv, const char *out, const char *holdout)
+{
+	Buf b = {0};
+	int i, rc = 0;
+
+	for (i = 0; i < argc && rc == 0; i++) {
+		size_t len;
+		char *text = readfile(argv[i], &len), *line, *save = NULL;
+		int lineno = 0;
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+			rc = 1;
+			break;
+		}
+		for (line = strtok_r(text, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
+			cJSON *r = cJSON_Parse(line), *cpp, *cuda, *meta;
+			const char *id, *kernel, *cat, *desc, *py, *cf, *cb, *uf, *split = "train";
+			char *pysig, want[300];
+			int k;
+			lineno++;
+			cpp = cJSON_GetObjectItemCaseSensitive(r, "cpp");
+			cuda = cJSON_GetObjectItemCaseSensitive(r, "cuda");
+			meta = cJSON_GetObjectItemCaseSensitive(r, "meta");
+			id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "id"));
+			kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kernel"));
+			cat = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "category"));
+			desc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "description"));
+			py = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "python"));
+			cf = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cpp, "forward"));
+			cb = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cpp, "backward"));
+			uf = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cuda, "forward"));
+			if (cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, "split")))
+				split = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, "split"));
+			if (!r || !id || !kernel || !cat || !desc || !py || !cf || !cb || !uf) {
+				fprintf(stderr, "%s:%d: error: not a dataset record (id, kernel, category, description, "
+				        "python, cpp.forward, cpp.backward, cuda.forward)\n", argv[i], lineno);
+				cJSON_Delete(r);
+				rc = 1;
+				break;
+			}
+			if (holdout && incsv(holdout, cat))
+				split = "heldout";
+			snprintf(want, sizeof want, "def %s(", kernel);
+			pysig = firstlinewith(py, want);
+			for (k = 0; k < 3; k++) {
+				static const char *const kind[] = {"cpp", "cpp-backward", "python"};
+				cJSON *t = cJSON_CreateObject(), *g, *h;
+				char name[200];
+				snprintf(name, sizeof name, "%s/%s", id, kind[k]);
+				cJSON_AddStringToObject(t, "task", name);
+				cJSON_AddStringToObject(t, "id", id);
+				snprintf(name, sizeof name, "%s%s", kernel, k == 1 ? ".adj" : "");
+				cJSON_AddStringToObject(t, "kernel", name);
+				cJSON_AddStringToObject(t, "category", cat);
+				cJSON_AddStringToObject(t, "split", split);
+				cJSON_AddStringToObject(t, "target", k == 2 ? "python" : "cpp");
+				cJSON_AddBoolToObject(t, "backward", k == 1);
+				if (k < 2) {
+					g = cppgiven(k == 0 ? cf : cb, py, desc);
+				} else {
+					g = cJSON_CreateObject();
+					cJSON_AddStringToObject(g, "cuda", uf);
+					cJSON_AddStringToObject(g, "description", desc);
+					cJSON_AddStringToObject(g, "signature", pysig ? pysig : "");
+				}
+				cJSON_AddItemToObject(t, "given", g);
+				h = cJSON_AddArrayToObject(t, "hidden");
+				cJSON_AddItemToArray(h, cJSON_CreateString("reference"));
+				cJSON_AddItemToArray(h, cJSON_CreateString("seeds"));
+				cJSON_AddItemToArray(h, cJSON_CreateString("inputs"));
+				cJSON_AddItemToArray(h, cJSON_CreateString("expected outputs"));
+				putline(&b, t);
+				cJSON_Delete(t);
+			}
+			free(pysig);
+			cJSON_Delete(r);
+		}
+		free(text);
+	}
+	if (rc == 0) {
+		if (out) {
+			Buf tmp = {0};
+			bufprintf(&tmp, "%s.tmp%ld", out, (long)getpid());
+			if (writefile(tmp.s, b.s ? b.s : "", b.n) != 0 || rename(tmp.s, out) != 0) {
+				fprintf(stderr, "kpack: cannot write %s: %s\n", out, strerror(errno));
+				remove(tmp.s);
+				rc = 2;
+			}
+			buffree(&tmp);
+		} else if (b.n) {
+			fwrite(b.s, 1, b.n, stdout);
+		}
+	}
+	buffree(&b);
+	return rc;
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC, OPT_DECON };
+	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC, OPT_DECON, OPT_HOLDOUT };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"rejects", required_argument, NULL, OPT_REJ},
 		{"split", required_argument, NULL, OPT_SPLIT},
 		{"include", required_argument, NULL, OPT_INC},
 		{"decontaminate", required_argument, NULL, OPT_DECON},
+		{"holdout", required_argument, NULL, OPT_HOLDOUT},
 		{"rtol", required_argument, NULL, OPT_RTOL},
 		{"atol", required_argument, NULL, OPT_ATOL},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL, *cmd, *inc = NULL, *refdir = NULL;
+	const char *out = NULL, *cmd, *inc = NULL, *refdir = NULL, *holdout = NULL;
 	char *rej[4096];
 	int nrej = 0, c, pct[3] = {90, 5, 5};
 	double rtol = 1e-5, atol = 1e-6;
@@ -1231,6 +1401,9 @@ main(int argc, char **argv)
 		case OPT_DECON:
 			refdir = optarg;
 			break;
+		case OPT_HOLDOUT:
+			holdout = optarg;
+			break;
 		case OPT_SPLIT:
 			if (sscanf(optarg, "%d,%d,%d", &pct[0], &pct[1], &pct[2]) != 3 || pct[0] < 0 || pct[1] < 0 ||
 			    pct[2] < 0 || pct[0] + pct[1] + pct[2] != 100) {
@@ -1272,6 +1445,8 @@ main(int argc, char **argv)
 		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
 	if (strcmp(cmd, "compare") == 0)
 		return argc != 2 ? (usage(stderr), 2) : cmdcompare(argv[0], argv[1], rtol, atol);
+	if (strcmp(cmd, "tasks") == 0)
+		return argc < 1 ? (usage(stderr), 2) : cmdtasks(argc, argv, out, holdout);
 	fprintf(stderr, "kpack: unknown command '%s'\n", cmd);
 	usage(stderr);
 	return 2;
