@@ -929,6 +929,52 @@ pctescape(Ctx *c, const char *s, bool nl)
 	return r;
 }
 
+/* wp.expect_eq(actual, expected) and wp.expect_neq: where the check fails,
+ * Warp's runtime prints "Error, expect_eq() failed:" and both values (its
+ * builtin.h); here the same prints, in an if on the values' equality. */
+static X
+expectcall(Ctx *c, Args *a, Loc loc, bool neq)
+{
+	static const char *const lines[] = {"\t Expected: ", "\t Actual: "};
+	const char *name = neq ? "expect_neq" : "expect_eq";
+	Region rs[2] = {{0}}, *parent = c->b.r;
+	Val *v, eq, f;
+	Op *op;
+	int i;
+
+	if (!nokw(c, a, name) || !(v = argvals(c, a)))
+		return xnone();
+	if (a->n != 2 || !typeeq(vty(c->f, v[0]), vty(c->f, v[1]))) {
+		serr(c, loc, "Couldn't find function overload for '%s' that matched inputs with types: [%s%s%s]", name,
+		     a->n > 0 ? wptypename(c->m, vty(c->f, v[0])) : "", a->n > 1 ? ", " : "",
+		     a->n > 1 ? wptypename(c->m, vty(c->f, v[1])) : "");
+		return xnone();
+	}
+	if (!(eq = emit1(c, OP_EQ, v, 2, loc, name)))
+		return xnone();
+	/* the prints go where the check fails: else for expect_eq, then for expect_neq */
+	c->b.r = &rs[neq ? 0 : 1];
+	f = cstr(c->m, c->f, neq ? "Error, expect_neq() failed:\n" : "Error, expect_eq() failed:\n");
+	emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, name);
+	for (i = 1; i >= 0; i--) {
+		f = cstr(c->m, c->f, lines[1 - i]);
+		emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, name);
+		if (!emitop(c, OP_PRINT, &v[i], 1, 0, tvoid(), loc, name)) {
+			c->b.r = parent;
+			return xnone();
+		}
+	}
+	for (i = 0; i < 2; i++)
+		regpush(c->m, &rs[i], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, loc));
+	c->b.r = parent;
+	op = mkop(c->m, c->f, OP_IF, &eq, 1, NULL, 0, loc);
+	opsetregions(c->m, op, 2);
+	op->regs[0] = rs[0];
+	op->regs[1] = rs[1];
+	regpush(c->m, parent, op);
+	return void_x();
+}
+
 static X
 printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 {
@@ -1323,6 +1369,8 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return tidcall(c, &a, want, loc);
 	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
 		return printcall(c, &a, loc, name[5] == 'f');
+	if (!pyname && (strcmp(name, "expect_eq") == 0 || strcmp(name, "expect_neq") == 0))
+		return expectcall(c, &a, loc, name[7] == 'n');
 	if (strcmp(name, "len") == 0)
 		return lencall(c, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
