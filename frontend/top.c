@@ -159,7 +159,7 @@ flushdiags(Kpyc *k)
 
 /* ---- name maps ------------------------------------------------------ */
 
-static uint32_t
+uint32_t
 strhash(const char *s)
 {
 	uint32_t h = 2166136261u;

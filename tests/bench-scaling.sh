@@ -6,11 +6,13 @@
 # that other load on the machine matters less):
 #   chain N    one kernel whose body is N chained operations (x = x * c + d,
 #              two ops a line), N = 10k, 20k, 40k;
+#   locals N   one kernel with N local variables, each assigned once from
+#              the previous one (vK = vJ * s + c), N = 10k, 20k, 40k;
 #   kernels N  one module of N small kernels, N = 250, 500, 1000.
 # Prints seconds per size and the ratio to the previous size: doubling the
 # input should about double the time (ratio ~2; ~4 means quadratic).
 # Not part of make check (timings depend on the machine); run it with
-# `make bench-scaling`.  CHAIN_SIZES and KERNEL_SIZES override the sizes,
+# `make bench-scaling`.  CHAIN_SIZES, LOCAL_SIZES and KERNEL_SIZES override the sizes,
 # TOOLS the tools timed.
 set -eu
 b=${1:-.}
@@ -31,6 +33,20 @@ gen_chain() { # N ops
 		for (k = 0; k < n / 2; k++)
 			printf "    x = x * s + %d.5\n", k % 97
 		print "    a[i] = x"
+	}'
+}
+
+gen_locals() { # N locals
+	awk -v n="$1" 'BEGIN {
+		print "import warp as wp"
+		print ""
+		print "@wp.kernel"
+		print "def locals_(a: wp.array(dtype=float), s: float):"
+		print "    i = wp.tid()"
+		print "    v0 = a[i]"
+		for (k = 1; k < n; k++)
+			printf "    v%d = v%d * s + %d.5\n", k, k - 1, k % 97
+		printf "    a[i] = v%d\n", n - 1
 	}'
 }
 
@@ -85,4 +101,5 @@ run() {
 }
 
 run chain ${CHAIN_SIZES:-10000 20000 40000}
+run locals ${LOCAL_SIZES:-10000 20000 40000}
 run kernels ${KERNEL_SIZES:-250 500 1000}
