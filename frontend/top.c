@@ -1774,6 +1774,7 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	uint32_t j;
 	int nerr0 = d->nerr;
 	Module *m = modnew();
+	bool *indexed;
 
 	memset(&k, 0, sizeof k);
 	k.m = m;
@@ -1782,9 +1783,15 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	k.o = o;
 	k.nfiles = nsrcs;
 	k.files = aalloc(k.a, (size_t)(nsrcs + 1) * sizeof *k.files);
+	indexed = aalloc(k.a, (size_t)(nsrcs + 1) * sizeof *indexed);
 	for (i = 0; i < nsrcs; i++) {
 		FileCtx *f = &k.files[i];
 		f->src = &srcs[i];
+		if (!srcs[i].lines) {
+			/* a file of many diagnostics: each finds its line at once */
+			srcindex(&srcs[i]);
+			indexed[i] = true;
+		}
 		f->index = i;
 		f->modname = basename_noext(k.a, srcs[i].name);
 		APUSH(m->arena, m->srcs, m->nsrcs, m->capsrcs, astrdup(m->arena, srcs[i].name));
@@ -1805,8 +1812,11 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		kerr(&k, m->toobigloc, "more than %d operands, results, loop-carried values or parameters in one "
 		     "operation (kir's limit)", MAXOPVALS);
 	flushdiags(&k);
-	for (i = 0; i < nsrcs; i++)
+	for (i = 0; i < nsrcs; i++) {
 		free(k.files[i].toks.v);
+		if (indexed[i])
+			srcunindex(&srcs[i]);
+	}
 	for (i = 0; i < (int)countof(k.tmps); i++)
 		arena_free(k.tmps[i]);
 	arena_free(k.a);

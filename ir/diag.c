@@ -5,13 +5,15 @@
  *       source line
  *       ^
  *
- * Columns are 1-based byte offsets.  The line is found by scanning the
- * source when a diagnostic is printed; nothing is precomputed.  A line
+ * Columns are 1-based byte offsets.  The line is found in the source's
+ * line index when it has one (srcindex: a source with many diagnostics),
+ * else by scanning the source when a diagnostic is printed.  A line
  * longer than SHOWMAX bytes is shown as a window of SHOWMAX bytes around
  * the caret, "..." marking each side cut (never inside a UTF-8 character);
  * the caret is placed counting characters.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -26,6 +28,37 @@ diaginit(Diag *d)
 
 enum { SHOWMAX = 100 };
 
+void
+srcindex(Src *src)
+{
+	size_t i, n = 1, cap;
+
+	srcunindex(src);
+	if (!src->text)
+		return;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			n++;
+	if (n > UINT32_MAX)
+		return; /* diagnostics scan */
+	cap = n;
+	src->lines = xmalloc(cap * sizeof *src->lines);
+	src->lines[0] = 0;
+	n = 1;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			src->lines[n++] = i + 1;
+	src->nlines = (uint32_t)n;
+}
+
+void
+srcunindex(Src *src)
+{
+	free(src->lines);
+	src->lines = NULL;
+	src->nlines = 0;
+}
+
 static void
 showline(FILE *out, const Src *src, Loc loc)
 {
@@ -37,6 +70,12 @@ showline(FILE *out, const Src *src, Loc loc)
 		return;
 	p = src->text;
 	end = src->text + src->len;
+	if (src->lines) {
+		if (loc.line > src->nlines)
+			return;
+		p += src->lines[loc.line - 1];
+		line = loc.line;
+	}
 	while (p < end && line < loc.line) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
