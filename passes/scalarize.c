@@ -3338,7 +3338,8 @@ static void
 lowerop(S *s, const Op *op)
 {
 	const OpInfo *oi = &opinfo[op->code];
-	L in[256], out[8];
+	L *in, out[8];
+	Val *a;
 	int i;
 
 	s->cur = op;
@@ -3353,11 +3354,13 @@ lowerop(S *s, const Op *op)
 		lowermem(s, op);
 		return;
 	}
+	/* sized by the op: a printf may have any number of operands */
+	in = xmalloc(((size_t)op->nargs + 1) * sizeof *in);
+	a = xmalloc(((size_t)op->nargs + 1) * sizeof *a);
 	for (i = 0; i < op->nargs; i++)
 		in[i] = get(s, op->args[i]);
 	if (allflat(s, op) && (oi->flags & F_LOW)) {
 		/* a low op on scalars: copy it with the new operands */
-		Val a[256];
 		Type rt[8];
 		Op *n;
 		for (i = 0; i < op->nargs; i++)
@@ -3371,16 +3374,15 @@ lowerop(S *s, const Op *op)
 			l.v[0] = n->res[i];
 			put(s, op->res[i], l);
 		}
-		return;
+		goto done;
 	}
 	if (allflat(s, op) && !xtab[op->code]) {
-		Val a[8];
 		L l = newleaves(s, 1);
 		for (i = 0; i < op->nargs; i++)
 			a[i] = in[i].v[0];
 		l.v[0] = sx(s, op->code, a, op->nargs);
 		put(s, op->res[0], l);
-		return;
+		goto done;
 	}
 	for (i = 0; i < op->nres; i++)
 		out[i] = newleaves(s, nleaves(s->m, vty(s->f, op->res[i])));
@@ -3393,6 +3395,9 @@ lowerop(S *s, const Op *op)
 	}
 	for (i = 0; i < op->nres; i++)
 		put(s, op->res[i], out[i]);
+done:
+	free(in);
+	free(a);
 }
 
 static void
