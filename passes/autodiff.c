@@ -574,7 +574,7 @@ pruneif(AD *c, Op *n, Val *out)
 		t1->args[keep] = t1->args[k];
 		keep++;
 	}
-	n->nres = (uint8_t)keep;
+	n->nres = (uint16_t)keep;
 	t0->nargs = (uint16_t)keep;
 	t1->nargs = (uint16_t)keep;
 }
@@ -604,7 +604,7 @@ pruneloop(AD *c, Op *n, Val *out)
 		t->args[keep] = t->args[k];
 		keep++;
 	}
-	n->nres = (uint8_t)keep;
+	n->nres = (uint16_t)keep;
 	n->nparams = (uint16_t)(1 + keep);
 	n->nargs = (uint16_t)(3 + keep);
 	t->nargs = (uint16_t)keep;

@@ -351,7 +351,7 @@ fix(SZ *s, Region *r, int kind, const Type *tys, int nty, bool asyield)
 		die("fix: region of @%s ends with %s", s->f->name, opinfo[last->code].name);
 	for (j = 0; j < last->nregs; j++)
 		fix(s, &last->regs[j], kind, tys, nty, true);
-	last->nres = (uint8_t)nty;
+	last->nres = (uint16_t)nty;
 	last->res = aalloc(m->arena, ((size_t)nty + 1) * sizeof(Val));
 	for (j = 0; j < nty; j++) {
 		Val v = newval(m, s->f, tys[j], V_RES, NULL);
