@@ -1774,7 +1774,6 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	uint32_t j;
 	int nerr0 = d->nerr;
 	Module *m = modnew();
-	bool *indexed;
 
 	memset(&k, 0, sizeof k);
 	k.m = m;
@@ -1783,15 +1782,10 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	k.o = o;
 	k.nfiles = nsrcs;
 	k.files = aalloc(k.a, (size_t)(nsrcs + 1) * sizeof *k.files);
-	indexed = aalloc(k.a, (size_t)(nsrcs + 1) * sizeof *indexed);
 	for (i = 0; i < nsrcs; i++) {
 		FileCtx *f = &k.files[i];
 		f->src = &srcs[i];
-		if (!srcs[i].lines) {
-			/* a file of many diagnostics: each finds its line at once */
-			srcindex(&srcs[i]);
-			indexed[i] = true;
-		}
+		srcindex(&srcs[i]); /* a file of many diagnostics: each finds its line at once */
 		f->index = i;
 		f->modname = basename_noext(k.a, srcs[i].name);
 		APUSH(m->arena, m->srcs, m->nsrcs, m->capsrcs, astrdup(m->arena, srcs[i].name));
@@ -1814,8 +1808,7 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	flushdiags(&k);
 	for (i = 0; i < nsrcs; i++) {
 		free(k.files[i].toks.v);
-		if (indexed[i])
-			srcunindex(&srcs[i]);
+		srcunindex(&srcs[i]);
 	}
 	for (i = 0; i < (int)countof(k.tmps); i++)
 		arena_free(k.tmps[i]);

@@ -28,12 +28,23 @@ diaginit(Diag *d)
 
 enum { SHOWMAX = 100 };
 
-void
-srcindex(Src *src)
-{
-	size_t i, n = 1, cap;
+/* The line indexes (srcindex), found by the text they index: a handful
+ * at a time (kpyc's input files, the Python file of passes' messages). */
+typedef struct LineIdx {
+	const char *text;
+	size_t len;
+	size_t *start; /* where each line starts */
+	uint32_t n;
+} LineIdx;
+static LineIdx *lineidx;
+static size_t nlineidx, caplineidx;
 
-	srcunindex(src);
+void
+srcindex(const Src *src)
+{
+	LineIdx x = {src->text, src->len, NULL, 1};
+	size_t i, n = 1;
+
 	if (!src->text)
 		return;
 	for (i = 0; i < src->len; i++)
@@ -41,22 +52,38 @@ srcindex(Src *src)
 			n++;
 	if (n > UINT32_MAX)
 		return; /* diagnostics scan */
-	cap = n;
-	src->lines = xmalloc(cap * sizeof *src->lines);
-	src->lines[0] = 0;
-	n = 1;
+	x.start = xmalloc(n * sizeof *x.start);
+	x.start[0] = 0;
 	for (i = 0; i < src->len; i++)
 		if (src->text[i] == '\n')
-			src->lines[n++] = i + 1;
-	src->nlines = (uint32_t)n;
+			x.start[x.n++] = i + 1;
+	if (nlineidx == caplineidx) {
+		caplineidx = caplineidx ? 2 * caplineidx : 8;
+		lineidx = xrealloc(lineidx, caplineidx * sizeof *lineidx);
+	}
+	lineidx[nlineidx++] = x;
+}
+
+static LineIdx *
+findidx(const Src *src)
+{
+	size_t i;
+
+	for (i = nlineidx; i-- > 0;)
+		if (lineidx[i].text == src->text && lineidx[i].len == src->len)
+			return &lineidx[i];
+	return NULL;
 }
 
 void
-srcunindex(Src *src)
+srcunindex(const Src *src)
 {
-	free(src->lines);
-	src->lines = NULL;
-	src->nlines = 0;
+	LineIdx *x = src->text ? findidx(src) : NULL;
+
+	if (!x)
+		return;
+	free(x->start);
+	*x = lineidx[--nlineidx];
 }
 
 static void
@@ -65,15 +92,16 @@ showline(FILE *out, const Src *src, Loc loc)
 	const char *p, *e, *end;
 	uint32_t line = 1;
 	size_t len, c, s, t, i;
+	const LineIdx *x;
 
 	if (!src || !src->text || loc.line == 0)
 		return;
 	p = src->text;
 	end = src->text + src->len;
-	if (src->lines) {
-		if (loc.line > src->nlines)
+	if ((x = findidx(src))) {
+		if (loc.line > x->n)
 			return;
-		p += src->lines[loc.line - 1];
+		p += x->start[loc.line - 1];
 		line = loc.line;
 	}
 	while (p < end && line < loc.line) {

@@ -120,13 +120,12 @@ typedef struct Src {
 	const char *name; /* file name as given, "<stdin>" for stdin */
 	const char *text; /* whole contents, NUL-terminated (may be NULL) */
 	size_t len;
-	size_t *lines;    /* optional (srcindex): where each line starts, */
-	uint32_t nlines;  /* so a diagnostic finds its line without a scan */
 } Src;
-/* Index src's lines (a source with many diagnostics: each then finds its
- * line in O(1), not by scanning the text); srcunindex frees the index. */
-void srcindex(Src *src);
-void srcunindex(Src *src);
+/* Index the lines of src's text (a source with many diagnostics: each then
+ * finds its line at once, not by scanning the text), until srcunindex, to
+ * be called before the text is freed.  Not thread-safe. */
+void srcindex(const Src *src);
+void srcunindex(const Src *src);
 
 /* Diagnostic sink: messages go to `out` (stderr) as
  *   file:line:col: error: message
