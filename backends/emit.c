@@ -1691,9 +1691,9 @@ expr(FState *s, Buf *b, Val v, int mode)
 	bufputs(b, vname(s, v));
 }
 
-/* Collect the variables an expression reads. */
+/* Collect the variables an expression reads (all of them: *out grows). */
 static void
-reads(const FState *s, Val v, Val *out, int *n, int max)
+reads(const FState *s, Val v, Val **out, int *n, int *cap)
 {
 	const Value *x = &s->f->vals[v];
 	int j;
@@ -1702,11 +1702,14 @@ reads(const FState *s, Val v, Val *out, int *n, int max)
 		return;
 	if (s->inl[v] && x->kind == V_RES && x->def) {
 		for (j = 0; j < x->def->nargs; j++)
-			reads(s, x->def->args[j], out, n, max);
+			reads(s, x->def->args[j], out, n, cap);
 		return;
 	}
-	if (*n < max)
-		out[(*n)++] = root(s, v);
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*out = xrealloc(*out, (size_t)*cap * sizeof **out);
+	}
+	(*out)[(*n)++] = root(s, v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1792,23 +1795,31 @@ static void
 passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 {
 	char **tmp = xcalloc(n + 1, sizeof(char *));
-	int i, j, k;
+	Val *rd = NULL, *done;
+	int i, k, nr, cap = 0;
+	uint32_t hcap = 16, h;
 
+	/* the destinations assigned so far (their roots): open addressing,
+	 * 0 empty, so the whole assignment is linear in what it reads */
+	while (hcap < 2u * (uint32_t)n + 2)
+		hcap *= 2;
+	done = xcalloc(hcap, sizeof *done);
 	for (i = 0; i < n; i++) {
-		Val rd[256];
-		int nr = 0;
 		bool clash = false;
-		if (root(s, srcs[i]) == root(s, dsts[i]))
+		Val dr = root(s, dsts[i]);
+		if (root(s, srcs[i]) == dr)
 			continue;
-		reads(s, srcs[i], rd, &nr, 256);
-		/* destinations assigned before this one, in order */
-		for (j = 0; j < i && !clash; j++) {
-			if (root(s, srcs[j]) == root(s, dsts[j]))
-				continue;
-			for (k = 0; k < nr; k++)
-				if (rd[k] == root(s, dsts[j]))
+		nr = 0;
+		reads(s, srcs[i], &rd, &nr, &cap);
+		for (k = 0; k < nr && !clash; k++)
+			for (h = (rd[k] * 2654435761u) & (hcap - 1); done[h]; h = (h + 1) & (hcap - 1))
+				if (done[h] == rd[k]) {
 					clash = true;
-		}
+					break;
+				}
+		for (h = (dr * 2654435761u) & (hcap - 1); done[h] && done[h] != dr; h = (h + 1) & (hcap - 1))
+			;
+		done[h] = dr;
 		if (clash) {
 			char base[300];
 			snprintf(base, sizeof base, "%s_next", vname(s, dsts[i]));
@@ -1834,6 +1845,8 @@ passign(FState *s, Buf *b, const Val *dsts, const Val *srcs, int n, int d)
 		free(tmp[i]);
 	}
 	free(tmp);
+	free(rd);
+	free(done);
 }
 
 static void region(FState *s, Buf *b, const Region *r, int d, Ctx c);

@@ -956,11 +956,11 @@ static void
 printf_(Kx *x, const Op *op)
 {
 	LLVMBuilderRef b = x->b;
-	LLVMValueRef a[256], fmt = lv(x, op->args[0]), f;
-	LLVMTypeRef t[256], fty;
 	int i, n = op->nargs - 1;
+	LLVMValueRef *a = xcalloc((size_t)n + 2, sizeof *a), fmt = lv(x, op->args[0]), f;
+	LLVMTypeRef *t = xcalloc((size_t)n + 1, sizeof *t), fty;
 
-	for (i = 0; i < n && i < 255; i++) {
+	for (i = 0; i < n; i++) {
 		Type at = ty(x, op->args[1 + i]);
 		LLVMValueRef v = lv(x, op->args[1 + i]);
 		if (scalarisfloat(at.s)) {
@@ -972,12 +972,13 @@ printf_(Kx *x, const Op *op)
 		t[i] = LLVMTypeOf(v);
 	}
 	if (x->host) {
-		LLVMValueRef args[256];
 		LLVMTypeRef p = x->ptr;
 		f = extfn(x, "printf", x->i32, &p, 1, true, &fty);
-		args[0] = fmt;
-		memcpy(args + 1, a, (size_t)n * sizeof *a);
-		callf(x, fty, f, args, n + 1);
+		memmove(a + 1, a, (size_t)n * sizeof *a);
+		a[0] = fmt;
+		callf(x, fty, f, a, n + 1);
+		free(a);
+		free(t);
 		return;
 	}
 	{
@@ -996,6 +997,8 @@ printf_(Kx *x, const Op *op)
 		}
 		callf(x, fty, f, args, 2);
 	}
+	free(a);
+	free(t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1276,11 +1279,12 @@ op1(Kx *x, const Op *op, Dest *d)
 		emitwhile(x, op);
 		return;
 	case OP_CALL: {
-		LLVMValueRef args[256];
+		LLVMValueRef *args = xcalloc((size_t)op->nargs + 1, sizeof *args);
 		int fi = op->attr;
 		for (i = 0; i < op->nargs; i++)
 			args[i] = lv(x, op->args[i]);
 		r = LLVMBuildCall2(b, x->fnty[fi], x->fn[fi], args, op->nargs, "");
+		free(args);
 		if (op->nres == 1)
 			x->v[op->res[0]] = r;
 		else
@@ -1491,14 +1495,10 @@ static void
 declare(Kx *x, int fi)
 {
 	const Func *f = x->m->funcs[fi];
-	LLVMTypeRef pt[256 + 2], rt;
+	LLVMTypeRef *pt = xcalloc((size_t)f->nparams + 2, sizeof *pt), rt;
 	char name[300];
 	uint32_t i, np = 0;
 
-	if (f->nparams > 256) {
-		kxerror(x, f, NULL, "too many parameters");
-		return;
-	}
 	if (f->kernel) {
 		pt[np++] = x->ptr;   /* bounds */
 		pt[np++] = x->i64;   /* task */
@@ -1518,6 +1518,7 @@ declare(Kx *x, int fi)
 	}
 	snprintf(name, sizeof name, "kir.%s", f->name);
 	x->fnty[fi] = LLVMFunctionType(rt, pt, np, 0);
+	free(pt);
 	x->fn[fi] = LLVMAddFunction(x->mod, name, x->fnty[fi]);
 	LLVMSetLinkage(x->fn[fi], LLVMInternalLinkage);
 }

@@ -7,28 +7,6 @@
 
 #include "emit.h"
 
-/* The emitters hold an op's operands, results and carried values in
- * arrays of 256 (emit.c, kptx_emit.c); kir allows more.  Until they grow,
- * such an op is an error here, at its place, never an overflow there. */
-enum { BACKMAX = 255 };
-
-typedef struct Wide {
-	const Src *src;
-	Diag *d;
-} Wide;
-
-static void
-wideop(Op *op, void *ctx)
-{
-	Wide *w = ctx;
-	const char *what = op->nargs > BACKMAX ? "operands" : op->nres > BACKMAX ? "results" : "carried values";
-
-	if (op->nargs > BACKMAX || op->nres > BACKMAX || op->nparams > BACKMAX)
-		diagerr(w->d, w->src, op->kloc, "'%s' has %u %s; %s translates at most %d", opinfo[op->code].name,
-		        op->nargs > BACKMAX ? op->nargs : op->nres > BACKMAX ? op->nres : op->nparams, what, progname,
-		        BACKMAX);
-}
-
 Module *
 loadkir(const char *path, char **text)
 {
@@ -48,16 +26,6 @@ loadkir(const char *path, char **text)
 	if (verify(m, &src, &d)) {
 		modfree(m);
 		return NULL;
-	}
-	{
-		Wide w = {&src, &d};
-		uint32_t i;
-		for (i = 0; i < m->nfuncs; i++)
-			walkops(&m->funcs[i]->body, wideop, &w);
-		if (d.nerr) {
-			modfree(m);
-			return NULL;
-		}
 	}
 	return m;
 }

@@ -347,6 +347,7 @@ void kerr(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void kwarn(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void knote(Kpyc *k, const char *fmt, ...) KPY_PRINTF(2, 3);
 
+uint32_t strhash(const char *s);                        /* FNV-1a */
 uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent */
 void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
 
@@ -399,9 +400,23 @@ typedef struct Bind {
 	Type gty;
 } Bind;
 
+/* An environment's hash index: name -> position in v (open addressing).
+ * Shallow copies of an Env (saved and restored around branches and loops)
+ * share it, so it may also hold other environments' entries: an entry
+ * counts only when its position is below the Env's n and the binding there
+ * has the name.  Every name of v[0, n) has an entry. */
+typedef struct EnvSlot {
+	uint32_t hash, at;     /* at: UINT32_MAX for an empty slot */
+} EnvSlot;
+typedef struct EnvIdx {
+	uint32_t cap, used;    /* slots (a power of two); entries, stale ones too */
+	EnvSlot slot[];
+} EnvIdx;
+
 typedef struct Env {
 	Bind *v;
 	uint32_t n, cap;
+	EnvIdx *ix;            /* NULL: none yet (n == 0) */
 } Env;
 
 /* What an expression evaluates to. */

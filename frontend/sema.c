@@ -62,27 +62,79 @@ serr(Ctx *c, Loc loc, const char *fmt, ...)
 
 /* ---- environments --------------------------------------------------- */
 
+/* Lookups, bindings and copies are O(1) amortised per name (O(n) per
+ * copy): a function with many locals compiles in linear time. */
+
+#define ENV_EMPTY UINT32_MAX
+
+/* A fresh index of e->v[0, e->n) with room for at least want names. */
+static EnvIdx *
+envindex(Ctx *c, const Env *e, uint32_t want)
+{
+	uint32_t cap = 16, i, j;
+	EnvIdx *ix;
+
+	while (cap < 2 * want + 2)
+		cap *= 2;
+	ix = aalloc(c->tmp, sizeof *ix + cap * sizeof ix->slot[0]);
+	ix->cap = cap;
+	ix->used = e->n;
+	for (i = 0; i < cap; i++)
+		ix->slot[i].at = ENV_EMPTY;
+	for (i = 0; i < e->n; i++) {
+		uint32_t h = strhash(e->v[i].name);
+		for (j = h & (cap - 1); ix->slot[j].at != ENV_EMPTY; j = (j + 1) & (cap - 1))
+			;
+		ix->slot[j].hash = h;
+		ix->slot[j].at = i;
+	}
+	return ix;
+}
+
+static Bind *
+envlookup(const Env *e, const char *name, uint32_t h)
+{
+	uint32_t i, m, at;
+
+	if (!e->ix) {
+		for (i = e->n; i-- > 0;)
+			if (strcmp(e->v[i].name, name) == 0)
+				return &e->v[i];
+		return NULL;
+	}
+	m = e->ix->cap - 1;
+	for (i = h & m; (at = e->ix->slot[i].at) != ENV_EMPTY; i = (i + 1) & m)
+		if (e->ix->slot[i].hash == h && at < e->n && strcmp(e->v[at].name, name) == 0)
+			return &e->v[at];
+	return NULL;
+}
+
 Bind *
 envfind(const Env *e, const char *name)
 {
-	uint32_t i;
-
-	for (i = e->n; i-- > 0;)
-		if (strcmp(e->v[i].name, name) == 0)
-			return &e->v[i];
-	return NULL;
+	return envlookup(e, name, e->ix ? strhash(name) : 0);
 }
 
 void
 envset(Ctx *c, Bind b)
 {
-	Bind *o = envfind(&c->env, b.name);
+	Env *e = &c->env;
+	uint32_t h = strhash(b.name), i, m;
+	Bind *o = envlookup(e, b.name, h);
 
 	if (o) {
 		*o = b;
 		return;
 	}
-	APUSH(c->tmp, c->env.v, c->env.n, c->env.cap, b);
+	if (!e->ix || 2 * (e->ix->used + 1) > e->ix->cap)
+		e->ix = envindex(c, e, 2 * e->n + 8);
+	APUSH(c->tmp, e->v, e->n, e->cap, b);
+	m = e->ix->cap - 1;
+	for (i = h & m; e->ix->slot[i].at != ENV_EMPTY; i = (i + 1) & m)
+		;
+	e->ix->slot[i].hash = h;
+	e->ix->slot[i].at = e->n - 1;
+	e->ix->used++;
 }
 
 Env
@@ -95,6 +147,15 @@ envcopy(Ctx *c, const Env *e)
 	n.v = aalloc(c->tmp, n.cap * sizeof *n.v);
 	if (e->n)
 		memcpy(n.v, e->v, e->n * sizeof *n.v);
+	n.ix = NULL;
+	if (e->ix && e->ix->used == e->n) {
+		/* the index holds e's names only: copy it */
+		size_t sz = sizeof *e->ix + e->ix->cap * sizeof e->ix->slot[0];
+		n.ix = aalloc(c->tmp, sz);
+		memcpy(n.ix, e->ix, sz);
+	} else if (e->n) {
+		n.ix = envindex(c, e, e->n + 8);
+	}
 	return n;
 }
 

@@ -159,7 +159,7 @@ flushdiags(Kpyc *k)
 
 /* ---- name maps ------------------------------------------------------ */
 
-static uint32_t
+uint32_t
 strhash(const char *s)
 {
 	uint32_t h = 2166136261u;
@@ -1785,6 +1785,7 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 	for (i = 0; i < nsrcs; i++) {
 		FileCtx *f = &k.files[i];
 		f->src = &srcs[i];
+		srcindex(&srcs[i]); /* a file of many diagnostics: each finds its line at once */
 		f->index = i;
 		f->modname = basename_noext(k.a, srcs[i].name);
 		APUSH(m->arena, m->srcs, m->nsrcs, m->capsrcs, astrdup(m->arena, srcs[i].name));
@@ -1805,8 +1806,10 @@ kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o)
 		kerr(&k, m->toobigloc, "more than %d operands, results, loop-carried values or parameters in one "
 		     "operation (kir's limit)", MAXOPVALS);
 	flushdiags(&k);
-	for (i = 0; i < nsrcs; i++)
+	for (i = 0; i < nsrcs; i++) {
 		free(k.files[i].toks.v);
+		srcunindex(&srcs[i]);
+	}
 	for (i = 0; i < (int)countof(k.tmps); i++)
 		arena_free(k.tmps[i]);
 	arena_free(k.a);

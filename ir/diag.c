@@ -5,13 +5,15 @@
  *       source line
  *       ^
  *
- * Columns are 1-based byte offsets.  The line is found by scanning the
- * source when a diagnostic is printed; nothing is precomputed.  A line
+ * Columns are 1-based byte offsets.  The line is found in the source's
+ * line index when it has one (srcindex: a source with many diagnostics),
+ * else by scanning the source when a diagnostic is printed.  A line
  * longer than SHOWMAX bytes is shown as a window of SHOWMAX bytes around
  * the caret, "..." marking each side cut (never inside a UTF-8 character);
  * the caret is placed counting characters.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -26,17 +28,82 @@ diaginit(Diag *d)
 
 enum { SHOWMAX = 100 };
 
+/* The line indexes (srcindex), found by the text they index: a handful
+ * at a time (kpyc's input files, the Python file of passes' messages). */
+typedef struct LineIdx {
+	const char *text;
+	size_t len;
+	size_t *start; /* where each line starts */
+	uint32_t n;
+} LineIdx;
+static LineIdx *lineidx;
+static size_t nlineidx, caplineidx;
+
+void
+srcindex(const Src *src)
+{
+	LineIdx x = {src->text, src->len, NULL, 1};
+	size_t i, n = 1;
+
+	if (!src->text)
+		return;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			n++;
+	if (n > UINT32_MAX)
+		return; /* diagnostics scan */
+	x.start = xmalloc(n * sizeof *x.start);
+	x.start[0] = 0;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			x.start[x.n++] = i + 1;
+	if (nlineidx == caplineidx) {
+		caplineidx = caplineidx ? 2 * caplineidx : 8;
+		lineidx = xrealloc(lineidx, caplineidx * sizeof *lineidx);
+	}
+	lineidx[nlineidx++] = x;
+}
+
+static LineIdx *
+findidx(const Src *src)
+{
+	size_t i;
+
+	for (i = nlineidx; i-- > 0;)
+		if (lineidx[i].text == src->text && lineidx[i].len == src->len)
+			return &lineidx[i];
+	return NULL;
+}
+
+void
+srcunindex(const Src *src)
+{
+	LineIdx *x = src->text ? findidx(src) : NULL;
+
+	if (!x)
+		return;
+	free(x->start);
+	*x = lineidx[--nlineidx];
+}
+
 static void
 showline(FILE *out, const Src *src, Loc loc)
 {
 	const char *p, *e, *end;
 	uint32_t line = 1;
 	size_t len, c, s, t, i;
+	const LineIdx *x;
 
 	if (!src || !src->text || loc.line == 0)
 		return;
 	p = src->text;
 	end = src->text + src->len;
+	if ((x = findidx(src))) {
+		if (loc.line > x->n)
+			return;
+		p += x->start[loc.line - 1];
+		line = loc.line;
+	}
 	while (p < end && line < loc.line) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)

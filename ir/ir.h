@@ -121,6 +121,11 @@ typedef struct Src {
 	const char *text; /* whole contents, NUL-terminated (may be NULL) */
 	size_t len;
 } Src;
+/* Index the lines of src's text (a source with many diagnostics: each then
+ * finds its line at once, not by scanning the text), until srcunindex, to
+ * be called before the text is freed.  Not thread-safe. */
+void srcindex(const Src *src);
+void srcunindex(const Src *src);
 
 /* Diagnostic sink: messages go to `out` (stderr) as
  *   file:line:col: error: message

@@ -575,7 +575,7 @@ pruneif(AD *c, Op *n, Val *out)
 		t1->args[keep] = t1->args[k];
 		keep++;
 	}
-	n->nres = (uint8_t)keep;
+	n->nres = (uint16_t)keep;
 	t0->nargs = (uint16_t)keep;
 	t1->nargs = (uint16_t)keep;
 }
@@ -605,7 +605,7 @@ pruneloop(AD *c, Op *n, Val *out)
 		t->args[keep] = t->args[k];
 		keep++;
 	}
-	n->nres = (uint8_t)keep;
+	n->nres = (uint16_t)keep;
 	n->nparams = (uint16_t)(1 + keep);
 	n->nargs = (uint16_t)(3 + keep);
 	t->nargs = (uint16_t)keep;
@@ -1027,7 +1027,7 @@ static void
 reverse(AD *c, const Op *op)
 {
 	int code = op->code, i;
-	Val g[16], x[256], y[16], contrib[256];
+	Val g[16], *x, y[16], *contrib;
 	RuleApp ra;
 	const char *e = NULL;
 	bool any = false;
@@ -1051,7 +1051,7 @@ reverse(AD *c, const Op *op)
 	}
 	if (opinfo[code].flags & (F_NOAD | F_WRITE | F_TERM))
 		return;
-	if (op->nres > 16 || op->nargs > 256)
+	if (op->nres > 16)
 		return;
 	for (i = 0; i < op->nres; i++)
 		if ((g[i] = c->am[op->res[i]]))
@@ -1062,6 +1062,9 @@ reverse(AD *c, const Op *op)
 		err(c, op, "call of @%s left in the backward kernel (not inlined)", c->m->funcs[op->attr]->name);
 		return;
 	}
+	/* sized by the op (a 32x32 matrix is built from 1,024 scalars) */
+	x = xcalloc((size_t)op->nargs + 1, sizeof *x);
+	contrib = xcalloc((size_t)op->nargs + 1, sizeof *contrib);
 	for (i = 0; i < op->nargs; i++) {
 		x[i] = P(c, op->args[i]);
 		contrib[i] = 0;
@@ -1077,12 +1080,13 @@ reverse(AD *c, const Op *op)
 	ra.ny = op->nres;
 	ra.g = g;
 	c->b.loc = op->loc;
-	if (adrule(&ra, contrib, &e) < 0) {
+	if (adrule(&ra, contrib, &e) < 0)
 		err(c, op, "%s", e);
-		return;
-	}
-	for (i = 0; i < op->nargs; i++)
-		acc(c, op->args[i], contrib[i]);
+	else
+		for (i = 0; i < op->nargs; i++)
+			acc(c, op->args[i], contrib[i]);
+	free(x);
+	free(contrib);
 }
 
 /* ------------------------------------------------------------------ */

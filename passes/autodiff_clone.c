@@ -146,18 +146,48 @@ scratchcopy(Module *m, const Func *f)
 /* ------------------------------------------------------------------ */
 /* diagnostics                                                         */
 
+/* The Python file name, read and its lines indexed once: a module with
+ * many diagnostics pointing into it (a warning per op) re-read and
+ * re-scanned the whole file for each.  The last file read stays to the end
+ * of the run; NULL when it cannot be read. */
+static const Src *
+pysource(const char *name)
+{
+	static Src last;
+	static char *lastname;
+	char *text;
+	size_t len;
+
+	if (lastname && strcmp(lastname, name) == 0)
+		return last.text ? &last : NULL;
+	srcunindex(&last);
+	free((char *)last.text);
+	free(lastname);
+	memset(&last, 0, sizeof last);
+	lastname = xstrdup(name);
+	if (!(text = readfile(name, &len)))
+		return NULL;
+	last.name = lastname;
+	last.text = text;
+	last.len = len;
+	srcindex(&last);
+	return &last;
+}
+
 void
 passdiag(Module *m, PassOpts *o, const Func *f, const Op *op, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
 	Src py = {0};
-	char *text = NULL;
+	const Src *text;
 
 	va_start(ap, fmt);
 	if (op && op->loc.line) {
 		py.name = locsrc(m, op->loc);
-		if (m->nsrcs && (text = readfile(py.name, &py.len)))
-			py.text = text;
+		if (m->nsrcs && (text = pysource(py.name))) {
+			py = *text;
+			py.name = locsrc(m, op->loc);
+		}
 		diagv(o->d, &py, op->loc, kind, fmt, ap);
 	} else if (op && op->kloc.line) {
 		diagv(o->d, o->src, op->kloc, kind, fmt, ap);
@@ -170,7 +200,6 @@ passdiag(Module *m, PassOpts *o, const Func *f, const Op *op, const char *kind, 
 		diagv(o->d, NULL, (Loc){0}, kind, fmt, ap);
 	}
 	va_end(ap);
-	free(text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,7 +351,7 @@ fix(SZ *s, Region *r, int kind, const Type *tys, int nty, bool asyield)
 		die("fix: region of @%s ends with %s", s->f->name, opinfo[last->code].name);
 	for (j = 0; j < last->nregs; j++)
 		fix(s, &last->regs[j], kind, tys, nty, true);
-	last->nres = (uint8_t)nty;
+	last->nres = (uint16_t)nty;
 	last->res = aalloc(m->arena, ((size_t)nty + 1) * sizeof(Val));
 	for (j = 0; j < nty; j++) {
 		Val v = newval(m, s->f, tys[j], V_RES, NULL);

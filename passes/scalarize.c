@@ -3248,24 +3248,53 @@ putflat(S *s, const Val *vals, int n, const Val *nv)
 
 #define MAXV 4096
 
+/* How many leaves values vals[0..n) have (as flatvals and flattypes
+ * count them). */
+static long
+nflat(S *s, const Val *vals, int n, bool types)
+{
+	long c = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		Val v = vals[i];
+		const Value *x = &s->f->vals[v];
+		if (types)
+			c += nleaves(s->m, x->ty);
+		else if (v < s->nmap && s->map[v].n)
+			c += s->map[v].n; /* what get returns, without making leaves */
+		else if (x->kind == V_CONST && iscomposite(x->ty))
+			c += ncomp(x->ty);
+		else
+			c++;
+	}
+	return c;
+}
+
 static void
 lowerctl(S *s, const Op *op)
 {
-	Val *args = xmalloc(MAXV * sizeof(Val));
-	Type *rt = xmalloc(MAXV * sizeof(Type)), *pt = xmalloc(MAXV * sizeof(Type));
+	long ca = nflat(s, op->args, op->nargs, false), cr = nflat(s, op->res, op->nres, true),
+	     cp = nflat(s, op->params, op->nparams, true);
+	Val *args;
+	Type *rt, *pt;
 	int na, nr, np, i;
 	Op *n;
 	Region *save = s->r;
 	uint32_t mark = s->mark;
 
-	na = flatvals(s, op->args, op->nargs, args, MAXV);
-	nr = flattypes(s, op->res, op->nres, rt, MAXV);
-	np = flattypes(s, op->params, op->nparams, pt, MAXV);
-	if (nr > 255 || np > 255 || na > 65535) {
-		error(s, "'%s' would carry %d scalar values, more than an op holds (255)", opinfo[op->code].name,
-		      nr > np ? nr : np);
-		goto done;
+	if (ca > MAXOPVALS || cr > MAXOPVALS || cp > MAXOPVALS) {
+		error(s, "'%s' would have %ld scalar %s, more than an op holds (%d)", opinfo[op->code].name,
+		      ca > MAXOPVALS ? ca : cr > cp ? cr : cp, ca > MAXOPVALS ? "operands" : "results or carried values",
+		      MAXOPVALS);
+		return;
 	}
+	args = xmalloc((size_t)(ca + 1) * sizeof(Val));
+	rt = xmalloc((size_t)(cr + 1) * sizeof(Type));
+	pt = xmalloc((size_t)(cp + 1) * sizeof(Type));
+	na = flatvals(s, op->args, op->nargs, args, (int)ca);
+	nr = flattypes(s, op->res, op->nres, rt, (int)cr);
+	np = flattypes(s, op->params, op->nparams, pt, (int)cp);
 	n = emit(s, op->code, args, na, rt, nr);
 	n->attr = op->attr;
 	if (op->code == OP_CALL) {
@@ -3309,7 +3338,8 @@ static void
 lowerop(S *s, const Op *op)
 {
 	const OpInfo *oi = &opinfo[op->code];
-	L in[256], out[8];
+	L *in, out[8];
+	Val *a;
 	int i;
 
 	s->cur = op;
@@ -3324,11 +3354,13 @@ lowerop(S *s, const Op *op)
 		lowermem(s, op);
 		return;
 	}
+	/* sized by the op: a printf may have any number of operands */
+	in = xmalloc(((size_t)op->nargs + 1) * sizeof *in);
+	a = xmalloc(((size_t)op->nargs + 1) * sizeof *a);
 	for (i = 0; i < op->nargs; i++)
 		in[i] = get(s, op->args[i]);
 	if (allflat(s, op) && (oi->flags & F_LOW)) {
 		/* a low op on scalars: copy it with the new operands */
-		Val a[256];
 		Type rt[8];
 		Op *n;
 		for (i = 0; i < op->nargs; i++)
@@ -3342,16 +3374,15 @@ lowerop(S *s, const Op *op)
 			l.v[0] = n->res[i];
 			put(s, op->res[i], l);
 		}
-		return;
+		goto done;
 	}
 	if (allflat(s, op) && !xtab[op->code]) {
-		Val a[8];
 		L l = newleaves(s, 1);
 		for (i = 0; i < op->nargs; i++)
 			a[i] = in[i].v[0];
 		l.v[0] = sx(s, op->code, a, op->nargs);
 		put(s, op->res[0], l);
-		return;
+		goto done;
 	}
 	for (i = 0; i < op->nres; i++)
 		out[i] = newleaves(s, nleaves(s->m, vty(s->f, op->res[i])));
@@ -3364,6 +3395,9 @@ lowerop(S *s, const Op *op)
 	}
 	for (i = 0; i < op->nres; i++)
 		put(s, op->res[i], out[i]);
+done:
+	free(in);
+	free(a);
 }
 
 static void

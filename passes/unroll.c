@@ -111,8 +111,10 @@ cloneop(U *u, const Op *op)
 {
 	Module *m = u->m;
 	Func *f = u->f;
-	Val args[256];
-	Type tys[256];
+	/* sized by the op (any number of operands, results and params) */
+	uint32_t most = op->nargs > op->nres ? op->nargs : op->nres;
+	Val *args = xmalloc(((size_t)most + 1) * sizeof *args);
+	Type *tys = xmalloc(((size_t)(most > op->nparams ? most : op->nparams) + 1) * sizeof *tys);
 	Op *c;
 	int i;
 
@@ -138,6 +140,8 @@ cloneop(U *u, const Op *op)
 			u->map[op->params[i]] = c->params[i];
 		}
 	}
+	free(args);
+	free(tys);
 	if (op->nregs) {
 		opsetregions(m, c, op->nregs);
 		for (i = 0; i < op->nregs; i++)
@@ -162,7 +166,7 @@ tryunroll(U *u, Op *op, Region *out)
 	Func *f = u->f;
 	const Region *body;
 	const Op *term;
-	Val carried[256], idx;
+	Val *carried, idx;
 	int64_t a, b, s, n, k;
 	int i, ncar;
 	uint32_t j;
@@ -187,6 +191,7 @@ tryunroll(U *u, Op *op, Region *out)
 	if (term->code != OP_YIELD)
 		return false;
 	ncar = op->nargs - 3;
+	carried = xmalloc(((size_t)ncar + 1) * sizeof *carried);
 	for (i = 0; i < ncar; i++)
 		carried[i] = op->args[3 + i];
 	for (k = 0; k < n; k++) {
@@ -209,6 +214,7 @@ tryunroll(U *u, Op *op, Region *out)
 	u->map[op->params[0]] = 0;
 	for (i = 0; i < ncar; i++)
 		u->map[op->params[1 + i]] = 0;
+	free(carried);
 	u->unrolled++;
 	return true;
 }

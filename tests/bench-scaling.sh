@@ -6,12 +6,16 @@
 # that other load on the machine matters less):
 #   chain N    one kernel whose body is N chained operations (x = x * c + d,
 #              two ops a line), N = 10k, 20k, 40k;
+#   locals N   one kernel with N local variables, each assigned once from
+#              the previous one (vK = vJ * s + c), N = 10k, 20k, 40k;
+#   warnings N one kernel of N loops with an else clause, a warning each
+#              (diagnostics find their source line), N = 4k, 8k, 16k;
 #   kernels N  one module of N small kernels, N = 250, 500, 1000.
 # Prints seconds per size and the ratio to the previous size: doubling the
 # input should about double the time (ratio ~2; ~4 means quadratic).
 # Not part of make check (timings depend on the machine); run it with
-# `make bench-scaling`.  CHAIN_SIZES and KERNEL_SIZES override the sizes,
-# TOOLS the tools timed.
+# `make bench-scaling`.  CHAIN_SIZES, LOCAL_SIZES, WARNING_SIZES and
+# KERNEL_SIZES override the sizes, TOOLS the tools timed.
 set -eu
 b=${1:-.}
 for t in kpyc kopt kcpu kcuda; do
@@ -30,6 +34,38 @@ gen_chain() { # N ops
 		print "    x = a[i]"
 		for (k = 0; k < n / 2; k++)
 			printf "    x = x * s + %d.5\n", k % 97
+		print "    a[i] = x"
+	}'
+}
+
+gen_locals() { # N locals
+	awk -v n="$1" 'BEGIN {
+		print "import warp as wp"
+		print ""
+		print "@wp.kernel"
+		print "def locals_(a: wp.array(dtype=float), s: float):"
+		print "    i = wp.tid()"
+		print "    v0 = a[i]"
+		for (k = 1; k < n; k++)
+			printf "    v%d = v%d * s + %d.5\n", k, k - 1, k % 97
+		printf "    a[i] = v%d\n", n - 1
+	}'
+}
+
+gen_warnings() { # N for/else loops
+	awk -v n="$1" 'BEGIN {
+		print "import warp as wp"
+		print ""
+		print "@wp.kernel"
+		print "def warnings(a: wp.array(dtype=float)):"
+		print "    i = wp.tid()"
+		print "    x = a[i]"
+		for (k = 0; k < n; k++) {
+			print "    for j in range(i):"
+			printf "        x = x + %d.5\n", k % 97
+			print "    else:"
+			print "        x = x * 0.5"
+		}
 		print "    a[i] = x"
 	}'
 }
@@ -58,7 +94,7 @@ run() {
 	fam=$1; shift
 	for n in "$@"; do
 		"gen_$fam" "$n" > "$tmp/$fam$n.py"
-		"$b/kpyc" -o "$tmp/$fam$n.kir" "$tmp/$fam$n.py"
+		"$b/kpyc" -o "$tmp/$fam$n.kir" "$tmp/$fam$n.py" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	done
 	printf '%-8s %-7s' "$fam" tool
 	for n in "$@"; do printf ' %9s' "$n"; done
@@ -85,4 +121,6 @@ run() {
 }
 
 run chain ${CHAIN_SIZES:-10000 20000 40000}
+run locals ${LOCAL_SIZES:-10000 20000 40000}
+run warnings ${WARNING_SIZES:-4000 8000 16000}
 run kernels ${KERNEL_SIZES:-250 500 1000}
