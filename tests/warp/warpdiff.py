@@ -33,6 +33,7 @@ a usage or setup error.  Prints one TAP line per kernel.
 import argparse
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -63,6 +64,9 @@ TOL = {  # dtype kind -> (rtol, atol)
 }
 
 META = re.compile(r"^# kgen: .*\bkernel=(\w+).*\bdim=([0-9,]+)", re.M)
+# A launch spec: "# warpdiff: kernel=NAME {json}" with the launch's "dim",
+# and "shapes", "ints", "set" for make_inputs().
+SPEC = re.compile(r"^# warpdiff: kernel=(\w+) (\{.*\})$", re.M)
 
 
 def load_module(path, idx):
@@ -119,24 +123,45 @@ class Skip(Exception):
     pass
 
 
-def make_inputs(kernel, dim, seed):
-    """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}."""
+def make_inputs(kernel, dim, seed, spec=None):
+    """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}.
+    A launch spec (see SPEC) may give an array's extents ("shapes"), the
+    range [lo, hi] of an integer array's or scalar's values ("ints"), and a
+    scalar's value ("set"); otherwise arrays are shaped like the launch."""
+    spec = spec or {}
+    shapes, ints, sets = spec.get("shapes", {}), spec.get("ints", {}), spec.get("set", {})
     h = int(hashlib.sha256(("%s:%d" % (kernel.key, seed)).encode()).hexdigest()[:12], 16)
     rng = np.random.default_rng(h)
     arrays, scalars = {}, {}
     for arg in kernel.adj.args:
         t = arg.type
         if wp.types.is_array(t):
-            if type(t).__name__ != "array":
-                raise Skip("parameter %s: %s arrays are not supported" % (arg.label, type(t).__name__))
-            if t.ndim != len(dim):
+            # wp.array[float] annotations are _ArrayAnnotation, of class array
+            kind = getattr(type(t), "_concrete_cls", type(t)).__name__
+            if kind != "array":
+                raise Skip("parameter %s: %s arrays are not supported" % (arg.label, kind))
+            shape = shapes.get(arg.label)
+            if shape is None and t.ndim != len(dim):
                 raise Skip("parameter %s has %d dims, launch has %d" % (arg.label, t.ndim, len(dim)))
             npdt, tail = elem_info(t.dtype)
-            arrays[arg.label] = random_values(rng, npdt, tuple(dim) + tail)
+            shape = tuple(shape or dim) + tail
+            if arg.label in ints and npdt.kind in "iu":
+                lo, hi = ints[arg.label]
+                arrays[arg.label] = rng.integers(lo, hi + 1, size=shape).astype(npdt)
+            else:
+                arrays[arg.label] = random_values(rng, npdt, shape)
+        elif type(t).__name__ == "Struct":
+            raise Skip("parameter %s is a struct (%s): not supported by the harness" % (arg.label, getattr(t, "key", "?")))
         elif t in wpt.scalar_types or t is int or t is float or t is bool or t == wp.bool:
             wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(t, t)
             npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
-            scalars[arg.label] = (random_values(rng, npdt, ())[()], npdt, wt)
+            v = random_values(rng, npdt, ())[()]
+            if arg.label in sets:
+                v = np.array(sets[arg.label]).astype(npdt)[()]
+            elif arg.label in ints and npdt.kind in "iu":
+                lo, hi = ints[arg.label]
+                v = np.array(rng.integers(lo, hi + 1)).astype(npdt)[()]
+            scalars[arg.label] = (v, npdt, wt)
         else:
             raise Skip("parameter %s of type %s is not supported by the harness" % (arg.label, getattr(t, "__name__", t)))
     return arrays, scalars
@@ -338,6 +363,126 @@ def launch_ndim(kir, kname):
     return len(t.group(1).split(",")) if t else 1
 
 
+class Result:
+    """What check_kernel found: status "ok", "fail" or "skip"; for "fail",
+    the differences (errs) or the error that stopped the run; for "ok", a
+    note on how the gradients were judged."""
+
+    def __init__(self):
+        self.status, self.skip, self.error, self.note = None, None, None, ""
+        self.errs, self.trace, self.rounding = [], [], []
+        self.fd_grad = self.no_oracle = self.exact_grad = self.no_backward = False
+
+
+def backward_enabled(k):
+    """Does Warp build the kernel's backward (enable_backward, in the
+    decorator or the module's options)?"""
+    eb = k.options.get("enable_backward") if isinstance(getattr(k, "options", None), dict) else None
+    if eb is None:
+        eb = k.module.options.get("enable_backward", True)
+    return bool(eb)
+
+
+def krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars):
+    """The krun command line for these inputs (written as .npy under kd/in)."""
+    os.makedirs(os.path.join(kd, "in"), exist_ok=True)
+    cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
+           "--seed", str(seed), "--out", os.path.join(kd, "out")]
+    for name, a in arrays.items():
+        p = os.path.join(kd, "in", name + ".npy")
+        np.save(p, a)
+        cmd += ["--in", "%s=%s" % (name, p)]
+    for name, (v, npdt, wt) in scalars.items():
+        cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
+    return cmd
+
+
+def check_kernel(k, kname, dim, spec, kir, cpp, kd, seed, grad, tool):
+    """Run Warp kernel k and kpy's kname (in the kcpu module cpp, made from
+    kir) on the same inputs, forward and, with grad, backward; compare."""
+    r = Result()
+    r.want, r.wgrad, r.kd = {}, {}, kd
+    if grad and not backward_enabled(k):
+        grad = False
+        r.no_backward = True
+    try:
+        arrays, scalars = make_inputs(k, dim, seed, spec)
+        has_float = any(a.dtype.kind == "f" for a in arrays.values())
+        exact_grad = grad and has_float and warp_grad_exact(kir, kname)
+        fd_grad = grad and has_float and not exact_grad
+        # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
+        # the final element gets its adjoint, and so do the earlier
+        # contents), which finite differences do not follow; where Warp's
+        # backward is not exact either there is no oracle for the gradients
+        no_oracle = fd_grad and re.search(r"\batomic_m(in|ax)\b", kernel_body(kir, kname)) is not None
+        if no_oracle:
+            fd_grad = False
+        written = written_arrays(kir, kname)
+        adj0 = make_adjoints(arrays, seed, written) if exact_grad else None
+        want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
+        r.want, r.wgrad = want, wgrad
+        cmd = krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars)
+        if exact_grad:
+            for name, a in adj0.items():
+                if name not in written:
+                    continue
+                p = os.path.join(kd, "in", "adj_" + name + ".npy")
+                np.save(p, a)
+                cmd += ["--adj", "%s=%s" % (name, p)]
+            cmd += ["--backward"]
+        run(cmd)
+        errs = []
+        if fd_grad:
+            # Warp's backward is not exact here: the truth is finite
+            # differences in double precision (krun --gradcheck)
+            gc = [c for c in cmd if c not in ("--backward",)]
+            gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:] + ["--gradcheck"]
+            p = subprocess.run(gc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if p.returncode != 0:
+                errs.append("gradient check against finite differences failed: " +
+                            " | ".join(l for l in (p.stdout + p.stderr).decode(errors="replace").splitlines()
+                                       if "FAIL" in l or "error" in l)[:600])
+        for name, w in want.items():
+            p = os.path.join(kd, "out", name + ".npy")
+            e = compare(name, w, np.load(p) if os.path.exists(p) else None)
+            if e:
+                errs.append(e)
+        rounding = []
+        if exact_grad:
+            gerrs = {}
+            for name, w in wgrad.items():
+                if name in written or w.dtype.kind != "f":
+                    continue
+                p = os.path.join(kd, "out", "adj_" + name + ".npy")
+                e = compare("adj_" + name, w, np.load(p) if os.path.exists(p) else None)
+                if e:
+                    gerrs[name] = e
+            if gerrs:
+                # Reverse mode sums an adjoint's contributions in its own
+                # order, and rounding in float32 differs where they cancel.
+                # The referee (see referee()): finite differences in
+                # double must confirm kpy's gradient in double (kcpu's
+                # KPY_F32_DOUBLE build, same inputs and seeds); then
+                # kpy's worst error against that over the array must
+                # be of the order of Warp's (4 times at most, plus the
+                # dtype's tolerance); a bug is orders of magnitude more.
+                rounding, gerrs = referee(cmd, kd, wgrad, gerrs, max(a.size for a in arrays.values()))
+            errs.extend(gerrs.values())
+        r.errs, r.rounding = errs, rounding
+        r.fd_grad, r.no_oracle, r.exact_grad = fd_grad, no_oracle, exact_grad
+        r.status = "fail" if errs else "ok"
+        r.note = "%s%s" % (" (gradients against finite differences: Warp's are not exact here)" if fd_grad else
+                           " (forward only: atomic_min/max where Warp's backward is not exact: no gradient oracle)" if no_oracle else "",
+                           " (gradients differ from Warp's by rounding: %s)" % ", ".join(rounding) if rounding else "")
+    except Skip as e:
+        r.status, r.skip = "skip", str(e)
+    except Exception as e:
+        r.status = "fail"
+        r.error = str(e).splitlines()[0] if str(e) else type(e).__name__
+        r.trace = (traceback.format_exc() if not isinstance(e, RuntimeError) else str(e)).splitlines()[-12:]
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("modules", nargs="+")
@@ -366,6 +511,7 @@ def main():
     for mi, path in enumerate(args.modules):
         src = open(path).read()
         meta = {k: [int(x) for x in d.split(",")] for k, d in META.findall(src)}
+        specs = {k: json.loads(j) for k, j in SPEC.findall(src)}
         try:
             mod = load_module(path, mi)
             kernels = kernels_of(mod)
@@ -382,99 +528,21 @@ def main():
             if len(outer) == 2 and "." not in outer[0] + outer[1]:
                 kname = outer[0] + "__" + outer[1]  # kpyc's name of a kernel nested in a function
             label = "%s:%s" % (os.path.basename(path), kname)
-            dim = meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
-            try:
-                arrays, scalars = make_inputs(k, dim, args.seed)
-                has_float = any(a.dtype.kind == "f" for a in arrays.values())
-                exact_grad = args.grad and has_float and warp_grad_exact(kir, kname)
-                fd_grad = args.grad and has_float and not exact_grad
-                # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
-                # the final element gets its adjoint, and so do the earlier
-                # contents), which finite differences do not follow; where Warp's
-                # backward is not exact either there is no oracle for the gradients
-                no_oracle = fd_grad and re.search(r"\batomic_m(in|ax)\b", kernel_body(kir, kname)) is not None
-                if no_oracle:
-                    fd_grad = False
-                written = written_arrays(kir, kname)
-                adj0 = make_adjoints(arrays, args.seed, written) if exact_grad else None
-                want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
-                kd = os.path.join(work, "%d_%s" % (mi, kname))
-                os.makedirs(os.path.join(kd, "in"), exist_ok=True)
-                cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
-                       "--seed", str(args.seed), "--out", os.path.join(kd, "out")]
-                for name, a in arrays.items():
-                    p = os.path.join(kd, "in", name + ".npy")
-                    np.save(p, a)
-                    cmd += ["--in", "%s=%s" % (name, p)]
-                for name, (v, npdt, wt) in scalars.items():
-                    cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
-                if exact_grad:
-                    for name, a in adj0.items():
-                        if name not in written:
-                            continue
-                        p = os.path.join(kd, "in", "adj_" + name + ".npy")
-                        np.save(p, a)
-                        cmd += ["--adj", "%s=%s" % (name, p)]
-                    cmd += ["--backward"]
-                run(cmd)
-                errs = []
-                if fd_grad:
-                    # Warp's backward is not exact here: the truth is finite
-                    # differences in double precision (krun --gradcheck)
-                    gc = [c for c in cmd if c not in ("--backward",)]
-                    gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:] + ["--gradcheck"]
-                    p = subprocess.run(gc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                    if p.returncode != 0:
-                        errs.append("gradient check against finite differences failed: " +
-                                    " | ".join(l for l in (p.stdout + p.stderr).decode(errors="replace").splitlines()
-                                               if "FAIL" in l or "error" in l)[:600])
-                for name, w in want.items():
-                    p = os.path.join(kd, "out", name + ".npy")
-                    e = compare(name, w, np.load(p) if os.path.exists(p) else None)
-                    if e:
-                        errs.append(e)
-                rounding = []
-                if exact_grad:
-                    gerrs = {}
-                    for name, w in wgrad.items():
-                        if name in written or w.dtype.kind != "f":
-                            continue
-                        p = os.path.join(kd, "out", "adj_" + name + ".npy")
-                        e = compare("adj_" + name, w, np.load(p) if os.path.exists(p) else None)
-                        if e:
-                            gerrs[name] = e
-                    if gerrs:
-                        # Reverse mode sums an adjoint's contributions in its own
-                        # order, and rounding in float32 differs where they cancel.
-                        # The referee (see referee()): finite differences in
-                        # double must confirm kpy's gradient in double (kcpu's
-                        # KPY_F32_DOUBLE build, same inputs and seeds); then
-                        # kpy's worst error against that over the array must
-                        # be of the order of Warp's (4 times at most, plus the
-                        # dtype's tolerance); a bug is orders of magnitude more.
-                        rounding, gerrs = referee(cmd, kd, wgrad, gerrs, max(a.size for a in arrays.values()))
-                    errs.extend(gerrs.values())
-                if errs:
-                    failed += 1
-                    print("not ok %d - %s (seed %d)" % (n, label, args.seed))
-                    for e in errs:
-                        print("# " + e)
-                    if report:
-                        report.write("%s seed=%d: %s\n" % (label, args.seed, "; ".join(errs)))
-                else:
-                    print("ok %d - %s%s%s" % (n, label, " (gradients against finite differences: Warp's are not exact here)" if fd_grad else
-                                              " (forward only: atomic_min/max where Warp's backward is not exact: no gradient oracle)" if no_oracle else "",
-                                              " (gradients differ from Warp's by rounding: %s)" % ", ".join(rounding) if rounding else ""))
-            except Skip as s:
+            spec = specs.get(kname, {})
+            dim = spec.get("dim") or meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
+            r = check_kernel(k, kname, dim, spec, kir, cpp, os.path.join(work, "%d_%s" % (mi, kname)), args.seed, args.grad, tool)
+            if r.status == "skip":
                 skipped += 1
-                print("ok %d - %s # SKIP %s" % (n, label, s))
-            except Exception as e:
+                print("ok %d - %s # SKIP %s" % (n, label, r.skip))
+            elif r.status == "fail":
                 failed += 1
-                print("not ok %d - %s (seed %d): %s" % (n, label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
-                for line in (traceback.format_exc() if not isinstance(e, RuntimeError) else str(e)).splitlines()[-12:]:
-                    print("# " + line)
+                print("not ok %d - %s (seed %d)%s" % (n, label, args.seed, ": " + r.error if r.error else ""))
+                for e in r.errs + r.trace:
+                    print("# " + e)
                 if report:
-                    report.write("%s seed=%d: %s\n" % (label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
+                    report.write("%s seed=%d: %s\n" % (label, args.seed, r.error or "; ".join(r.errs)))
+            else:
+                print("ok %d - %s%s" % (n, label, r.note))
             sys.stdout.flush()
     print("1..%d" % n)
     if report:

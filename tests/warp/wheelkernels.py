@@ -177,6 +177,48 @@ def stmt_text(lines, s):
         return ast.unparse(s) + "\n"
 
 
+def const_value(node):
+    """A number or bool literal (a negated one too), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = const_value(node.operand)
+        return -v if v is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) and len(node.args) == 1 \
+            and not node.keywords and re.match(r"^(wp\.)?(u?int\d*|float\d*|bool)$", ast.unparse(node.func)):
+        return const_value(node.args[0])  # wp.float32(2.0), wp.uint8(3)
+    return None
+
+
+def read_launches(tree):
+    """wp.launch(NAME, dim=..., inputs=[...]) calls: {NAME: [{"dim": [...]
+    or None, "set": {position: literal}}]}, what can be read as literals."""
+    out = collections.defaultdict(list)
+    for c in ast.walk(tree):
+        if not (isinstance(c, ast.Call) and ast.unparse(c.func) in ("wp.launch", "warp.launch")):
+            continue
+        kw = {k.arg: k.value for k in c.keywords}
+        kern = c.args[0] if c.args else kw.get("kernel")
+        if not isinstance(kern, ast.Name):
+            continue
+        dimn = c.args[1] if len(c.args) > 1 else kw.get("dim")
+        dim = None
+        if dimn is not None:
+            if const_value(dimn) is not None:
+                dim = [const_value(dimn)]
+            elif isinstance(dimn, (ast.Tuple, ast.List)) and all(isinstance(const_value(e), int) for e in dimn.elts):
+                dim = [const_value(e) for e in dimn.elts]
+        inputs = c.args[2] if len(c.args) > 2 else kw.get("inputs")
+        sets = {}
+        if isinstance(inputs, (ast.List, ast.Tuple)):
+            for i, e in enumerate(inputs.elts):
+                v = const_value(e)
+                if v is not None:
+                    sets[i] = v
+        out[kern.id].append({"dim": dim, "set": sets})
+    return out
+
+
 def extract_file(path, rel, stem, names_taken):
     src = open(path, encoding="utf-8").read()
     lines = src.splitlines(keepends=True)
@@ -187,6 +229,9 @@ def extract_file(path, rel, stem, names_taken):
     top = Scope("module")
     kernels = []
     collect(tree.body, top, kernels, [], set())
+    options = [st for st in tree.body if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)
+               and ast.unparse(st.value.func) in ("wp.set_module_options", "warp.set_module_options")]
+    launches = read_launches(tree)
     out = []
     for fn, scope, chain, loopvars in kernels:
         qual = "__".join(chain + [fn.name])
@@ -246,7 +291,12 @@ def extract_file(path, rel, stem, names_taken):
                     seen.add(id(st))
         for s, d in sorted(need, key=key):
             parts.append(stmt_text(lines, d))
+        for st in options:
+            parts.append(stmt_text(lines, st))
         ktext = stmt_text(lines, fn)
+        params = [x.arg for x in fn.args.args]
+        rec["launches"] = [{"dim": l["dim"], "set": {params[i]: v for i, v in l["set"].items() if i < len(params)}}
+                           for l in launches.get(fn.name, [])][:8]
         ktext = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ktext, count=1, flags=re.M)
         body = "\n".join(parts + [ktext])
         header = "# wheelkernels: %s:%d %s\n" % (rel, fn.lineno, rec["kernel"])
@@ -350,11 +400,12 @@ def warp_check(units, outdir):
     return res
 
 
-def coverage(outdir, bindir, show):
+def analyse(outdir, bindir):
+    """extract, then kpyc and Warp on every unit: the index, with "kpyc" and
+    "warp" (None: accepted; else the reason) on every extracted kernel."""
     index = extract(outdir)
     units = [r for r in index if "unit" in r]
     kpyc = os.path.join(bindir, "kpyc")
-    bad = 0
     for rec in units:
         p = subprocess.run([kpyc, os.path.join(outdir, rec["unit"])], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         err = p.stderr.decode(errors="replace")
@@ -363,13 +414,18 @@ def coverage(outdir, bindir, show):
         else:
             msg = first_error(err, rec["unit"])
             rec["kpyc"] = msg or "(no located error, exit %d) %s" % (p.returncode, err.strip()[:200])
-            if msg is None:
-                bad += 1
     wres = warp_check(units, outdir)
     for rec in units:
         rec["warp"] = wres[rec["name"]]
     with open(os.path.join(outdir, "coverage.json"), "w") as g:
         json.dump(index, g, indent=0)
+    return index
+
+
+def coverage(outdir, bindir, show):
+    index = analyse(outdir, bindir)
+    units = [r for r in index if "unit" in r]
+    bad = sum(1 for r in units if r["kpyc"] and r["kpyc"].startswith("(no located"))
 
     def tally(recs):
         core = [r for r in recs if r.get("class") == "core"]
@@ -411,7 +467,7 @@ def coverage(outdir, bindir, show):
     if bad:
         print("\n%d kernels: kpyc failed without a located error" % bad)
         for r in units:
-            if r.get("kpyc", "").startswith("(no located"):
+            if (r.get("kpyc") or "").startswith("(no located"):
                 print("  %s %s" % (r["unit"], r["kpyc"]))
     return 1 if bad else 0
 
