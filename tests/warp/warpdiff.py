@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import typing
 
 import numpy as np
 
@@ -112,6 +113,8 @@ def random_values(rng, npdt, shape):
 
 
 def fmt_scalar(v, npdt):
+    if isinstance(v, np.ndarray) and v.ndim:  # a vector, matrix or quaternion: its components
+        return ",".join(fmt_scalar(x, npdt) for x in v.flatten())
     if npdt.kind == "f":
         return repr(float(v))
     if npdt.kind == "b":
@@ -143,6 +146,9 @@ def make_inputs(kernel, dim, seed, spec=None):
             shape = shapes.get(arg.label)
             if shape is None and t.ndim != len(dim):
                 raise Skip("parameter %s has %d dims, launch has %d" % (arg.label, t.ndim, len(dim)))
+            if type(t.dtype).__name__ == "Struct" or t.dtype is typing.Any:
+                raise Skip("parameter %s: arrays of %s are not supported by the harness" % (
+                    arg.label, "structs" if t.dtype is not typing.Any else "typing.Any (a generic kernel)"))
             npdt, tail = elem_info(t.dtype)
             shape = tuple(shape or dim) + tail
             if arg.label in ints and npdt.kind in "iu":
@@ -150,6 +156,9 @@ def make_inputs(kernel, dim, seed, spec=None):
                 arrays[arg.label] = rng.integers(lo, hi + 1, size=shape).astype(npdt)
             else:
                 arrays[arg.label] = random_values(rng, npdt, shape)
+        elif wp.types.type_is_vector(t) or wp.types.type_is_matrix(t) or wp.types.type_is_quaternion(t):
+            npdt, tail = elem_info(t)
+            scalars[arg.label] = (random_values(rng, npdt, tail), npdt, t)
         elif type(t).__name__ == "Struct":
             raise Skip("parameter %s is a struct (%s): not supported by the harness" % (arg.label, getattr(t, "key", "?")))
         elif t in wpt.scalar_types or t is int or t is float or t is bool or t == wp.bool:
@@ -163,7 +172,8 @@ def make_inputs(kernel, dim, seed, spec=None):
                 v = np.array(rng.integers(lo, hi + 1)).astype(npdt)[()]
             scalars[arg.label] = (v, npdt, wt)
         else:
-            raise Skip("parameter %s of type %s is not supported by the harness" % (arg.label, getattr(t, "__name__", t)))
+            raise Skip("parameter %s of type %s is not supported by the harness" % (
+                arg.label, "typing.Any (a generic kernel)" if t is typing.Any else getattr(t, "__name__", t)))
     return arrays, scalars
 
 
@@ -177,7 +187,10 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
             inputs.append(wa[arg.label])
         else:
             v, npdt, wt = scalars[arg.label]
-            inputs.append(wt(v.item()) if wt not in (wp.bool,) else bool(v))
+            if isinstance(v, np.ndarray) and v.ndim:
+                inputs.append(wt(*v.flatten().tolist()))
+            else:
+                inputs.append(wt(v.item()) if wt not in (wp.bool,) else bool(v))
     if not grad:
         wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
         wp.synchronize_device("cpu")
@@ -188,7 +201,9 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
     # then one backward launch
     for k, a in wa.items():
         a.grad.assign(adj0[k])
-    adj_inputs = [wa[a.label].grad if a.label in wa else scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
+    adj_inputs = [wa[a.label].grad if a.label in wa else
+                  scalars[a.label][2]() if isinstance(scalars[a.label][0], np.ndarray) and scalars[a.label][0].ndim else
+                  scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
                   for a in kernel.adj.args]
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, adj_inputs=adj_inputs, adjoint=True, device="cpu")
     wp.synchronize_device("cpu")
@@ -321,9 +336,76 @@ def run(cmd, **kw):
     return p.stdout
 
 
+VIEW = re.compile(r"^\s*%(\S+) = view %([\w.]+)\[", re.M)
+
+
+def array_bases(body, names):
+    """The arrays behind names: a view (x_row = x[i]) stands for the array
+    it was taken from."""
+    base = dict(VIEW.findall(body))
+    out = set()
+    for n in names:
+        seen = 0
+        while n in base and seen < 64:
+            n, seen = base[n], seen + 1
+        out.add(n)
+    return out
+
+
+DEF = re.compile(r"^(?:kernel|func) @(\S+?)\((.*?)\)[^\n]*\{[^\n]*\n(.*?)^\}", re.S | re.M)
+CALL = re.compile(r"\bcall @([^\s(]+)\((.*?)\)(?: :|  ;|$)", re.M)
+
+
+def split_args(text):
+    out, depth, cur = [], 0, ""
+    for c in text:
+        if c in "([<":
+            depth += 1
+        elif c in ")]>":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    if cur.strip():
+        out.append(cur.strip())
+    return [a.lstrip("%") for a in out]
+
+
+def array_uses(kir, kname):
+    """(loaded, stored) arrays of kernel kname (from kir): loads, stores and
+    atomic updates, through views (x_row = x[i] stands for x) and through
+    the functions it calls (an array argument their bodies load or store)."""
+    defs = {name: (re.findall(r"%(\w+):", params), body) for name, params, body in DEF.findall(kir)}
+    memo = {}
+
+    def uses(name):
+        if name in memo:
+            return memo[name]
+        memo[name] = (set(), set())  # a recursive call adds nothing
+        pnames, body = defs[name]
+        ld = set(re.findall(r"\bload %([\w.]+)\[", body))
+        st = set(re.findall(r"\b(?:store|atomic_\w+) %([\w.]+)\[", body))
+        for callee, args in CALL.findall(body):
+            if callee not in defs:
+                continue
+            cl, cs = uses(callee)
+            for pn, an in zip(defs[callee][0], split_args(args)):
+                if pn in cl:
+                    ld.add(an)
+                if pn in cs:
+                    st.add(an)
+        memo[name] = (array_bases(body, ld), array_bases(body, st))
+        return memo[name]
+
+    return uses(kname) if kname in defs else (set(), set())
+
+
 def written_arrays(kir, kname):
-    """Array parameters a kernel stores to or updates atomically (from kir)."""
-    return set(re.findall(r"\b(?:store|atomic_\w+) %([A-Za-z_]\w*)\[", kernel_body(kir, kname)))
+    """Array parameters a kernel stores to or updates atomically (from kir),
+    directly, through a view or in a function it calls."""
+    return array_uses(kir, kname)[1]
 
 
 def kernel_body(kir, kname):
@@ -354,7 +436,7 @@ def warp_grad_exact(kir, kname, max_unroll=WARP_MAX_UNROLL):
             lo, hi, st = map(int, m.groups())
             if st == 0 or abs(hi - lo) // abs(st) > max_unroll:
                 return False
-    loaded = set(re.findall(r"\bload %([A-Za-z_]\w*)\[", body))
+    loaded = array_uses(kir, kname)[0]
     return not (loaded & written_arrays(kir, kname))
 
 

@@ -410,7 +410,9 @@ def analyse(outdir, bindir):
         p = subprocess.run([kpyc, os.path.join(outdir, rec["unit"])], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         err = p.stderr.decode(errors="replace")
         if p.returncode == 0:
-            rec["kpyc"] = None
+            # accepted: the kernel must be in the output, never dropped
+            found = re.search(r"^kernel @%s\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
+            rec["kpyc"] = None if found else "(dropped: exit 0 without kernel %s in the kir)" % rec["name"]
         else:
             msg = first_error(err, rec["unit"])
             rec["kpyc"] = msg or "(no located error, exit %d) %s" % (p.returncode, err.strip()[:200])
@@ -425,7 +427,8 @@ def analyse(outdir, bindir):
 def coverage(outdir, bindir, show):
     index = analyse(outdir, bindir)
     units = [r for r in index if "unit" in r]
-    bad = sum(1 for r in units if r["kpyc"] and r["kpyc"].startswith("(no located"))
+    bad = sum(1 for r in units if r["kpyc"] and r["kpyc"].startswith("("))
+    silent = [r for r in index if "unit" not in r and not r.get("skip")]
 
     def tally(recs):
         core = [r for r in recs if r.get("class") == "core"]
@@ -465,11 +468,13 @@ def coverage(outdir, bindir, show):
     for msg, cnt in reasons.most_common(25):
         print("  %5d  %s" % (cnt, msg))
     if bad:
-        print("\n%d kernels: kpyc failed without a located error" % bad)
+        print("\n%d kernels: kpyc failed without a located error, or dropped the kernel" % bad)
         for r in units:
-            if (r.get("kpyc") or "").startswith("(no located"):
+            if (r.get("kpyc") or "").startswith("("):
                 print("  %s %s" % (r["unit"], r["kpyc"]))
-    return 1 if bad else 0
+    for r in silent:
+        print("not extracted, without a reason: %s:%s %s" % (r["file"], r.get("line", "?"), r["kernel"]))
+    return 1 if bad or silent else 0
 
 
 def main():
