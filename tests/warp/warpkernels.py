@@ -157,6 +157,7 @@ def derive_spec(k, kname, kir, cpp, rec, kd, tool, seed):
             sets.setdefault(name, v)
     nd = wd.launch_ndim(kir, kname)
     last = "no candidate"
+    nonzero = False
     uses_tid = re.search(r"= tid\b", wd.kernel_body(kir, kname)) is not None
     for dim, shapes in spec_candidates(nd, rec.get("launches", []), arrays_nd, uses_tid):
         m = min([min(s) for s in shapes.values()] or [4])
@@ -165,9 +166,9 @@ def derive_spec(k, kname, kir, cpp, rec, kd, tool, seed):
             if a.label in sets:
                 continue
             if wd.wp.types.is_array(a.type):
-                ints[a.label] = [0, m - 1]
+                ints[a.label] = [int(nonzero), max(m - 1, int(nonzero))]
             else:
-                ints[a.label] = [0, min(m - 1, 3)]
+                ints[a.label] = [int(nonzero), max(min(m - 1, 3), int(nonzero))]
         spec = {"dim": dim, "shapes": shapes, "ints": ints, "set": {n: v for n, v in sets.items() if n not in arrays_nd}}
         try:
             arrays, scalars = wd.make_inputs(k, dim, seed, spec)
@@ -180,6 +181,9 @@ def derive_spec(k, kname, kir, cpp, rec, kd, tool, seed):
         if p.returncode == 0:
             return spec, None
         last = (p.stderr.decode(errors="replace").strip().splitlines() or ["exit %d" % p.returncode])[0][:200]
+        if "arithmetic exception" in last and not nonzero:
+            nonzero = True  # an integer divided by one of the values: none is 0
+            continue
         if "outside its shape" not in last:
             break
     return None, "spec problem: no launch passed the bounds-checked run: %s" % last
@@ -327,7 +331,7 @@ def report(a, index, cand, results, secs):
         acc = [r for r in core if r["kpyc"] is None and r in cand]
         res = [results.get(r["name"], {"status": "skip", "why": ""}) for r in acc]
         run = [x for x in res if x["status"] != "skip"]
-        fwd = [x for x in run if not any(not m.startswith("adj_") and not m.startswith("gradient check") for c, m in x["diffs"])]
+        fwd = [x for x in run if not any(not m.startswith(("adj_", "gradient check", "kpy build with -p ad")) for c, m in x["diffs"])]
         bit = [x for x in run if x.get("bitequal")]
         ex = [x for x in run if x.get("exact")]
         gok = [x for x in ex if x.get("grad_ok")]

@@ -85,12 +85,17 @@ def bound_names(stmt):
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*"}
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        # names only: `wp.config.x = ...` or `a[i] = ...` bind nothing
+        targets = list(stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
         out = set()
-        for t in targets:
-            for n in ast.walk(t):
-                if isinstance(n, ast.Name):
-                    out.add(n.id)
+        while targets:
+            t = targets.pop()
+            if isinstance(t, ast.Name):
+                out.add(t.id)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                targets.extend(t.elts)
+            elif isinstance(t, ast.Starred):
+                targets.append(t.value)
         return out
     return set()
 
@@ -412,7 +417,9 @@ def analyse(outdir, bindir):
         if p.returncode == 0:
             # accepted: the kernel must be in the output, never dropped
             found = re.search(r"^kernel @%s\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
-            rec["kpyc"] = None if found else "(dropped: exit 0 without kernel %s in the kir)" % rec["name"]
+            warn = re.search(r"^.*?:\d+:\d+: warning: (.*)$", err, re.M)
+            rec["kpyc"] = None if found else "warning: " + warn.group(1) if warn else \
+                "(dropped: exit 0 without kernel %s in the kir, and no warning)" % rec["name"]
         else:
             msg = first_error(err, rec["unit"])
             rec["kpyc"] = msg or "(no located error, exit %d) %s" % (p.returncode, err.strip()[:200])
