@@ -180,7 +180,8 @@ def derive_spec(k, kname, kir, cpp, rec, kd, tool, seed):
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode == 0:
             return spec, None
-        last = (p.stderr.decode(errors="replace").strip().splitlines() or ["exit %d" % p.returncode])[0][:200]
+        last = (p.stderr.decode(errors="replace").strip().splitlines() or ["exit %d" % p.returncode])[0]
+        last = re.sub(r"^\S+:\d+: (error: )?", "", last)[:200]
         if "arithmetic exception" in last and not nonzero:
             nonzero = True  # an integer divided by one of the values: none is 0
             continue
