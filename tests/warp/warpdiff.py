@@ -126,6 +126,46 @@ class Skip(Exception):
     pass
 
 
+class StructValues(dict):
+    """The fields of a struct parameter: {"field.sub": (value, numpy dtype, Warp type)}."""
+
+
+def struct_values(rng, t, label, prefix=""):
+    out = StructValues()
+    for name, var in t.vars.items():
+        ft = var.type
+        if type(ft).__name__ == "Struct":
+            out.update(struct_values(rng, ft, label, prefix + name + "."))
+        elif wp.types.type_is_vector(ft) or wp.types.type_is_matrix(ft) or wp.types.type_is_quaternion(ft):
+            npdt, tail = elem_info(ft)
+            out[prefix + name] = (random_values(rng, npdt, tail), npdt, ft)
+        elif ft in wpt.scalar_types or ft is int or ft is float or ft is bool or ft == wp.bool:
+            wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(ft, ft)
+            npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
+            out[prefix + name] = (random_values(rng, npdt, ())[()], npdt, wt)
+        else:
+            raise Skip("parameter %s: struct field %s%s of type %s is not supported by the harness" % (
+                label, prefix, name, getattr(ft, "__name__", type(ft).__name__)))
+    return out
+
+
+def warp_value(v, npdt, wt):
+    """A Python/Warp value for a scalar, vector, matrix or quaternion."""
+    if isinstance(v, np.ndarray) and v.ndim:
+        return wt(*v.flatten().tolist())
+    return wt(v.item()) if wt not in (wp.bool,) else bool(v)
+
+
+def struct_instance(t, fields):
+    inst = t()
+    for path, (v, npdt, wt) in fields.items():
+        obj, parts = inst, path.split(".")
+        for p in parts[:-1]:
+            obj = getattr(obj, p)
+        setattr(obj, parts[-1], warp_value(v, npdt, wt))
+    return inst
+
+
 def make_inputs(kernel, dim, seed, spec=None):
     """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}.
     A launch spec (see SPEC) may give an array's extents ("shapes"), the
@@ -160,7 +200,8 @@ def make_inputs(kernel, dim, seed, spec=None):
             npdt, tail = elem_info(t)
             scalars[arg.label] = (random_values(rng, npdt, tail), npdt, t)
         elif type(t).__name__ == "Struct":
-            raise Skip("parameter %s is a struct (%s): not supported by the harness" % (arg.label, getattr(t, "key", "?")))
+            # fields one by one (krun --set p.field=v); arrays in structs are not supported
+            scalars[arg.label] = (struct_values(rng, t, arg.label), None, t)
         elif t in wpt.scalar_types or t is int or t is float or t is bool or t == wp.bool:
             wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(t, t)
             npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
@@ -187,10 +228,7 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
             inputs.append(wa[arg.label])
         else:
             v, npdt, wt = scalars[arg.label]
-            if isinstance(v, np.ndarray) and v.ndim:
-                inputs.append(wt(*v.flatten().tolist()))
-            else:
-                inputs.append(wt(v.item()) if wt not in (wp.bool,) else bool(v))
+            inputs.append(struct_instance(wt, v) if isinstance(v, StructValues) else warp_value(v, npdt, wt))
     if not grad:
         wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
         wp.synchronize_device("cpu")
@@ -202,7 +240,8 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
     for k, a in wa.items():
         a.grad.assign(adj0[k])
     adj_inputs = [wa[a.label].grad if a.label in wa else
-                  scalars[a.label][2]() if isinstance(scalars[a.label][0], np.ndarray) and scalars[a.label][0].ndim else
+                  scalars[a.label][2]() if isinstance(scalars[a.label][0], (np.ndarray, StructValues)) and
+                  (isinstance(scalars[a.label][0], StructValues) or scalars[a.label][0].ndim) else
                   scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
                   for a in kernel.adj.args]
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, adj_inputs=adj_inputs, adjoint=True, device="cpu")
@@ -475,7 +514,11 @@ def krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars):
         np.save(p, a)
         cmd += ["--in", "%s=%s" % (name, p)]
     for name, (v, npdt, wt) in scalars.items():
-        cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
+        if isinstance(v, StructValues):
+            for path, (fv, fdt, fwt) in v.items():
+                cmd += ["--set", "%s.%s=%s" % (name, path, fmt_scalar(fv, fdt))]
+        else:
+            cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
     return cmd
 
 
