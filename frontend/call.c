@@ -657,6 +657,14 @@ factory(Ctx *c, const char *w, Args *a, Loc loc)
 	if (strcmp(w, "vector") == 0) {
 		X *ln = kwget(a, "length");
 		int64_t n = a->n;
+		/* by value without dtype: Warp infers it only from values of one
+		 * scalar type (literals are float32 and int32) */
+		for (i = 1; !dt && i < a->n; i++)
+			if (a->pos[0].k == X_VAL && a->pos[i].k == X_VAL &&
+			    tcomp(vty(c->f, a->pos[i].v)).s != tcomp(vty(c->f, a->pos[0].v)).s) {
+				serr(c, loc, "all values given when constructing a vector must have the same type");
+				return xnone();
+			}
 		if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC)
 			n = vty(c->f, a->pos[0].v).n;
 		if (ln && !intarg(c, ln, loc, &n))

@@ -380,7 +380,7 @@ def warp_check(units, outdir):
     res = {}
     for rec in units:
         text = open(os.path.join(outdir, rec["unit"])).read()
-        h = hashlib.sha256(text.encode()).hexdigest()[:16]
+        h = hashlib.sha256(("v2:" + text).encode()).hexdigest()[:16]
         if h in cache:
             res[rec["name"]] = cache[h]
             continue
@@ -398,7 +398,8 @@ def warp_check(units, outdir):
                 opts = m.resolve_options(wp.config, block_dim=256)
                 ModuleBuilder(m, opts | {"output_arch": None, "block_dim": 256}, target="cpu").codegen("cpu")
         except BaseException as e:  # noqa: BLE001 - any failure is a rejection
-            why = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:200])
+            # Warp's parse errors end with ";the reason" after the source line
+            why = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[-1].lstrip(";")[:200])
         cache[h] = why
         res[rec["name"]] = why
     json.dump(cache, open(cache_path, "w"))
