@@ -507,6 +507,12 @@ transformx(Ctx *c, Type t, Args *a, Loc loc)
 		return opx(op);
 	}
 	if (a->n == 1 && p->k == X_VAL && vty(c->f, p->v).k == T_XFORM) {
+		if (vty(c->f, p->v).s != t.s) {
+			/* Warp 1.19 copies transforms only to the same dtype */
+			serr(c, loc, "copy constructing a transform requires matching source and target dtypes, got `%s` and `%s`",
+			     wptypename(c->m, tcomp(vty(c->f, p->v))), wptypename(c->m, tcomp(t)));
+			return xnone();
+		}
 		op = emitop(c, OP_CAST, &p->v, 1, 0, t, loc, "transform conversion");
 		return opx(op);
 	}
