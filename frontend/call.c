@@ -975,6 +975,11 @@ printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 	}
 	if (!nokw(c, a, "printf"))
 		return xnone();
+	if (a->n > 33) {
+		/* the format and at most 32 values, as Warp 1.19 */
+		serr(c, loc, "the maximum number of variadic arguments that can be passed to `printf` is 32");
+		return xnone();
+	}
 	if (!(v = argvals(c, a)))
 		return xnone();
 	op = emitop(c, OP_PRINTF, v, a->n, 0, tvoid(), loc, "printf");
