@@ -507,6 +507,12 @@ transformx(Ctx *c, Type t, Args *a, Loc loc)
 		return opx(op);
 	}
 	if (a->n == 1 && p->k == X_VAL && vty(c->f, p->v).k == T_XFORM) {
+		if (vty(c->f, p->v).s != t.s) {
+			/* Warp 1.19 copies transforms only to the same dtype */
+			serr(c, loc, "copy constructing a transform requires matching source and target dtypes, got `%s` and `%s`",
+			     wptypename(c->m, tcomp(vty(c->f, p->v))), wptypename(c->m, tcomp(t)));
+			return xnone();
+		}
 		op = emitop(c, OP_CAST, &p->v, 1, 0, t, loc, "transform conversion");
 		return opx(op);
 	}
@@ -657,6 +663,14 @@ factory(Ctx *c, const char *w, Args *a, Loc loc)
 	if (strcmp(w, "vector") == 0) {
 		X *ln = kwget(a, "length");
 		int64_t n = a->n;
+		/* by value without dtype: Warp infers it only from values of one
+		 * scalar type (literals are float32 and int32) */
+		for (i = 1; !dt && i < a->n; i++)
+			if (a->pos[0].k == X_VAL && a->pos[i].k == X_VAL &&
+			    tcomp(vty(c->f, a->pos[i].v)).s != tcomp(vty(c->f, a->pos[0].v)).s) {
+				serr(c, loc, "all values given when constructing a vector must have the same type");
+				return xnone();
+			}
 		if (a->n == 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_VEC)
 			n = vty(c->f, a->pos[0].v).n;
 		if (ln && !intarg(c, ln, loc, &n))
@@ -1007,6 +1021,11 @@ printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 	}
 	if (!nokw(c, a, "printf"))
 		return xnone();
+	if (a->n > 33) {
+		/* the format and at most 32 values, as Warp 1.19 */
+		serr(c, loc, "the maximum number of variadic arguments that can be passed to `printf` is 32");
+		return xnone();
+	}
 	if (!(v = argvals(c, a)))
 		return xnone();
 	op = emitop(c, OP_PRINTF, v, a->n, 0, tvoid(), loc, "printf");

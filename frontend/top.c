@@ -1417,16 +1417,31 @@ configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward);
 }
 
-/* @wp.kernel(module_options={...}) in the decorator tokens [i, e). */
+/* @wp.kernel(module_options={...}) in the decorator tokens [i, e).  As
+ * Warp 1.19: the options are a dict (or None), for a module="unique". */
 static void
 decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 {
 	const TokArray *t = &f->toks;
-	uint32_t j;
+	uint32_t j, m;
+	bool unique = false;
 
+	for (m = i; m + 2 < e; m++)
+		if (t->v[m].kind == T_NAME && tokis(f, &t->v[m], "module") && t->v[m + 1].kind == '=' &&
+		    (tokis(f, &t->v[m + 2], "\"unique\"") || tokis(f, &t->v[m + 2], "'unique'")))
+			unique = true;
 	for (j = i; j + 2 < e; j++)
-		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "module_options") && t->v[j + 1].kind == '=')
-			optdict(k, f, j + 2, e, &fd->nobackward);
+		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "module_options") && t->v[j + 1].kind == '=') {
+			if (tokis(f, &t->v[j + 2], "None"))
+				continue;
+			if (t->v[j + 2].kind != '{')
+				kerr(k, t->v[j + 2].loc, "module_options must be a dict");
+			else if (!unique)
+				kerr(k, t->v[j].loc, "module_options requires module=\"unique\"; use wp.set_module_options() "
+				     "to set module-level options for a shared module");
+			else
+				optdict(k, f, j + 2, e, &fd->nobackward);
+		}
 }
 
 /* Read the top level of file f: bind names, declare definitions. */

@@ -33,12 +33,14 @@ a usage or setup error.  Prints one TAP line per kernel.
 import argparse
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import traceback
+import typing
 
 import numpy as np
 
@@ -63,6 +65,9 @@ TOL = {  # dtype kind -> (rtol, atol)
 }
 
 META = re.compile(r"^# kgen: .*\bkernel=(\w+).*\bdim=([0-9,]+)", re.M)
+# A launch spec: "# warpdiff: kernel=NAME {json}" with the launch's "dim",
+# and "shapes", "ints", "set" for make_inputs().
+SPEC = re.compile(r"^# warpdiff: kernel=(\w+) (\{.*\})$", re.M)
 
 
 def load_module(path, idx):
@@ -108,6 +113,8 @@ def random_values(rng, npdt, shape):
 
 
 def fmt_scalar(v, npdt):
+    if isinstance(v, np.ndarray) and v.ndim:  # a vector, matrix or quaternion: its components
+        return ",".join(fmt_scalar(x, npdt) for x in v.flatten())
     if npdt.kind == "f":
         return repr(float(v))
     if npdt.kind == "b":
@@ -119,26 +126,95 @@ class Skip(Exception):
     pass
 
 
-def make_inputs(kernel, dim, seed):
-    """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}."""
+class StructValues(dict):
+    """The fields of a struct parameter: {"field.sub": (value, numpy dtype, Warp type)}."""
+
+
+def struct_values(rng, t, label, prefix=""):
+    out = StructValues()
+    for name, var in t.vars.items():
+        ft = var.type
+        if type(ft).__name__ == "Struct":
+            out.update(struct_values(rng, ft, label, prefix + name + "."))
+        elif wp.types.type_is_vector(ft) or wp.types.type_is_matrix(ft) or wp.types.type_is_quaternion(ft):
+            npdt, tail = elem_info(ft)
+            out[prefix + name] = (random_values(rng, npdt, tail), npdt, ft)
+        elif ft in wpt.scalar_types or ft is int or ft is float or ft is bool or ft == wp.bool:
+            wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(ft, ft)
+            npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
+            out[prefix + name] = (random_values(rng, npdt, ())[()], npdt, wt)
+        else:
+            raise Skip("parameter %s: struct field %s%s of type %s is not supported by the harness" % (
+                label, prefix, name, getattr(ft, "__name__", type(ft).__name__)))
+    return out
+
+
+def warp_value(v, npdt, wt):
+    """A Python/Warp value for a scalar, vector, matrix or quaternion."""
+    if isinstance(v, np.ndarray) and v.ndim:
+        return wt(*v.flatten().tolist())
+    return wt(v.item()) if wt not in (wp.bool,) else bool(v)
+
+
+def struct_instance(t, fields):
+    inst = t()
+    for path, (v, npdt, wt) in fields.items():
+        obj, parts = inst, path.split(".")
+        for p in parts[:-1]:
+            obj = getattr(obj, p)
+        setattr(obj, parts[-1], warp_value(v, npdt, wt))
+    return inst
+
+
+def make_inputs(kernel, dim, seed, spec=None):
+    """Seeded inputs for every parameter: {name: ndarray} and {name: scalar}.
+    A launch spec (see SPEC) may give an array's extents ("shapes"), the
+    range [lo, hi] of an integer array's or scalar's values ("ints"), and a
+    scalar's value ("set"); otherwise arrays are shaped like the launch."""
+    spec = spec or {}
+    shapes, ints, sets = spec.get("shapes", {}), spec.get("ints", {}), spec.get("set", {})
     h = int(hashlib.sha256(("%s:%d" % (kernel.key, seed)).encode()).hexdigest()[:12], 16)
     rng = np.random.default_rng(h)
     arrays, scalars = {}, {}
     for arg in kernel.adj.args:
         t = arg.type
         if wp.types.is_array(t):
-            if type(t).__name__ != "array":
-                raise Skip("parameter %s: %s arrays are not supported" % (arg.label, type(t).__name__))
-            if t.ndim != len(dim):
+            # wp.array[float] annotations are _ArrayAnnotation, of class array
+            kind = getattr(type(t), "_concrete_cls", type(t)).__name__
+            if kind != "array":
+                raise Skip("parameter %s: %s arrays are not supported" % (arg.label, kind))
+            shape = shapes.get(arg.label)
+            if shape is None and t.ndim != len(dim):
                 raise Skip("parameter %s has %d dims, launch has %d" % (arg.label, t.ndim, len(dim)))
+            if type(t.dtype).__name__ == "Struct" or t.dtype is typing.Any:
+                raise Skip("parameter %s: arrays of %s are not supported by the harness" % (
+                    arg.label, "structs" if t.dtype is not typing.Any else "typing.Any (a generic kernel)"))
             npdt, tail = elem_info(t.dtype)
-            arrays[arg.label] = random_values(rng, npdt, tuple(dim) + tail)
+            shape = tuple(shape or dim) + tail
+            if arg.label in ints and npdt.kind in "iu":
+                lo, hi = ints[arg.label]
+                arrays[arg.label] = rng.integers(lo, hi + 1, size=shape).astype(npdt)
+            else:
+                arrays[arg.label] = random_values(rng, npdt, shape)
+        elif wp.types.type_is_vector(t) or wp.types.type_is_matrix(t) or wp.types.type_is_quaternion(t):
+            npdt, tail = elem_info(t)
+            scalars[arg.label] = (random_values(rng, npdt, tail), npdt, t)
+        elif type(t).__name__ == "Struct":
+            # fields one by one (krun --set p.field=v); arrays in structs are not supported
+            scalars[arg.label] = (struct_values(rng, t, arg.label), None, t)
         elif t in wpt.scalar_types or t is int or t is float or t is bool or t == wp.bool:
             wt = {int: wp.int32, float: wp.float32, bool: wp.bool}.get(t, t)
             npdt = np.dtype(np.bool_) if wt == wp.bool else scalar_np(wt)
-            scalars[arg.label] = (random_values(rng, npdt, ())[()], npdt, wt)
+            v = random_values(rng, npdt, ())[()]
+            if arg.label in sets:
+                v = np.array(sets[arg.label]).astype(npdt)[()]
+            elif arg.label in ints and npdt.kind in "iu":
+                lo, hi = ints[arg.label]
+                v = np.array(rng.integers(lo, hi + 1)).astype(npdt)[()]
+            scalars[arg.label] = (v, npdt, wt)
         else:
-            raise Skip("parameter %s of type %s is not supported by the harness" % (arg.label, getattr(t, "__name__", t)))
+            raise Skip("parameter %s of type %s is not supported by the harness" % (
+                arg.label, "typing.Any (a generic kernel)" if t is typing.Any else getattr(t, "__name__", t)))
     return arrays, scalars
 
 
@@ -152,7 +228,7 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
             inputs.append(wa[arg.label])
         else:
             v, npdt, wt = scalars[arg.label]
-            inputs.append(wt(v.item()) if wt not in (wp.bool,) else bool(v))
+            inputs.append(struct_instance(wt, v) if isinstance(v, StructValues) else warp_value(v, npdt, wt))
     if not grad:
         wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
         wp.synchronize_device("cpu")
@@ -163,7 +239,10 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
     # then one backward launch
     for k, a in wa.items():
         a.grad.assign(adj0[k])
-    adj_inputs = [wa[a.label].grad if a.label in wa else scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
+    adj_inputs = [wa[a.label].grad if a.label in wa else
+                  scalars[a.label][2]() if isinstance(scalars[a.label][0], (np.ndarray, StructValues)) and
+                  (isinstance(scalars[a.label][0], StructValues) or scalars[a.label][0].ndim) else
+                  scalars[a.label][2](0) if scalars[a.label][2] != wp.bool else False
                   for a in kernel.adj.args]
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, adj_inputs=adj_inputs, adjoint=True, device="cpu")
     wp.synchronize_device("cpu")
@@ -239,6 +318,11 @@ def fd_certify(cmd, nelem):
     return res
 
 
+# Warp's worst gradient error (relative to 1 + |float64 value|) beyond which
+# a difference is not rounding, whoever is right
+WARP_OFF = 1e-3
+
+
 def referee(cmd, kd, wgrad, gerrs, nelem):
     """Judge float gradient mismatches with Warp.  First the truth, from
     something kpy's derivative rules did not compute: central finite
@@ -279,7 +363,13 @@ def referee(cmd, kd, wgrad, gerrs, nelem):
         rtol, atol = TOL[w.dtype.str[1:]]
         # the array's worst error (relative to 1 + |float64 value|) against
         # Warp's: the same order of magnitude (rounding), not more
-        if np.isfinite(ek).all() and ek.max() <= 4 * ew.max() + atol:
+        if np.isfinite(ek).all() and ek.max() <= 4 * ew.max() + atol and ew.max() > WARP_OFF:
+            # kpy is right, Warp's gradient is off by more than rounding:
+            # a difference to report (a Warp bug, or a harness that gave
+            # the two sides different adjoint seeds), never "rounding"
+            left[name] = e + "; Warp's gradient is off by %.3g where finite differences confirm kpy's (kpy off by %.3g)" % (
+                ew.max(), ek.max())
+        elif np.isfinite(ek).all() and ek.max() <= 4 * ew.max() + atol:
             ok.append("adj_%s: kpy within %.2g of float64, Warp within %.2g; float64 confirmed by finite differences" % (
                 name, ek.max(), ew.max()))
         else:
@@ -296,9 +386,76 @@ def run(cmd, **kw):
     return p.stdout
 
 
+VIEW = re.compile(r"^\s*%(\S+) = view %([\w.]+)\[", re.M)
+
+
+def array_bases(body, names):
+    """The arrays behind names: a view (x_row = x[i]) stands for the array
+    it was taken from."""
+    base = dict(VIEW.findall(body))
+    out = set()
+    for n in names:
+        seen = 0
+        while n in base and seen < 64:
+            n, seen = base[n], seen + 1
+        out.add(n)
+    return out
+
+
+DEF = re.compile(r"^(?:kernel|func) @(\S+?)\((.*?)\)[^\n]*\{[^\n]*\n(.*?)^\}", re.S | re.M)
+CALL = re.compile(r"\bcall @([^\s(]+)\((.*?)\)(?: :|  ;|$)", re.M)
+
+
+def split_args(text):
+    out, depth, cur = [], 0, ""
+    for c in text:
+        if c in "([<":
+            depth += 1
+        elif c in ")]>":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    if cur.strip():
+        out.append(cur.strip())
+    return [a.lstrip("%") for a in out]
+
+
+def array_uses(kir, kname):
+    """(loaded, stored) arrays of kernel kname (from kir): loads, stores and
+    atomic updates, through views (x_row = x[i] stands for x) and through
+    the functions it calls (an array argument their bodies load or store)."""
+    defs = {name: (re.findall(r"%(\w+):", params), body) for name, params, body in DEF.findall(kir)}
+    memo = {}
+
+    def uses(name):
+        if name in memo:
+            return memo[name]
+        memo[name] = (set(), set())  # a recursive call adds nothing
+        pnames, body = defs[name]
+        ld = set(re.findall(r"\bload %([\w.]+)\[", body))
+        st = set(re.findall(r"\b(?:store|atomic_\w+) %([\w.]+)\[", body))
+        for callee, args in CALL.findall(body):
+            if callee not in defs:
+                continue
+            cl, cs = uses(callee)
+            for pn, an in zip(defs[callee][0], split_args(args)):
+                if pn in cl:
+                    ld.add(an)
+                if pn in cs:
+                    st.add(an)
+        memo[name] = (array_bases(body, ld), array_bases(body, st))
+        return memo[name]
+
+    return uses(kname) if kname in defs else (set(), set())
+
+
 def written_arrays(kir, kname):
-    """Array parameters a kernel stores to or updates atomically (from kir)."""
-    return set(re.findall(r"\b(?:store|atomic_\w+) %([A-Za-z_]\w*)\[", kernel_body(kir, kname)))
+    """Array parameters a kernel stores to or updates atomically (from kir),
+    directly, through a view or in a function it calls."""
+    return array_uses(kir, kname)[1]
 
 
 def kernel_body(kir, kname):
@@ -329,13 +486,137 @@ def warp_grad_exact(kir, kname, max_unroll=WARP_MAX_UNROLL):
             lo, hi, st = map(int, m.groups())
             if st == 0 or abs(hi - lo) // abs(st) > max_unroll:
                 return False
-    loaded = set(re.findall(r"\bload %([A-Za-z_]\w*)\[", body))
+    loaded = array_uses(kir, kname)[0]
     return not (loaded & written_arrays(kir, kname))
 
 
 def launch_ndim(kir, kname):
     t = re.search(r"^\s*(%[^=]+)= tid\b", kernel_body(kir, kname), re.M)
     return len(t.group(1).split(",")) if t else 1
+
+
+class Result:
+    """What check_kernel found: status "ok", "fail" or "skip"; for "fail",
+    the differences (errs) or the error that stopped the run; for "ok", a
+    note on how the gradients were judged."""
+
+    def __init__(self):
+        self.status, self.skip, self.error, self.note = None, None, None, ""
+        self.errs, self.trace, self.rounding = [], [], []
+        self.fd_grad = self.no_oracle = self.exact_grad = self.no_backward = False
+
+
+def backward_enabled(k):
+    """Does Warp build the kernel's backward (enable_backward, in the
+    decorator or the module's options)?"""
+    eb = k.options.get("enable_backward") if isinstance(getattr(k, "options", None), dict) else None
+    if eb is None:
+        eb = k.module.options.get("enable_backward", True)
+    return bool(eb)
+
+
+def krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars):
+    """The krun command line for these inputs (written as .npy under kd/in)."""
+    os.makedirs(os.path.join(kd, "in"), exist_ok=True)
+    cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
+           "--seed", str(seed), "--out", os.path.join(kd, "out")]
+    for name, a in arrays.items():
+        p = os.path.join(kd, "in", name + ".npy")
+        np.save(p, a)
+        cmd += ["--in", "%s=%s" % (name, p)]
+    for name, (v, npdt, wt) in scalars.items():
+        if isinstance(v, StructValues):
+            for path, (fv, fdt, fwt) in v.items():
+                cmd += ["--set", "%s.%s=%s" % (name, path, fmt_scalar(fv, fdt))]
+        else:
+            cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
+    return cmd
+
+
+def check_kernel(k, kname, dim, spec, kir, cpp, kd, seed, grad, tool):
+    """Run Warp kernel k and kpy's kname (in the kcpu module cpp, made from
+    kir) on the same inputs, forward and, with grad, backward; compare."""
+    r = Result()
+    r.want, r.wgrad, r.kd = {}, {}, kd
+    if grad and not backward_enabled(k):
+        grad = False
+        r.no_backward = True
+    try:
+        arrays, scalars = make_inputs(k, dim, seed, spec)
+        has_float = any(a.dtype.kind == "f" for a in arrays.values())
+        exact_grad = grad and has_float and warp_grad_exact(kir, kname)
+        fd_grad = grad and has_float and not exact_grad
+        # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
+        # the final element gets its adjoint, and so do the earlier
+        # contents), which finite differences do not follow; where Warp's
+        # backward is not exact either there is no oracle for the gradients
+        no_oracle = fd_grad and re.search(r"\batomic_m(in|ax)\b", kernel_body(kir, kname)) is not None
+        if no_oracle:
+            fd_grad = False
+        written = written_arrays(kir, kname)
+        adj0 = make_adjoints(arrays, seed, written) if exact_grad else None
+        want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
+        r.want, r.wgrad = want, wgrad
+        cmd = krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars)
+        if exact_grad:
+            for name, a in adj0.items():
+                if name not in written:
+                    continue
+                p = os.path.join(kd, "in", "adj_" + name + ".npy")
+                np.save(p, a)
+                cmd += ["--adj", "%s=%s" % (name, p)]
+            cmd += ["--backward"]
+        run(cmd)
+        errs = []
+        if fd_grad:
+            # Warp's backward is not exact here: the truth is finite
+            # differences in double precision (krun --gradcheck)
+            gc = [c for c in cmd if c not in ("--backward",)]
+            gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:] + ["--gradcheck"]
+            p = subprocess.run(gc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if p.returncode != 0:
+                errs.append("gradient check against finite differences failed: " +
+                            " | ".join(l for l in (p.stdout + p.stderr).decode(errors="replace").splitlines()
+                                       if "FAIL" in l or "error" in l)[:600])
+        for name, w in want.items():
+            p = os.path.join(kd, "out", name + ".npy")
+            e = compare(name, w, np.load(p) if os.path.exists(p) else None)
+            if e:
+                errs.append(e)
+        rounding = []
+        if exact_grad:
+            gerrs = {}
+            for name, w in wgrad.items():
+                if name in written or w.dtype.kind != "f":
+                    continue
+                p = os.path.join(kd, "out", "adj_" + name + ".npy")
+                e = compare("adj_" + name, w, np.load(p) if os.path.exists(p) else None)
+                if e:
+                    gerrs[name] = e
+            if gerrs:
+                # Reverse mode sums an adjoint's contributions in its own
+                # order, and rounding in float32 differs where they cancel.
+                # The referee (see referee()): finite differences in
+                # double must confirm kpy's gradient in double (kcpu's
+                # KPY_F32_DOUBLE build, same inputs and seeds); then
+                # kpy's worst error against that over the array must
+                # be of the order of Warp's (4 times at most, plus the
+                # dtype's tolerance); a bug is orders of magnitude more.
+                rounding, gerrs = referee(cmd, kd, wgrad, gerrs, max(a.size for a in arrays.values()))
+            errs.extend(gerrs.values())
+        r.errs, r.rounding = errs, rounding
+        r.fd_grad, r.no_oracle, r.exact_grad = fd_grad, no_oracle, exact_grad
+        r.status = "fail" if errs else "ok"
+        r.note = "%s%s" % (" (gradients against finite differences: Warp's are not exact here)" if fd_grad else
+                           " (forward only: atomic_min/max where Warp's backward is not exact: no gradient oracle)" if no_oracle else "",
+                           " (gradients differ from Warp's by rounding: %s)" % ", ".join(rounding) if rounding else "")
+    except Skip as e:
+        r.status, r.skip = "skip", str(e)
+    except Exception as e:
+        r.status = "fail"
+        r.error = str(e).splitlines()[0] if str(e) else type(e).__name__
+        r.trace = (traceback.format_exc() if not isinstance(e, RuntimeError) else str(e)).splitlines()[-12:]
+    return r
 
 
 def main():
@@ -366,6 +647,7 @@ def main():
     for mi, path in enumerate(args.modules):
         src = open(path).read()
         meta = {k: [int(x) for x in d.split(",")] for k, d in META.findall(src)}
+        specs = {k: json.loads(j) for k, j in SPEC.findall(src)}
         try:
             mod = load_module(path, mi)
             kernels = kernels_of(mod)
@@ -382,99 +664,21 @@ def main():
             if len(outer) == 2 and "." not in outer[0] + outer[1]:
                 kname = outer[0] + "__" + outer[1]  # kpyc's name of a kernel nested in a function
             label = "%s:%s" % (os.path.basename(path), kname)
-            dim = meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
-            try:
-                arrays, scalars = make_inputs(k, dim, args.seed)
-                has_float = any(a.dtype.kind == "f" for a in arrays.values())
-                exact_grad = args.grad and has_float and warp_grad_exact(kir, kname)
-                fd_grad = args.grad and has_float and not exact_grad
-                # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
-                # the final element gets its adjoint, and so do the earlier
-                # contents), which finite differences do not follow; where Warp's
-                # backward is not exact either there is no oracle for the gradients
-                no_oracle = fd_grad and re.search(r"\batomic_m(in|ax)\b", kernel_body(kir, kname)) is not None
-                if no_oracle:
-                    fd_grad = False
-                written = written_arrays(kir, kname)
-                adj0 = make_adjoints(arrays, args.seed, written) if exact_grad else None
-                want, wgrad = warp_run(k, dim, arrays, scalars, exact_grad, adj0)
-                kd = os.path.join(work, "%d_%s" % (mi, kname))
-                os.makedirs(os.path.join(kd, "in"), exist_ok=True)
-                cmd = [tool("krun"), cpp, "--kernel", kname, "--dim", ",".join(map(str, dim)),
-                       "--seed", str(args.seed), "--out", os.path.join(kd, "out")]
-                for name, a in arrays.items():
-                    p = os.path.join(kd, "in", name + ".npy")
-                    np.save(p, a)
-                    cmd += ["--in", "%s=%s" % (name, p)]
-                for name, (v, npdt, wt) in scalars.items():
-                    cmd += ["--set", "%s=%s" % (name, fmt_scalar(v, npdt))]
-                if exact_grad:
-                    for name, a in adj0.items():
-                        if name not in written:
-                            continue
-                        p = os.path.join(kd, "in", "adj_" + name + ".npy")
-                        np.save(p, a)
-                        cmd += ["--adj", "%s=%s" % (name, p)]
-                    cmd += ["--backward"]
-                run(cmd)
-                errs = []
-                if fd_grad:
-                    # Warp's backward is not exact here: the truth is finite
-                    # differences in double precision (krun --gradcheck)
-                    gc = [c for c in cmd if c not in ("--backward",)]
-                    gc = gc[:gc.index("--out")] + gc[gc.index("--out") + 2:] + ["--gradcheck"]
-                    p = subprocess.run(gc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                    if p.returncode != 0:
-                        errs.append("gradient check against finite differences failed: " +
-                                    " | ".join(l for l in (p.stdout + p.stderr).decode(errors="replace").splitlines()
-                                               if "FAIL" in l or "error" in l)[:600])
-                for name, w in want.items():
-                    p = os.path.join(kd, "out", name + ".npy")
-                    e = compare(name, w, np.load(p) if os.path.exists(p) else None)
-                    if e:
-                        errs.append(e)
-                rounding = []
-                if exact_grad:
-                    gerrs = {}
-                    for name, w in wgrad.items():
-                        if name in written or w.dtype.kind != "f":
-                            continue
-                        p = os.path.join(kd, "out", "adj_" + name + ".npy")
-                        e = compare("adj_" + name, w, np.load(p) if os.path.exists(p) else None)
-                        if e:
-                            gerrs[name] = e
-                    if gerrs:
-                        # Reverse mode sums an adjoint's contributions in its own
-                        # order, and rounding in float32 differs where they cancel.
-                        # The referee (see referee()): finite differences in
-                        # double must confirm kpy's gradient in double (kcpu's
-                        # KPY_F32_DOUBLE build, same inputs and seeds); then
-                        # kpy's worst error against that over the array must
-                        # be of the order of Warp's (4 times at most, plus the
-                        # dtype's tolerance); a bug is orders of magnitude more.
-                        rounding, gerrs = referee(cmd, kd, wgrad, gerrs, max(a.size for a in arrays.values()))
-                    errs.extend(gerrs.values())
-                if errs:
-                    failed += 1
-                    print("not ok %d - %s (seed %d)" % (n, label, args.seed))
-                    for e in errs:
-                        print("# " + e)
-                    if report:
-                        report.write("%s seed=%d: %s\n" % (label, args.seed, "; ".join(errs)))
-                else:
-                    print("ok %d - %s%s%s" % (n, label, " (gradients against finite differences: Warp's are not exact here)" if fd_grad else
-                                              " (forward only: atomic_min/max where Warp's backward is not exact: no gradient oracle)" if no_oracle else "",
-                                              " (gradients differ from Warp's by rounding: %s)" % ", ".join(rounding) if rounding else ""))
-            except Skip as s:
+            spec = specs.get(kname, {})
+            dim = spec.get("dim") or meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
+            r = check_kernel(k, kname, dim, spec, kir, cpp, os.path.join(work, "%d_%s" % (mi, kname)), args.seed, args.grad, tool)
+            if r.status == "skip":
                 skipped += 1
-                print("ok %d - %s # SKIP %s" % (n, label, s))
-            except Exception as e:
+                print("ok %d - %s # SKIP %s" % (n, label, r.skip))
+            elif r.status == "fail":
                 failed += 1
-                print("not ok %d - %s (seed %d): %s" % (n, label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
-                for line in (traceback.format_exc() if not isinstance(e, RuntimeError) else str(e)).splitlines()[-12:]:
-                    print("# " + line)
+                print("not ok %d - %s (seed %d)%s" % (n, label, args.seed, ": " + r.error if r.error else ""))
+                for e in r.errs + r.trace:
+                    print("# " + e)
                 if report:
-                    report.write("%s seed=%d: %s\n" % (label, args.seed, str(e).splitlines()[0] if str(e) else type(e).__name__))
+                    report.write("%s seed=%d: %s\n" % (label, args.seed, r.error or "; ".join(r.errs)))
+            else:
+                print("ok %d - %s%s" % (n, label, r.note))
             sys.stdout.flush()
     print("1..%d" % n)
     if report:

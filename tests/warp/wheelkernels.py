@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""wheelkernels — every @wp.kernel of the installed warp-lang wheel's tests
+and examples, one standalone module each, and what kpyc and Warp make of it.
+
+  wheelkernels.py extract  --out DIR
+  wheelkernels.py coverage --out DIR --bin BUILD-DIR [--files N]
+
+extract reads every .py under warp/tests and warp/examples (as text, with
+Python's ast; nothing of the file is executed) and finds every function
+decorated @wp.kernel, at module level or nested in functions, classes, if,
+with and try blocks.  For each it writes DIR/units/NAME.py: the imports,
+module-level assignments, @wp.func functions, @wp.struct classes and plain
+helpers the kernel reaches (transitively, by name), the definitions of the
+enclosing functions it reads (hoisted to module level, as Warp captures
+them), then the kernel itself, renamed NAME = STEM__QUALNAME so that every
+kernel of the wheel has its own name.  A kernel that reads a parameter of an
+enclosing function or a variable of an enclosing loop (a kernel factory:
+Warp makes one kernel per call) is not extracted; DIR/index.json records it
+with that reason.  Each unit is classified "core", or "out of scope" with
+the feature that puts it there (tiles, mesh/volume/BVH/hash-grid queries,
+textures, indexed and fabric arrays, native snippets, wp.Function
+parameters: issue 14's list), and "deterministic" where a module option
+asks for a mode kpy does not implement.
+
+coverage runs kpyc on every unit (accepted, or rejected with its first
+located error) and builds it in Warp (import, then Warp's code generation
+for the CPU, no C++ compilation), and prints per file and in total how many
+core kernels each accepts, and the rejection messages grouped.  It exits 1
+when a kernel is skipped without a reason or kpyc fails without a located
+error.  Results go to DIR/coverage.json (read by warpkernels.py).
+"""
+import argparse
+import ast
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+OUT_OF_SCOPE = [  # (feature, pattern over the unit's text)
+    ("tiles", r"\bwp\.tile\w*|\btile_\w+\s*\(|\bwp\.Tile\b"),
+    ("mesh queries", r"\bmesh_\w+\s*\(|\bwp\.Mesh\w*"),
+    ("volume queries", r"\bvolume_\w+\s*\(|\bwp\.Volume\b"),
+    ("BVH queries", r"\bbvh_\w+\s*\(|\bwp\.Bvh\b"),
+    ("hash-grid queries", r"\bhash_grid_\w+\s*\(|\bwp\.HashGrid\b"),
+    ("textures", r"\b[Tt]exture\w*"),
+    ("indexed arrays", r"\bindexedarray\w*"),
+    ("fabric arrays", r"\bfabric\w*array\w*"),
+    ("native snippets", r"\bfunc_native\b"),
+    ("wp.Function parameters", r"\bwp\.Function\b"),
+    ("wp.ref", r"\bwp\.ref\b"),
+    ("entry points", r"\bentry_point_abi\b|\bcluster_dim\b"),
+    ("warp.fem", r"\bfem\.\w+|\bintegrand\b"),
+]
+
+
+def warp_dirs():
+    import importlib.util
+    spec = importlib.util.find_spec("warp")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("wheelkernels: warp is not installed in this Python")
+    root = list(spec.submodule_search_locations)[0]
+    return root, [os.path.join(root, "tests"), os.path.join(root, "examples")]
+
+
+def is_kernel_decorator(d):
+    f = d.func if isinstance(d, ast.Call) else d
+    return isinstance(f, ast.Attribute) and f.attr == "kernel" and isinstance(f.value, ast.Name) and f.value.id in ("wp", "warp")
+
+
+def decorator_names(node):
+    out = []
+    for d in getattr(node, "decorator_list", []):
+        f = d.func if isinstance(d, ast.Call) else d
+        out.append(ast.unparse(f))
+    return out
+
+
+def bound_names(stmt):
+    """Names a statement binds at its scope's level."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*"}
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        # names only: `wp.config.x = ...` or `a[i] = ...` bind nothing
+        targets = list(stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        out = set()
+        while targets:
+            t = targets.pop()
+            if isinstance(t, ast.Name):
+                out.add(t.id)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                targets.extend(t.elts)
+            elif isinstance(t, ast.Starred):
+                targets.append(t.value)
+        return out
+    return set()
+
+
+def used_names(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def stored_names(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def params_of(fn):
+    a = fn.args
+    return {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + ([a.vararg] if a.vararg else []) + ([a.kwarg] if a.kwarg else [])}
+
+
+class Scope:
+    """Definitions visible at one level: name -> the statements that bind it
+    (in source order), plus names that are dynamic (parameters, loop
+    variables) and so cannot be hoisted."""
+
+    def __init__(self, kind, parent=None):
+        self.kind = kind  # "module" or "function"
+        self.parent = parent
+        self.defs = collections.defaultdict(list)
+        self.dynamic = {}
+        self.star = []
+
+    def add(self, stmt):
+        for n in bound_names(stmt):
+            self.defs[n].append(stmt)
+        if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+            self.star.append(stmt)
+
+
+def collect(stmts, scope, kernels, chain, loopvars):
+    """Walk statements: fill scope with what they bind, record kernels with
+    the scope chain they see."""
+    for s in stmts:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(is_kernel_decorator(d) for d in s.decorator_list):
+                kernels.append((s, scope, list(chain), set(loopvars)))
+            scope.add(s)
+            inner = Scope("function", scope)
+            for p in params_of(s):
+                inner.dynamic[p] = "parameter %s of enclosing function %s" % (p, s.name)
+            collect(s.body, inner, kernels, chain + [s.name], set())
+        elif isinstance(s, ast.ClassDef):
+            scope.add(s)
+            # class bodies are not visible to the functions in them
+            collect(s.body, Scope("class", scope), kernels, chain + [s.name], set())
+        elif isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
+            lv = set(loopvars)
+            if not isinstance(s, ast.While):
+                for n in ast.walk(s.target):
+                    if isinstance(n, ast.Name):
+                        lv.add(n.id)
+                        scope.dynamic[n.id] = "variable %s of an enclosing loop" % n.id
+            collect(s.body, scope, kernels, chain, lv)
+            collect(s.orelse, scope, kernels, chain, lv)
+        elif isinstance(s, ast.If):
+            collect(s.body, scope, kernels, chain, loopvars)
+            collect(s.orelse, scope, kernels, chain, loopvars)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            collect(s.body, scope, kernels, chain, loopvars)
+        elif isinstance(s, ast.Try):
+            for b in [s.body] + [h.body for h in s.handlers] + [s.orelse, s.finalbody]:
+                collect(b, scope, kernels, chain, loopvars)
+        else:
+            scope.add(s)
+
+
+BUILTIN_NAMES = set(dir(__builtins__)) if not isinstance(__builtins__, dict) else set(__builtins__)
+
+
+def stmt_text(lines, s):
+    first = min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])])
+    text = textwrap.dedent("".join(lines[first - 1:s.end_lineno]))
+    try:
+        ast.parse(text)
+        return text
+    except SyntaxError:
+        return ast.unparse(s) + "\n"
+
+
+def const_value(node):
+    """A number or bool literal (a negated one too), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = const_value(node.operand)
+        return -v if v is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) and len(node.args) == 1 \
+            and not node.keywords and re.match(r"^(wp\.)?(u?int\d*|float\d*|bool)$", ast.unparse(node.func)):
+        return const_value(node.args[0])  # wp.float32(2.0), wp.uint8(3)
+    return None
+
+
+def read_launches(tree):
+    """wp.launch(NAME, dim=..., inputs=[...]) calls: {NAME: [{"dim": [...]
+    or None, "set": {position: literal}}]}, what can be read as literals."""
+    out = collections.defaultdict(list)
+    for c in ast.walk(tree):
+        if not (isinstance(c, ast.Call) and ast.unparse(c.func) in ("wp.launch", "warp.launch")):
+            continue
+        kw = {k.arg: k.value for k in c.keywords}
+        kern = c.args[0] if c.args else kw.get("kernel")
+        if not isinstance(kern, ast.Name):
+            continue
+        dimn = c.args[1] if len(c.args) > 1 else kw.get("dim")
+        dim = None
+        if dimn is not None:
+            if const_value(dimn) is not None:
+                dim = [const_value(dimn)]
+            elif isinstance(dimn, (ast.Tuple, ast.List)) and all(isinstance(const_value(e), int) for e in dimn.elts):
+                dim = [const_value(e) for e in dimn.elts]
+        inputs = c.args[2] if len(c.args) > 2 else kw.get("inputs")
+        sets = {}
+        if isinstance(inputs, (ast.List, ast.Tuple)):
+            for i, e in enumerate(inputs.elts):
+                v = const_value(e)
+                if v is not None:
+                    sets[i] = v
+        out[kern.id].append({"dim": dim, "set": sets})
+    return out
+
+
+def extract_file(path, rel, stem, names_taken):
+    src = open(path, encoding="utf-8").read()
+    lines = src.splitlines(keepends=True)
+    try:
+        tree = ast.parse(src)
+    except SyntaxError as e:
+        return [{"file": rel, "kernel": "?", "skip": "the file does not parse: %s" % e}]
+    top = Scope("module")
+    kernels = []
+    collect(tree.body, top, kernels, [], set())
+    options = [st for st in tree.body if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)
+               and ast.unparse(st.value.func) in ("wp.set_module_options", "warp.set_module_options")]
+    launches = read_launches(tree)
+    out = []
+    for fn, scope, chain, loopvars in kernels:
+        qual = "__".join(chain + [fn.name])
+        name = re.sub(r"\W", "_", "%s__%s" % (stem, qual))
+        base, i = name, 2
+        while name in names_taken:
+            name, i = "%s_%d" % (base, i), i + 1
+        names_taken.add(name)
+        rec = {"file": rel, "kernel": ".".join(chain + [fn.name]), "line": fn.lineno, "name": name}
+        # resolve names, transitively, from the kernel's scope outward
+        need = []  # (scope, stmt) in discovery order
+        seen = set()
+        unresolved = set()
+        dynamic = None
+        work = [(fn, scope, params_of(fn), stored_names(fn))]
+        while work and dynamic is None:
+            node, sc, local, assigned = work.pop()
+            for n in sorted(used_names(node) - local):
+                s = sc
+                while s is not None:
+                    # a name the function assigns is its own local, unless
+                    # Warp resolves it as a global (wp.static): look for
+                    # definitions, never for a captured loop variable
+                    if n in s.dynamic and not s.defs.get(n) and n not in assigned:
+                        dynamic = s.dynamic[n]
+                        break
+                    if s.kind != "class" and s.defs.get(n):
+                        for d in s.defs[n]:
+                            if id(d) not in seen and d is not fn:
+                                seen.add(id(d))
+                                need.append((s, d))
+                                isfn = isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                work.append((d, s, params_of(d) if isfn else set(), stored_names(d) if isfn else set()))
+                        break
+                    s = s.parent
+                else:
+                    if n not in BUILTIN_NAMES:
+                        unresolved.add(n)
+                if dynamic:
+                    break
+        if dynamic:
+            rec["skip"] = "kernel factory: reads %s" % dynamic
+            out.append(rec)
+            continue
+        # module-level first (source order), then enclosing scopes outward-in
+        def key(p):
+            s, d = p
+            depth = 0
+            while s.parent is not None:
+                s, depth = s.parent, depth + 1
+            return (depth, d.lineno)
+        parts = []
+        if unresolved:
+            for st in top.star:
+                if id(st) not in seen:
+                    need.append((top, st))
+                    seen.add(id(st))
+        for s, d in sorted(need, key=key):
+            parts.append(stmt_text(lines, d))
+        for st in options:
+            parts.append(stmt_text(lines, st))
+        ktext = stmt_text(lines, fn)
+        params = [x.arg for x in fn.args.args]
+        rec["launches"] = [{"dim": l["dim"], "set": {params[i]: v for i, v in l["set"].items() if i < len(params)}}
+                           for l in launches.get(fn.name, [])][:8]
+        ktext = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ktext, count=1, flags=re.M)
+        body = "\n".join(parts + [ktext])
+        header = "# wheelkernels: %s:%d %s\n" % (rel, fn.lineno, rec["kernel"])
+        rec["text"] = header + body
+        scope_hits = [f for f, pat in OUT_OF_SCOPE if re.search(pat, body)]
+        rec["class"] = "out of scope: " + ", ".join(scope_hits) if scope_hits else "core"
+        if re.search(r"\bdeterministic\b", body):
+            rec["deterministic"] = True
+        if unresolved:
+            rec["unresolved"] = sorted(unresolved)
+        out.append(rec)
+    return out
+
+
+def extract(outdir):
+    root, dirs = warp_dirs()
+    units = os.path.join(outdir, "units")
+    os.makedirs(units, exist_ok=True)
+    for f in os.listdir(units):
+        os.remove(os.path.join(units, f))
+    index, taken = [], set()
+    for d in dirs:
+        for dp, dn, fns in os.walk(d):
+            dn[:] = sorted(x for x in dn if x != "__pycache__")
+            for f in sorted(fns):
+                if not f.endswith(".py"):
+                    continue
+                path = os.path.join(dp, f)
+                src = open(path, encoding="utf-8", errors="replace").read()
+                if "kernel" not in src:
+                    continue
+                rel = os.path.relpath(path, os.path.dirname(root))
+                stem = os.path.splitext(f)[0]
+                for rec in extract_file(path, rel, stem, taken):
+                    if "text" in rec:
+                        rec["unit"] = os.path.join("units", rec["name"] + ".py")
+                        with open(os.path.join(outdir, rec["unit"]), "w") as g:
+                            g.write(rec.pop("text"))
+                    index.append(rec)
+    with open(os.path.join(outdir, "index.json"), "w") as g:
+        json.dump(index, g, indent=0)
+    return index
+
+
+def first_error(stderr, unit):
+    """kpyc's first located error, without the file name and location."""
+    for line in stderr.splitlines():
+        m = re.match(r"^.*?:\d+:\d+: error: (.*)$", line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def normalize(msg):
+    """Group messages: names and numbers quoted in them become placeholders."""
+    msg = re.sub(r"'[^']*'", "'…'", msg)
+    msg = re.sub(r"\b\d+\b", "N", msg)
+    return msg[:110]
+
+
+def warp_check(units, outdir):
+    """Build every unit in Warp (import + CPU code generation); returns
+    {name: None or the reason}.  Cached by the unit's text."""
+    import hashlib
+    import importlib.util
+    cache_path = os.path.join(outdir, "warp-cache.json")
+    try:
+        cache = json.load(open(cache_path))
+    except (OSError, ValueError):
+        cache = {}
+    import warp as wp
+    wp.config.log_level = 40 if hasattr(wp.config, "log_level") else None
+    wp.config.quiet = True
+    wp.init()
+    from warp._src.context import ModuleBuilder
+    res = {}
+    for rec in units:
+        text = open(os.path.join(outdir, rec["unit"])).read()
+        h = hashlib.sha256(("v2:" + text).encode()).hexdigest()[:16]
+        if h in cache:
+            res[rec["name"]] = cache[h]
+            continue
+        why = None
+        try:
+            spec = importlib.util.spec_from_file_location("wk_" + rec["name"], os.path.join(outdir, rec["unit"]))
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = mod
+            spec.loader.exec_module(mod)
+            k = getattr(mod, rec["name"], None)
+            if not isinstance(k, wp.Kernel):
+                why = "the unit has no kernel %s" % rec["name"]
+            else:
+                m = k.module
+                opts = m.resolve_options(wp.config, block_dim=256)
+                ModuleBuilder(m, opts | {"output_arch": None, "block_dim": 256}, target="cpu").codegen("cpu")
+        except BaseException as e:  # noqa: BLE001 - any failure is a rejection
+            # Warp's parse errors end with ";the reason" after the source line
+            why = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[-1].lstrip(";")[:200])
+        cache[h] = why
+        res[rec["name"]] = why
+    json.dump(cache, open(cache_path, "w"))
+    return res
+
+
+def analyse(outdir, bindir):
+    """extract, then kpyc and Warp on every unit: the index, with "kpyc" and
+    "warp" (None: accepted; else the reason) on every extracted kernel."""
+    index = extract(outdir)
+    units = [r for r in index if "unit" in r]
+    kpyc = os.path.join(bindir, "kpyc")
+    for rec in units:
+        p = subprocess.run([kpyc, os.path.join(outdir, rec["unit"])], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        err = p.stderr.decode(errors="replace")
+        if p.returncode == 0:
+            # accepted: the kernel must be in the output, never dropped
+            found = re.search(r"^kernel @%s\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
+            warn = re.search(r"^.*?:\d+:\d+: warning: (.*)$", err, re.M)
+            rec["kpyc"] = None if found else "warning: " + warn.group(1) if warn else \
+                "(dropped: exit 0 without kernel %s in the kir, and no warning)" % rec["name"]
+        else:
+            msg = first_error(err, rec["unit"])
+            rec["kpyc"] = msg or "(no located error, exit %d) %s" % (p.returncode, err.strip()[:200])
+    wres = warp_check(units, outdir)
+    for rec in units:
+        rec["warp"] = wres[rec["name"]]
+    with open(os.path.join(outdir, "coverage.json"), "w") as g:
+        json.dump(index, g, indent=0)
+    return index
+
+
+def coverage(outdir, bindir, show):
+    index = analyse(outdir, bindir)
+    units = [r for r in index if "unit" in r]
+    bad = sum(1 for r in units if r["kpyc"] and r["kpyc"].startswith("("))
+    silent = [r for r in index if "unit" not in r and not r.get("skip")]
+
+    def tally(recs):
+        core = [r for r in recs if r.get("class") == "core"]
+        return (len(recs), len(core), sum(1 for r in core if r["warp"] is None),
+                sum(1 for r in core if r["warp"] is None and r["kpyc"] is None),
+                sum(1 for r in recs if r.get("warp") is None), sum(1 for r in recs if r.get("warp") is None and r.get("kpyc") is None))
+
+    byfile = collections.defaultdict(list)
+    for r in index:
+        byfile[r["file"]].append(r)
+    print("%-58s %7s %6s %6s %6s" % ("file", "kernels", "core", "warp", "kpyc"))
+    for f in sorted(byfile):
+        recs = [r for r in byfile[f] if "unit" in r]
+        n, c, w, k, _, _ = tally(recs)
+        if c and (show or k < w):
+            print("%-58s %7d %6d %6d %6d" % (f[-58:], len(byfile[f]), c, w, k))
+    skipped = [r for r in index if "unit" not in r]
+    n, c, w, k, wa, ka = tally(units)
+    print()
+    print("kernels found: %d; extracted: %d; not extracted, with reason: %d" % (len(index), n, len(skipped)))
+    for why, cnt in collections.Counter(re.sub(r" \w+ of enclosing function \w+| \w+ of an enclosing loop", " …", r["skip"]) for r in skipped).most_common():
+        print("  %5d  %s" % (cnt, why))
+    oos = collections.Counter(r["class"] for r in units if r["class"] != "core")
+    print("out of scope: %d (%s)" % (sum(oos.values()), "; ".join("%s %d" % (k2[len("out of scope: "):], v) for k2, v in oos.most_common(8))))
+    for label, sel in (("examples", "warp/examples/"), ("tests", "warp/tests/")):
+        _, c2, w2, k2, _, _ = tally([r for r in units if r["file"].startswith(sel)])
+        print("%-8s core kernels %d: Warp accepts %d, kpyc accepts %d of those (%.1f%%)" % (
+            label, c2, w2, k2, 100.0 * k2 / max(w2, 1)))
+    print("core kernels %d: Warp accepts %d, kpyc accepts %d of those (%.1f%%)" % (c, w, k, 100.0 * k / max(w, 1)))
+    print("all extracted %d: Warp accepts %d, kpyc accepts %d of those (%.1f%%)" % (n, wa, ka, 100.0 * ka / max(wa, 1)))
+    kacc_wrej = [r for r in units if r["class"] == "core" and r["kpyc"] is None and r["warp"] is not None]
+    print("core kernels kpyc accepts and Warp rejects: %d" % len(kacc_wrej))
+    for r in kacc_wrej[:20]:
+        print("  %s:%d %s: Warp: %s" % (r["file"], r["line"], r["kernel"], r["warp"][:120]))
+    print("\ntop kpyc rejections of core kernels Warp accepts:")
+    reasons = collections.Counter(normalize(r["kpyc"]) for r in units if r["class"] == "core" and r["warp"] is None and r["kpyc"])
+    for msg, cnt in reasons.most_common(25):
+        print("  %5d  %s" % (cnt, msg))
+    if bad:
+        print("\n%d kernels: kpyc failed without a located error, or dropped the kernel" % bad)
+        for r in units:
+            if (r.get("kpyc") or "").startswith("("):
+                print("  %s %s" % (r["unit"], r["kpyc"]))
+    for r in silent:
+        print("not extracted, without a reason: %s:%s %s" % (r["file"], r.get("line", "?"), r["kernel"]))
+    return 1 if bad or silent else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["extract", "coverage"])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--bin", default=os.environ.get("top_builddir", "."))
+    ap.add_argument("--all-files", action="store_true", help="list every file, not only those with rejections")
+    a = ap.parse_args()
+    if a.command == "extract":
+        index = extract(a.out)
+        print("%d kernels, %d extracted" % (len(index), sum(1 for r in index if "unit" in r)))
+        return 0
+    return coverage(a.out, a.bin, a.all_files)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
