@@ -131,6 +131,8 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 	const char *on[MAX_PARAMS], *in[MAX_PARAMS], *sc[MAX_PARAMS], *where, *verb3, *text;
 	int non = 0, nin = 0, nsc = 0, i, best[2] = { -1, -1 }, nops = 0, t;
 
+	if (k->ngist) /* a recipe's own words */
+		return k->gist[rng_below(r, k->ngist)];
 	memset(&s, 0, sizeof s);
 	see_block(&s, k, &k->body);
 	for (i = 0; i < k->nfuncs; i++)
