@@ -1449,12 +1449,15 @@ const Category categories[] = {
 	{ "float64", 4, "wp.float64 arrays and math, float64 literals, float32 <-> float64 conversions", cat_float64 },
 	{ "combined", 8, "random mixes of the features above", cat_combined },
 	/* recipes (recipe.c): purposeful kernels in the style of Warp's examples */
-	{ "particles", 5, "recipe: semi-implicit Euler step of particles, gravity, drag, ground collision", rec_particles },
-	{ "springs", 4, "recipe: Hooke spring forces to partner particles, scattered with atomics", rec_springs },
-	{ "heat", 4, "recipe: explicit diffusion step on a 2-D grid, clamped neighbours, gradient", rec_heat },
-	{ "histogram", 4, "recipe: binning with floor/int/clamp, atomic counts, sum and peak", rec_histogram },
+	{ "particle_step", 5, "recipe: semi-implicit Euler step of particles, gravity, drag, ground collision", rec_particles },
+	{ "mass_spring", 4, "recipe: Hooke spring forces to partner particles, scattered with atomics", rec_springs },
+	{ "diffusion", 4, "recipe: explicit diffusion step on a 2-D grid, clamped neighbours, gradient", rec_heat },
+	{ "binning", 4, "recipe: binning with floor/int/clamp, atomic counts, sum and peak", rec_histogram },
 	{ "optimizer", 4, "recipe: SGD-with-momentum and Adam updates, weight decay, clipping", rec_optimizer },
-	{ "sdf", 4, "recipe: signed distances to spheres and boxes via helpers, normals, closest points", rec_sdf },
+	{ "distance_field", 4, "recipe: signed distances to spheres and boxes via helpers, normals, closest points", rec_sdf },
+	{ "box_outcode", 3, "recipe: Cohen-Sutherland outcodes of points against a box, bit-or flags, elif", rec_outcode },
+	{ "monte_carlo", 3, "recipe: per-thread RNG, unit sphere/disk/cube samplers, jitter, MC sums", rec_sampling },
+	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 

@@ -242,6 +242,8 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 	}
 	if (extra.s)
 		buf_puts(&b, extra.s);
+	if (b.n && b.s[b.n - 1] >= '0' && b.s[b.n - 1] <= '9')
+		buf_puts(&b, " as given"); /* the sentence ends in a word, not a name's digit */
 	buf_puts(&b, ".");
 	text = arena_strdup(A, b.s);
 	buf_free(&b);

@@ -517,6 +517,9 @@ void rec_heat(Gen *g);
 void rec_histogram(Gen *g);
 void rec_optimizer(Gen *g);
 void rec_sdf(Gen *g);
+void rec_outcode(Gen *g);
+void rec_sampling(Gen *g);
+void rec_rigid(Gen *g);
 
 extern const int ncategories;
 int category_find(const char *name);

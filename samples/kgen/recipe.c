@@ -756,3 +756,205 @@ rec_sdf(Gen *g)
 	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape == 0 ? "sphere" : shape == 1 ? "box" : "sphere-box union"),
 	      NULL);
 }
+
+/* ----------------------------------------------------------------- outcodes */
+
+/* Cohen-Sutherland outcodes of points against an axis-aligned box: one bit per
+ * face, or-ed in by if/elif per axis; optionally a count of points outside. */
+void
+rec_outcode(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 50) ? 3 : 2, a;
+	bool params = rng_pct(&g->rng, 60), count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50);
+	Var *pts, *lo = NULL, *hi = NULL, *codes, *outside = NULL, *p, *code;
+	double ext = 0.25 * (1 + pick(g, 3));
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "positions", V(n), IO_IN);
+	if (params) {
+		lo = scalar(g, rng_pct(&g->rng, 50) ? "lower" : "box_min", V(n));
+		hi = scalar(g, lo->name[0] == 'l' ? "upper" : "box_max", V(n));
+	}
+	codes = arr(g, rng_pct(&g->rng, 50) ? "codes" : "outcodes", I(), IO_OUT);
+	if (count)
+		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
+	emit_tid(g, b);
+	p = let(g, b, "p", load_tid(g, pts));
+	code = let_mut(g, b, "code", ilit(g, 0), 63.0);
+	code->nonneg = true;
+	for (a = 0; a < n; a++) {
+		Expr *l = lo ? comp(g, use(g, lo), a) : lit(g, -ext), *h = hi ? comp(g, use(g, hi), a) : lit(g, ext);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, comp(g, use(g, p), a), l));
+		Stmt *e = st_new(g->A, S_IF);
+		int bit;
+
+		e->elif = true;
+		e->e = ex_cmp(g->A, OP_GT, comp(g, use(g, p), a), h);
+		block_push(g->A, &s->orelse, e);
+		for (bit = 0; bit < 2; bit++) {
+			Block *into = bit ? &e->body : &s->body;
+			Expr *m = ilit(g, 1 << (2 * a + bit));
+
+			if (aug) {
+				Stmt *u = st_new(g->A, S_AUG);
+
+				u->var = code;
+				u->op = OP_BITOR;
+				u->e = m;
+				code->mutated = true;
+				block_push(g->A, into, u);
+			} else
+				assign(g, into, code, ex_bin(g->A, OP_BITOR, use(g, code), m, I(), 63.0));
+		}
+	}
+	store(g, b, codes, use(g, code));
+	if (outside) {
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
+
+		atomic(g, &s->body, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, outside, ilit(g, 0), ilit(g, 1));
+		clause(g, "counting the points outside");
+	}
+	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
+	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
+	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code", params ? "" : " fixed"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- sampling */
+
+/* Random directions and points: per-thread RNG, a sampler (sphere, hemisphere,
+ * disk, square, cube), optionally jittered points around centres and a Monte Carlo
+ * sum. */
+void
+rec_sampling(Gen *g)
+{
+	Block *b = &g->k->body;
+	static const struct { const char *fn, *what; int n; } smp[] = {
+		{ "wp.sample_unit_sphere_surface", "uniform directions on the unit sphere", 3 },
+		{ "wp.sample_unit_hemisphere_surface", "directions on the unit hemisphere", 3 },
+		{ "wp.sample_unit_sphere", "points inside the unit ball", 3 },
+		{ "wp.sample_unit_cube", "points in the unit cube", 3 },
+		{ "wp.sample_unit_disk", "points in the unit disk", 2 },
+		{ "wp.sample_unit_square", "points in the unit square", 2 },
+		{ "wp.sample_unit_ring", "points on the unit ring", 2 },
+	};
+	int s = pick(g, 7), n = smp[s].n;
+	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	seed = scalar(g, "seed", I());
+	if (jitter) {
+		centers = arr(g, rng_pct(&g->rng, 50) ? "centers" : "anchors", V(n), IO_IN);
+		radius = scalar(g, "radius", F());
+	}
+	out = arr(g, jitter ? "samples" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	if (mc)
+		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
+	emit_tid(g, b);
+	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0])));
+	d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	if (jitter) {
+		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), use(g, radius))));
+		clause(g, "scattered around per-thread centres");
+	} else
+		store(g, b, out, use(g, d));
+	if (est) {
+		Expr *f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+
+		atomic(g, b, "wp.atomic_add", est, ilit(g, 0), mul(g, f, lit(g, 1.0 / 64.0)));
+		clause(g, "accumulating a Monte Carlo estimate");
+	}
+	name(g, ONE(((const char *const[]){ "sample", "draw", "generate" })), out->name);
+	heads(g, arena_printf(g->A, "Draws %s with a per-thread random state", smp[s].what),
+	      arena_printf(g->A, "Samples %s, one per thread", smp[s].what), NULL);
+}
+
+/* ----------------------------------------------------------------- rigid bodies */
+
+static Type Q(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
+static Type X(void) { return ty_make(TY_XFORM, PREC_F32, 7); }
+
+/* Rigid-body poses: integrate a pose from its velocities, blend two poses (slerp
+ * and lerp), or express one pose relative to another; optionally the rotation
+ * matrix of the result. */
+void
+rec_rigid(Gen *g)
+{
+	Block *b = &g->k->body;
+	int mode = pick(g, 3);
+	bool mat = rng_pct(&g->rng, 35);
+	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pa = arr(g, mode == 2 ? "parent_pose" : ONE(((const char *const[]){ "body_q", "poses", "body_pose" })), X(), IO_IN);
+	if (mode == 0) {
+		Var *w = arr(g, rng_pct(&g->rng, 50) ? "omega" : "ang_vel", V(3), IO_IN), *v = arr(g, rng_pct(&g->rng, 50) ? "lin_vel" : "body_v", V(3), IO_IN);
+		Var *dt = scalar(g, "dt", F()), *wv, *spin;
+
+		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
+		if (mat)
+			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		emit_tid(g, b);
+		{
+			Var *xf = let(g, b, "X", load_tid(g, pa));
+
+			p = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xf)));
+			q = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf))));
+		}
+		wv = let(g, b, "w", load_tid(g, w));
+		p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
+		spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
+		q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
+					   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		name(g, ONE(((const char *const[]){ "integrate", "advance" })), "bodies");
+		heads(g, "Integrates rigid-body poses from linear and angular velocity, renormalising the orientation quaternion",
+		      "Advances each body's position and orientation by one time step dt", NULL);
+	} else if (mode == 1) {
+		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN), *alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *xa, *xb;
+
+		pout = arr(g, "blended", X(), IO_OUT);
+		if (mat)
+			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		emit_tid(g, b);
+		xa = let(g, b, "Xa", load_tid(g, pa));
+		xb = let(g, b, "Xb", load_tid(g, pb));
+		p1 = let(g, b, "p", ex_call(g->A, "wp.lerp", V(3), 2.0, 3, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)),
+					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, alpha)));
+		{
+			Expr *a3[3];
+
+			a3[0] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa)));
+			a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
+			a3[2] = use(g, alpha);
+			q1 = let(g, b, "q", ex_calln(g->A, "wp.quat_slerp", Q(), 1.0, 3, a3));
+		}
+		name(g, ONE(((const char *const[]){ "blend", "interpolate" })), "poses");
+		heads(g, "Interpolates between two rigid poses, lerping the translations and slerping the rotations",
+		      "Blends each pose toward a target pose by a fraction alpha", NULL);
+	} else {
+		Var *pc = arr(g, rng_pct(&g->rng, 50) ? "child_pose" : "body_pose", X(), IO_IN), *xa, *xr;
+
+		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
+		if (mat)
+			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		emit_tid(g, b);
+		xa = let(g, b, "X_p", load_tid(g, pa));
+		xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa)), load_tid(g, pc)));
+		p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
+		q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		name(g, ONE(((const char *const[]){ "compute", "express" })), "relative_poses");
+		heads(g, "Expresses each child pose in its parent's frame with an inverse and a transform product",
+		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
+	}
+	store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+	if (mo) {
+		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
+		clause(g, "also writing the rotation as a 3x3 matrix");
+	}
+}
