@@ -338,7 +338,7 @@ rec_particles(Gen *g)
 	Block *b = &g->k->body;
 	int n = rng_pct(&g->rng, 70) ? 3 : 2, up = 1;
 	bool forces = rng_pct(&g->rng, 50), drag = rng_pct(&g->rng, 50), ground = rng_pct(&g->rng, 60);
-	bool gparam = rng_pct(&g->rng, 40), inv_mass = forces && rng_pct(&g->rng, 60);
+	bool gparam = rng_pct(&g->rng, 40), inv_mass = forces && rng_pct(&g->rng, 60), obstacle = rng_pct(&g->rng, 35);
 	static const char *const xs[] = { "x", "pos", "positions", "particle_x" };
 	static const char *const vs[] = { "v", "vel", "velocities", "particle_v" };
 	Var *x, *v, *f = NULL, *w = NULL, *floor_y, *grav, *dt, *damp = NULL, *xo, *vo, *acc, *v1, *x1;
@@ -403,6 +403,19 @@ rec_particles(Gen *g)
 		assign(g, &s->body, v1, nv);
 		clause(g, "bouncing off a ground plane");
 	}
+	if (obstacle) {
+		double cc[3] = { 0.0, 0.0, 0.0 }, r = 0.25 * (1 + pick(g, 3));
+		Var *rel, *dist;
+		Stmt *s;
+
+		cc[0] = 0.25 * pick(g, 3) - 0.25;
+		cc[1] = 0.5 * (1 + pick(g, 2));
+		rel = let(g, b, rng_pct(&g->rng, 50) ? "rel" : "offset", sub(g, use(g, x1), vlit(g, n, cc)));
+		dist = let(g, b, "dist", call1(g, "wp.length", F(), 100.0, use(g, rel)));
+		s = if_stmt(g, b, ex_cmp(g->A, OP_LT, use(g, dist), lit(g, r)));
+		assign(g, &s->body, x1, add(g, vlit(g, n, cc), mul(g, use(g, rel), dvd(g, lit(g, r), call2(g, "wp.max", F(), 100.0, use(g, dist), lit(g, 1.0e-6)), 1.0))));
+		clause(g, "pushing particles out of a spherical obstacle");
+	}
 	store(g, b, xo, use(g, x1));
 	store(g, b, vo, use(g, v1));
 	name(g, ONE(((const char *const[]){ "integrate", "advance", "step" })), "particles");
@@ -422,7 +435,7 @@ rec_springs(Gen *g)
 {
 	Block *b = &g->k->body;
 	int n = rng_pct(&g->rng, 70) ? 3 : 2;
-	bool damped = rng_pct(&g->rng, 50), energy = rng_pct(&g->rng, 50), normfn = rng_pct(&g->rng, 50);
+	bool damped = rng_pct(&g->rng, 50), energy = rng_pct(&g->rng, 50), normfn = rng_pct(&g->rng, 50), chain = rng_pct(&g->rng, 30);
 	Var *x, *v = NULL, *nbr, *rest, *ke, *kd = NULL, *f, *en = NULL, *i, *j, *d, *l, *dir, *c, *fs;
 	Expr *fe;
 
@@ -431,8 +444,9 @@ rec_springs(Gen *g)
 	x = arr(g, rng_pct(&g->rng, 50) ? "x" : "particle_x", V(n), IO_IN);
 	if (damped)
 		v = arr(g, x->name[0] == 'p' ? "particle_v" : "v", V(n), IO_IN);
-	nbr = arr(g, rng_pct(&g->rng, 50) ? "spring_indices" : "partner", I(), IO_IN);
-	rest = arr(g, rng_pct(&g->rng, 50) ? "rest_length" : "spring_rest", F(), IO_IN);
+	nbr = chain ? NULL : arr(g, rng_pct(&g->rng, 50) ? "spring_indices" : "partner", I(), IO_IN);
+	rest = rng_pct(&g->rng, 60) ? arr(g, rng_pct(&g->rng, 50) ? "rest_length" : "spring_rest", F(), IO_IN)
+				    : scalar(g, rng_pct(&g->rng, 50) ? "rest" : "rest_len", F());
 	ke = scalar(g, rng_pct(&g->rng, 50) ? "ke" : "stiffness", F());
 	if (damped)
 		kd = scalar(g, ke->name[0] == 'k' ? "kd" : "damping", F());
@@ -443,7 +457,7 @@ rec_springs(Gen *g)
 	i = g->tid[0];
 	j = let(g, b, "j",
 		ex_bin(g->A, OP_MOD,
-		       add(g, add(g, use(g, i), call1(g, "wp.abs", I(), 8.0, load_tid(g, nbr))), ilit(g, 1)),
+		       chain ? add(g, use(g, i), ilit(g, 1)) : add(g, add(g, use(g, i), call1(g, "wp.abs", I(), 8.0, load_tid(g, nbr))), ilit(g, 1)),
 		       ex_shape(g->A, x, 0), I(), BIG));
 	j->nonneg = true;
 	d = let(g, b, "d", sub(g, load_tid(g, x), load(g, x, use(g, j))));
@@ -452,7 +466,9 @@ rec_springs(Gen *g)
 		dir = let(g, b, "direction", call1(g, "wp.normalize", V(n), 1.0, use(g, d)));
 	else
 		dir = let(g, b, "direction", dvd(g, use(g, d), call2(g, "wp.max", F(), 4.0, use(g, l), lit(g, 1.0e-6)), 1.0));
-	c = let(g, b, "c", sub(g, use(g, l), load_tid(g, rest)));
+	c = let(g, b, "c", sub(g, use(g, l), rest->role == V_ARRAY ? load_tid(g, rest) : use(g, rest)));
+	if (chain)
+		clause(g, "linking each particle to the next in a closed chain");
 	fe = mul(g, use(g, ke), use(g, c));
 	if (damped) {
 		Var *vrel = let(g, b, "vrel", sub(g, load_tid(g, v), load(g, v, use(g, j))));
@@ -484,7 +500,8 @@ void
 rec_heat(Gen *g)
 {
 	Block *b = &g->k->body;
-	bool src = rng_pct(&g->rng, 40), grad = rng_pct(&g->rng, 50);
+	bool src = rng_pct(&g->rng, 40), grad = rng_pct(&g->rng, 50), clampv = rng_pct(&g->rng, 30);
+	Var *decay;
 	static const char *const fields[] = { "u", "temp", "density", "heat", "phi" };
 	Var *u, *s = NULL, *alpha, *dt, *out, *go = NULL, *im, *ip, *jm, *jp, *uc, *ue, *uw, *un, *us, *lap;
 	Expr *e, *idx[2];
@@ -497,6 +514,7 @@ rec_heat(Gen *g)
 		s = arr(g, rng_pct(&g->rng, 50) ? "source" : "sources", F(), IO_IN);
 	alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "diffusivity", F());
 	dt = scalar(g, "dt", F());
+	decay = rng_pct(&g->rng, 30) ? scalar(g, rng_pct(&g->rng, 50) ? "decay" : "k_decay", F()) : NULL;
 	out = arr(g, arena_printf(g->A, "%s_new", fld), F(), IO_OUT);
 	if (grad)
 		go = arr(g, "grad", V(2), IO_OUT);
@@ -520,6 +538,14 @@ rec_heat(Gen *g)
 	if (s) {
 		e = add(g, e, mul(g, use(g, dt), load_tid(g, s)));
 		clause(g, "adding a source term");
+	}
+	if (decay) {
+		e = sub(g, e, mul(g, mul(g, use(g, dt), use(g, decay)), use(g, uc)));
+		clause(g, "with first-order decay");
+	}
+	if (clampv) {
+		e = ex_call(g->A, "wp.clamp", F(), 1.0, 3, e, lit(g, 0.0), lit(g, 1.0));
+		clause(g, "clamping the result to [0, 1]");
 	}
 	store(g, b, out, e);
 	if (go) {
@@ -887,11 +913,13 @@ rec_rigid(Gen *g)
 	Block *b = &g->k->body;
 	int mode = pick(g, 3);
 	bool mat = rng_pct(&g->rng, 35);
-	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL;
+	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
 
 	nclauses = 0;
 	set_launch(g, 1);
 	pa = arr(g, mode == 2 ? "parent_pose" : ONE(((const char *const[]){ "body_q", "poses", "body_pose" })), X(), IO_IN);
+	if (rng_pct(&g->rng, 35))
+		lpts = arr(g, rng_pct(&g->rng, 50) ? "local_points" : "body_com", V(3), IO_IN);
 	if (mode == 0) {
 		Var *w = arr(g, rng_pct(&g->rng, 50) ? "omega" : "ang_vel", V(3), IO_IN), *v = arr(g, rng_pct(&g->rng, 50) ? "lin_vel" : "body_v", V(3), IO_IN);
 		Var *dt = scalar(g, "dt", F()), *wv, *spin;
@@ -899,6 +927,8 @@ rec_rigid(Gen *g)
 		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
 		if (mat)
 			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		{
 			Var *xf = let(g, b, "X", load_tid(g, pa));
@@ -921,6 +951,8 @@ rec_rigid(Gen *g)
 		pout = arr(g, "blended", X(), IO_OUT);
 		if (mat)
 			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "Xa", load_tid(g, pa));
 		xb = let(g, b, "Xb", load_tid(g, pb));
@@ -943,6 +975,8 @@ rec_rigid(Gen *g)
 		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
 		if (mat)
 			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "X_p", load_tid(g, pa));
 		xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa)), load_tid(g, pc)));
@@ -952,7 +986,15 @@ rec_rigid(Gen *g)
 		heads(g, "Expresses each child pose in its parent's frame with an inverse and a transform product",
 		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
 	}
-	store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+	if (local) {
+		Var *x1 = let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+
+		store(g, b, pout, use(g, x1));
+		store(g, b, local, ex_call(g->A, rng_pct(&g->rng, 60) ? "wp.transform_point" : "wp.transform_vector", V(3), 12.0, 2,
+					 use(g, x1), load_tid(g, lpts)));
+		clause(g, "and maps body-frame points into the world");
+	} else
+		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 	if (mo) {
 		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
 		clause(g, "also writing the rotation as a 3x3 matrix");
