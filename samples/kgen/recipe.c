@@ -545,12 +545,12 @@ rec_heat(Gen *g)
 	}
 	if (clampv) {
 		e = ex_call(g->A, "wp.clamp", F(), 1.0, 3, e, lit(g, 0.0), lit(g, 1.0));
-		clause(g, "clamping the result to [0, 1]");
+		clause(g, "keeping the result between zero and one");
 	}
 	store(g, b, out, e);
 	if (go) {
 		store(g, b, go, mul(g, ex_call(g->A, "wp.vec2", V(2), 2.0, 2, sub(g, use(g, ue), use(g, uw)), sub(g, use(g, un), use(g, us))), lit(g, 0.5)));
-		clause(g, "and writes its central-difference gradient");
+		clause(g, "writing its central-difference gradient too");
 	}
 	name(g, ONE(((const char *const[]){ "diffuse", "step", "relax" })), fld);
 	heads(g, arena_printf(g->A, "Takes one explicit diffusion step of the 2-D field %s with a five-point Laplacian and clamped borders", fld),
@@ -992,7 +992,7 @@ rec_rigid(Gen *g)
 		store(g, b, pout, use(g, x1));
 		store(g, b, local, ex_call(g->A, rng_pct(&g->rng, 60) ? "wp.transform_point" : "wp.transform_vector", V(3), 12.0, 2,
 					 use(g, x1), load_tid(g, lpts)));
-		clause(g, "and maps body-frame points into the world");
+		clause(g, "mapping body-frame points into the world");
 	} else
 		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 	if (mo) {
