@@ -463,7 +463,7 @@ rec_springs(Gen *g)
 	d = let(g, b, "d", sub(g, load_tid(g, x), load(g, x, use(g, j))));
 	l = let(g, b, "l", call1(g, "wp.length", F(), 4.0, use(g, d)));
 	if (normfn)
-		dir = let(g, b, "direction", call1(g, "wp.normalize", V(n), 1.0, use(g, d)));
+		dir = let(g, b, "direction", call1(g, rng_pct(&g->rng, 30) ? "wp.smooth_normalize" : "wp.normalize", V(n), 1.0, use(g, d)));
 	else
 		dir = let(g, b, "direction", dvd(g, use(g, d), call2(g, "wp.max", F(), 4.0, use(g, l), lit(g, 1.0e-6)), 1.0));
 	c = let(g, b, "c", sub(g, use(g, l), rest->role == V_ARRAY ? load_tid(g, rest) : use(g, rest)));
@@ -643,8 +643,13 @@ rec_optimizer(Gen *g)
 		ge = ex_call(g->A, "wp.clamp", F(), c, 3, ge, lit(g, -c), lit(g, c));
 		clause(g, "clipping the gradient");
 	}
-	gv = let(g, b, "g", ge);
-	m1 = let(g, b, "m1", add(g, mul(g, lit(g, b1), load_tid(g, m)), mul(g, lit(g, adam ? 0.1 : 1.0), use(g, gv))));
+	if (rng_pct(&g->rng, 30)) { /* a non-finite gradient contributes nothing */
+		gv = let_mut(g, b, "g", ge, ge->bound);
+		assign(g, &if_stmt(g, b, ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv))))->body, gv, lit(g, 0.0));
+		clause(g, "zeroing non-finite gradients");
+	} else
+		gv = let(g, b, "g", ge);
+	m1 = let(g, b, "m1", add(g, mul(g, lit(g, b1), load_tid(g, m)), (adam ? mul(g, lit(g, 0.1), use(g, gv)) : use(g, gv))));
 	if (adam) {
 		Expr *den;
 
