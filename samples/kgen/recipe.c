@@ -798,7 +798,7 @@ rec_outcode(Gen *g)
 	Block *b = &g->k->body;
 	int n = rng_pct(&g->rng, 50) ? 3 : 2, a;
 	bool params = rng_pct(&g->rng, 60), count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50);
-	Var *pts, *lo = NULL, *hi = NULL, *codes, *outside = NULL, *p, *code;
+	Var *pts, *lo = NULL, *hi = NULL, *codes, *faces, *outside = NULL, *p, *code;
 	double ext = 0.25 * (1 + pick(g, 3));
 
 	nclauses = 0;
@@ -809,6 +809,7 @@ rec_outcode(Gen *g)
 		hi = scalar(g, lo->name[0] == 'l' ? "upper" : "box_max", V(n));
 	}
 	codes = arr(g, rng_pct(&g->rng, 50) ? "codes" : "outcodes", I(), IO_OUT);
+	faces = rng_pct(&g->rng, 35) ? arr(g, rng_pct(&g->rng, 50) ? "num_faces" : "face_count", I(), IO_OUT) : NULL;
 	if (count)
 		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
 	emit_tid(g, b);
@@ -841,6 +842,10 @@ rec_outcode(Gen *g)
 		}
 	}
 	store(g, b, codes, use(g, code));
+	if (faces) {
+		store(g, b, faces, call1(g, "wp.bit_count", I(), 6.0, use(g, code)));
+		clause(g, "with the number of faces crossed");
+	}
 	if (outside) {
 		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
 
@@ -870,8 +875,9 @@ rec_sampling(Gen *g)
 		{ "wp.sample_unit_disk", "points in the unit disk", 2 },
 		{ "wp.sample_unit_square", "points in the unit square", 2 },
 		{ "wp.sample_unit_ring", "points on the unit ring", 2 },
+		{ "wp.sample_triangle", "uniform barycentric coordinates on a triangle", 2 },
 	};
-	int s = pick(g, 7), n = smp[s].n;
+	int s = pick(g, 8), n = smp[s].n;
 	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
 	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
 
@@ -931,7 +937,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
 		if (mat)
-			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -955,7 +961,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, "blended", X(), IO_OUT);
 		if (mat)
-			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -979,7 +985,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
 		if (mat)
-			mo = arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -1000,8 +1006,11 @@ rec_rigid(Gen *g)
 		clause(g, "mapping body-frame points into the world");
 	} else
 		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
-	if (mo) {
+	if (mo && mo->elem.kind == TY_MAT) {
 		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
 		clause(g, "also writing the rotation as a 3x3 matrix");
+	} else if (mo) {
+		store(g, b, mo, call1(g, "wp.quat_to_rpy", V(3), 4.0, use(g, q1)));
+		clause(g, "also writing roll, pitch and yaw angles");
 	}
 }
