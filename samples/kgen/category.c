@@ -1458,6 +1458,7 @@ const Category categories[] = {
 	{ "box_outcode", 3, "recipe: Cohen-Sutherland outcodes of points against a box, bit-or flags, elif", rec_outcode },
 	{ "monte_carlo", 3, "recipe: per-thread RNG, unit sphere/disk/cube samplers, jitter, MC sums", rec_sampling },
 	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
+	{ "training_loss", 4, "recipe: squared-error, Huber and logistic losses summed atomically, gradients", rec_loss },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 

@@ -157,6 +157,8 @@ nonneg_float(const Expr *e)
 		return e->ty.kind == TY_FLOAT;
 	if (is_call(e, "wp.max") && e->n == 2)
 		return (is_lit(e->a[1]) && lit_value(e->a[1]) >= 0) || (is_lit(e->a[0]) && lit_value(e->a[0]) >= 0);
+	if (e->kind == E_VAR && e->var->role == V_LOCAL && !e->var->mutable_ && !e->var->mutated && e->var->def)
+		return nonneg_float(e->var->def);
 	if (e->kind == E_BIN && e->op == OP_MUL && e->a[0]->kind == E_VAR && e->a[1]->kind == E_VAR && e->a[0]->var == e->a[1]->var)
 		return true;
 	if (e->kind == E_BIN && e->op == OP_MUL && e->a[0] == e->a[1])

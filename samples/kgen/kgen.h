@@ -520,6 +520,7 @@ void rec_sdf(Gen *g);
 void rec_outcode(Gen *g);
 void rec_sampling(Gen *g);
 void rec_rigid(Gen *g);
+void rec_loss(Gen *g);
 
 extern const int ncategories;
 int category_find(const char *name);

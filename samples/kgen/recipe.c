@@ -1014,3 +1014,79 @@ rec_rigid(Gen *g)
 		clause(g, "also writing roll, pitch and yaw angles");
 	}
 }
+
+/* ----------------------------------------------------------------- losses */
+
+/* A per-element loss summed into one accumulator with its gradient per element:
+ * squared error (float or vector), Huber, or logistic loss of a score. */
+void
+rec_loss(Gen *g)
+{
+	Block *b = &g->k->body;
+	int kind = pick(g, 4); /* mse, mse of vectors, huber, logistic */
+	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50);
+	Type t = kind == 1 ? V(rng_pct(&g->rng, 60) ? 3 : 2) : F();
+	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr;
+	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss" };
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pred = arr(g, kind == 3 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
+	tgt = arr(g, kind == 3 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
+	if (weighted)
+		w = arr(g, rng_pct(&g->rng, 50) ? "weights" : "sample_weight", F(), IO_IN);
+	if (scaled)
+		sc = scalar(g, rng_pct(&g->rng, 50) ? "inv_n" : "scale", F());
+	loss = arr(g, "loss", F(), IO_ACC);
+	grad = arr(g, rng_pct(&g->rng, 50) ? "dpred" : "dloss", t, IO_OUT);
+	emit_tid(g, b);
+	if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
+		Var *y = let(g, b, "y", load_tid(g, tgt));
+		Var *m = let(g, b, "margin", mul(g, use(g, y), load_tid(g, pred)));
+		Var *e = let(g, b, "e", call1(g, "wp.exp", F(), 3.0, ex_un(g->A, OP_NEG, use(g, m))));
+
+		Var *den = let(g, b, rng_pct(&g->rng, 50) ? "denom" : "one_plus_e", add(g, lit(g, 1.0), use(g, e)));
+
+		l = let(g, b, "l", call1(g, "wp.log", F(), 2.0, use(g, den)));
+		gr = let(g, b, "dl", dvd(g, mul(g, ex_un(g->A, OP_NEG, use(g, y)), use(g, e)), use(g, den), 3.0));
+	} else {
+		diff = let(g, b, rng_pct(&g->rng, 50) ? "diff" : "r", sub(g, load_tid(g, pred), load_tid(g, tgt)));
+		if (kind == 2) {
+			double delta = 0.25 * (1 + pick(g, 4));
+			Var *a = let(g, b, "a", call1(g, "wp.abs", F(), 2.0, use(g, diff)));
+			Stmt *s;
+
+			l = let_mut(g, b, "l", mul(g, mul(g, lit(g, 0.5), use(g, diff)), use(g, diff)), 2.0);
+			gr = let_mut(g, b, "dl", use(g, diff), 2.0);
+			s = if_stmt(g, b, ex_cmp(g->A, OP_GT, use(g, a), lit(g, delta)));
+			assign(g, &s->body, l, mul(g, lit(g, delta), sub(g, use(g, a), lit(g, 0.5 * delta))));
+			assign(g, &s->body, gr, mul(g, lit(g, delta), call1(g, "wp.sign", F(), 1.0, use(g, diff))));
+			clause(g, arena_printf(g->A, "with a threshold of %g for the linear branch", delta));
+		} else {
+			l = let(g, b, "l", kind == 1 ? call2(g, "wp.dot", F(), 8.0, use(g, diff), use(g, diff)) : mul(g, use(g, diff), use(g, diff)));
+			gr = let(g, b, "dl", mul(g, lit(g, 2.0), use(g, diff)));
+		}
+	}
+	{
+		Expr *le = use(g, l), *ge = use(g, gr);
+
+		if (w) {
+			Var *wi = let(g, b, "wi", load_tid(g, w));
+
+			le = mul(g, use(g, wi), le);
+			ge = mul(g, use(g, wi), ge);
+			clause(g, "weighting each sample");
+		}
+		if (sc) {
+			le = mul(g, le, use(g, sc));
+			ge = mul(g, ge, use(g, sc));
+		}
+		atomic(g, b, "wp.atomic_add", loss, ilit(g, 0), le);
+		store(g, b, grad, ge);
+	}
+	name(g, ONE(((const char *const[]){ "compute", "eval", "accumulate" })), lname[kind]);
+	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element",
+			      kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared-error loss"),
+	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared error"),
+	      NULL);
+}
