@@ -1459,6 +1459,7 @@ const Category categories[] = {
 	{ "monte_carlo", 3, "recipe: per-thread RNG, unit sphere/disk/cube samplers, jitter, MC sums", rec_sampling },
 	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
 	{ "training_loss", 4, "recipe: squared-error, Huber and logistic losses summed atomically, gradients", rec_loss },
+	{ "image_filter", 3, "recipe: box or Gaussian blur and unsharp mask, nested window loops, clamped reads", rec_filter },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 

@@ -521,6 +521,7 @@ void rec_outcode(Gen *g);
 void rec_sampling(Gen *g);
 void rec_rigid(Gen *g);
 void rec_loss(Gen *g);
+void rec_filter(Gen *g);
 
 extern const int ncategories;
 int category_find(const char *name);

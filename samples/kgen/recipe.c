@@ -876,8 +876,9 @@ rec_sampling(Gen *g)
 		{ "wp.sample_unit_square", "points in the unit square", 2 },
 		{ "wp.sample_unit_ring", "points on the unit ring", 2 },
 		{ "wp.sample_triangle", "uniform barycentric coordinates on a triangle", 2 },
+		{ "wp.sample_unit_hemisphere", "points inside the unit half-ball", 3 },
 	};
-	int s = pick(g, 8), n = smp[s].n;
+	int s = pick(g, 9), n = smp[s].n;
 	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
 	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
 
@@ -1088,5 +1089,128 @@ rec_loss(Gen *g)
 	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element",
 			      kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared-error loss"),
 	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared error"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- image filters */
+
+/* A (2r+1)^2 window over a 2-D image with clamped borders: box or Gaussian
+ * weights (normalised by a constant kgen sums), on a grey or colour image;
+ * optionally an unsharp mask instead of the blur. */
+void
+rec_filter(Gen *g)
+{
+	Block *b = &g->k->body;
+	Arena *A = g->A;
+	int r = rng_pct(&g->rng, 60) ? 1 : 2, di, dj;
+	bool gauss = rng_pct(&g->rng, 50), colour = rng_pct(&g->rng, 40), sharpen = rng_pct(&g->rng, 30);
+	bool sep = rng_pct(&g->rng, 40); /* one pass of a separable filter along axis ax */
+	int ax = pick(g, 2);
+	static const double ks[] = { 0.25, 0.5, 1.0 };
+	double k = ks[pick(g, 3)], total = 0;
+	Type t = colour ? V(3) : F();
+	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL;
+	Stmt *fi, *fj, *a;
+	Expr *e, *idx[2];
+
+	nclauses = 0;
+	set_launch(g, 2);
+	img = arr(g, colour ? (rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
+	if (sharpen)
+		amount = scalar(g, rng_pct(&g->rng, 50) ? "amount" : "strength", F());
+	out = arr(g, sharpen ? "sharpened" : (rng_pct(&g->rng, 50) ? "blurred" : "out"), t, IO_OUT);
+	emit_tid(g, b);
+	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total", colour ? ex_call(A, "wp.vec3", V(3), 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
+	if (colour)
+		acc->def->flags = EF_CONST;
+	fi = st_new(A, S_FOR);
+	fi->idx = arena_alloc(A, sizeof(Expr *) * 3);
+	fi->idx[0] = ilit(g, -r);
+	fi->idx[1] = ilit(g, r + 1);
+	fi->nidx = 2;
+	fi->trips = 2 * r + 1;
+	vi = new_var(g, "di", I(), V_LOOP);
+	vi->bound = vi->base = r;
+	fi->var = vi;
+	block_push(A, b, fi);
+	scope_push_var(g, vi);
+	if (sep) {
+		Var *tv = ax == 0 ? vi : NULL;
+		Expr *id;
+
+		if (!tv) /* the loop runs along axis 1 */
+			vi->name = "dj";
+		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, vi)), ilit(g, 0),
+			     sub(g, ex_shape(A, img, ax), ilit(g, 1)));
+		ii = let(g, &fi->body, ax == 0 ? "ii" : "jj", id);
+		ii->nonneg = true;
+		idx[ax] = use(g, ii), idx[1 - ax] = use(g, g->tid[1 - ax]);
+		e = ex_load(A, img, 2, idx);
+		fj = fi;
+		vj = NULL;
+		jj = NULL;
+	} else {
+		fj = st_new(A, S_FOR);
+		fj->idx = arena_alloc(A, sizeof(Expr *) * 3);
+		fj->idx[0] = ilit(g, -r);
+		fj->idx[1] = ilit(g, r + 1);
+		fj->nidx = 2;
+		fj->trips = 2 * r + 1;
+		vj = new_var(g, "dj", I(), V_LOOP);
+		vj->bound = vj->base = r;
+		fj->var = vj;
+		block_push(A, &fi->body, fj);
+		scope_push_var(g, vj);
+		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, vi)), ilit(g, 0),
+						    sub(g, ex_shape(A, img, 0), ilit(g, 1))));
+		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, vj)), ilit(g, 0),
+						    sub(g, ex_shape(A, img, 1), ilit(g, 1))));
+		ii->nonneg = jj->nonneg = true;
+		idx[0] = use(g, ii), idx[1] = use(g, jj);
+		e = ex_load(A, img, 2, idx);
+	}
+	if (gauss) {
+		Expr *d2 = vj ? add(g, mul(g, use(g, vi), use(g, vi)), mul(g, use(g, vj), use(g, vj))) : mul(g, use(g, vi), use(g, vi));
+
+		w = let(g, &fj->body, "w", call1(g, "wp.exp", F(), 1.0, mul(g, ex_un(A, OP_NEG, call1(g, "float", F(), d2->bound, d2)), lit(g, k))));
+		e = mul(g, use(g, w), e);
+		for (di = -r; di <= r; di++)
+			for (dj = sep ? 0 : -r; dj <= (sep ? 0 : r); dj++)
+				total += exp(-(double)(di * di + dj * dj) * k);
+	} else
+		total = sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1);
+	a = st_new(A, S_AUG);
+	a->var = acc;
+	a->op = OP_ADD;
+	a->e = e;
+	acc->mutated = true;
+	var_assigned(g, acc, e);
+	block_push(A, &fj->body, a);
+	acc->bound = acc->base + (2 * r + 1) * (2 * r + 1);
+	g->nscope -= sep ? 2 : 4; /* di, (dj,) ii, (jj,) and w when present */
+	if (w)
+		g->nscope--;
+	{
+		/* the weights' sum to 4 digits, so the literal is what Python prints */
+		double inv = floor(1.0e4 / total + 0.5) / 1.0e4;
+		Expr *blur = mul(g, use(g, acc), lit(g, inv));
+
+		if (sharpen) {
+			Var *c = let(g, b, "c", load_tid(g, img));
+			Var *bl = let(g, b, "blur", blur);
+
+			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
+		} else
+			store(g, b, out, blur);
+	}
+	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
+	if (sep)
+		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
+	heads(g, arena_printf(g->A, "%s a %s image with a %dx%d %s window, clamping reads at the borders", sharpen ? "Sharpens" : "Blurs",
+			      colour ? "colour" : "greyscale", sep && ax == 1 ? 1 : 2 * r + 1, sep && ax == 0 ? 1 : 2 * r + 1,
+			      gauss ? "Gaussian" : "box"),
+	      arena_printf(g->A, "%s each pixel %s over a window of %d cells%s",
+			   sharpen ? "Applies an unsharp mask to" : "Averages", gauss ? "with Gaussian weights" : "uniformly",
+			   sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1), sep ? " in one loop" : " in two nested loops"),
 	      NULL);
 }
