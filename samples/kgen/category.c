@@ -38,7 +38,7 @@ pal_add(Gen *g, Type t, int w)
 	g->pal.w[g->pal.n++] = w;
 }
 
-static void
+void
 set_launch(Gen *g, int ndim)
 {
 	static const int n1[] = { 16, 32, 64, 100, 128, 256, 50, 1000 };
@@ -54,7 +54,7 @@ set_launch(Gen *g, int ndim)
 	}
 }
 
-static void
+void
 add_param(Gen *g, Var *v)
 {
 	if (g->k->nparams >= MAX_PARAMS)
@@ -118,7 +118,7 @@ pair_for(Gen *g, Type t)
 	return &v[at];
 }
 
-static Var *
+Var *
 add_array(Gen *g, const char *base, Type elem, int io)
 {
 	Var *v = new_var(g, base, ty_make(TY_ARRAY, elem.prec, 0), V_ARRAY);
@@ -192,7 +192,7 @@ add_scalar(Gen *g, Type t)
 }
 
 /* i = wp.tid() / i, j = wp.tid() / i, j, k = wp.tid() */
-static void
+void
 emit_tid(Gen *g, Block *b)
 {
 	static const char *const nm[3] = { "i", "j", "k" };
@@ -214,7 +214,7 @@ emit_tid(Gen *g, Block *b)
 	block_push(g->A, b, s);
 }
 
-static Expr *
+Expr *
 load_tid(Gen *g, Var *arr)
 {
 	Expr *idx[3];
@@ -399,7 +399,7 @@ pick_n(Gen *g)
 /* The base name of a module-level definition (helper, struct): with
  * --unique-names it carries the kernel index, so that a concatenation of
  * modules is one valid module too. */
-static const char *
+const char *
 global_name(Gen *g, const char *base)
 {
 	if (!g->o->unique)
@@ -1448,6 +1448,18 @@ const Category categories[] = {
 	{ "stencil", 6, "2-D/3-D launches with clamped or guarded neighbour reads, window loops", cat_stencil },
 	{ "float64", 4, "wp.float64 arrays and math, float64 literals, float32 <-> float64 conversions", cat_float64 },
 	{ "combined", 8, "random mixes of the features above", cat_combined },
+	/* recipes (recipe.c): purposeful kernels in the style of Warp's examples */
+	{ "particle_step", 5, "recipe: semi-implicit Euler step of particles, gravity, drag, ground collision", rec_particles },
+	{ "mass_spring", 4, "recipe: Hooke spring forces to partner particles, scattered with atomics", rec_springs },
+	{ "diffusion", 4, "recipe: explicit diffusion step on a 2-D grid, clamped neighbours, gradient", rec_heat },
+	{ "binning", 4, "recipe: binning with floor/int/clamp, atomic counts, sum and peak", rec_histogram },
+	{ "optimizer", 4, "recipe: SGD-with-momentum and Adam updates, weight decay, clipping", rec_optimizer },
+	{ "distance_field", 4, "recipe: signed distances to spheres and boxes via helpers, normals, closest points", rec_sdf },
+	{ "box_outcode", 3, "recipe: Cohen-Sutherland outcodes of points against a box, bit-or flags, elif", rec_outcode },
+	{ "monte_carlo", 3, "recipe: per-thread RNG, unit sphere/disk/cube samplers, jitter, MC sums", rec_sampling },
+	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
+	{ "training_loss", 4, "recipe: squared-error, Huber and logistic losses summed atomically, gradients", rec_loss },
+	{ "image_filter", 3, "recipe: box or Gaussian blur and unsharp mask, nested window loops, clamped reads", rec_filter },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 
@@ -1675,6 +1687,13 @@ name_kernel(Gen *g, int cat)
 	int i, n;
 	size_t len;
 
+	if (k->verb && k->noun) { /* a recipe named it */
+		name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+		if (name_taken(g, name))
+			name = arena_printf(g->A, "%s_kernel", name);
+		k->name = global_name(g, name);
+		return;
+	}
 	for (i = 0; i < (int)(sizeof vocab / sizeof vocab[0]); i++)
 		if (!strcmp(vocab[i].cat, categories[cat].name))
 			verbs = vocab[i].verbs;

@@ -145,7 +145,31 @@ nonneg_int(const Expr *e)
 	return false;
 }
 
-/* float x > 0 by construction: c > 0, abs(y) + c, y * y + c, c + y * y, sqrt of such */
+/* float x >= 0 by construction: c >= 0, abs, length, length_sq, exp, sqrt, y * y,
+ * max(y, c >= 0), sums and products of such */
+static bool
+nonneg_float(const Expr *e)
+{
+	if (e->kind == E_LIT)
+		return lit_value(e) >= 0;
+	if (is_call(e, "wp.abs") || is_call(e, "wp.length") || is_call(e, "wp.length_sq") || is_call(e, "wp.exp") ||
+	    is_call(e, "wp.sqrt"))
+		return e->ty.kind == TY_FLOAT;
+	if (is_call(e, "wp.max") && e->n == 2)
+		return (is_lit(e->a[1]) && lit_value(e->a[1]) >= 0) || (is_lit(e->a[0]) && lit_value(e->a[0]) >= 0);
+	if (e->kind == E_VAR && e->var->role == V_LOCAL && !e->var->mutable_ && !e->var->mutated && e->var->def)
+		return nonneg_float(e->var->def);
+	if (e->kind == E_BIN && e->op == OP_MUL && e->a[0]->kind == E_VAR && e->a[1]->kind == E_VAR && e->a[0]->var == e->a[1]->var)
+		return true;
+	if (e->kind == E_BIN && e->op == OP_MUL && e->a[0] == e->a[1])
+		return true;
+	if (e->kind == E_BIN && (e->op == OP_ADD || e->op == OP_MUL))
+		return nonneg_float(e->a[0]) && nonneg_float(e->a[1]);
+	return false;
+}
+
+/* float x > 0 by construction: c > 0, y + c and c + y for y >= 0, max(y, c > 0),
+ * sqrt of such, an unchanged local defined as such (the epsilon-clamp idioms) */
 static bool
 positive_float(const Expr *e)
 {
@@ -153,6 +177,10 @@ positive_float(const Expr *e)
 		return lit_value(e) > 0;
 	if (is_call(e, "wp.sqrt"))
 		return positive_float(e->a[0]);
+	if (is_call(e, "wp.max") && e->n == 2 && e->ty.kind == TY_FLOAT)
+		return (is_lit(e->a[1]) && lit_value(e->a[1]) > 0) || (is_lit(e->a[0]) && lit_value(e->a[0]) > 0);
+	if (e->kind == E_VAR && e->var->role == V_LOCAL && !e->var->mutable_ && !e->var->mutated && e->var->def)
+		return positive_float(e->var->def);
 	if (e->kind == E_BIN && e->op == OP_ADD) {
 		const Expr *a = e->a[0], *b = e->a[1];
 
@@ -164,14 +192,7 @@ positive_float(const Expr *e)
 		}
 		if (!(is_lit(b) && lit_value(b) > 0))
 			return false;
-		if (is_call(a, "wp.abs"))
-			return true;
-		if (a->kind == E_BIN && a->op == OP_MUL && a->a[0]->kind == E_VAR && a->a[1]->kind == E_VAR &&
-		    a->a[0]->var == a->a[1]->var)
-			return true;
-		if (a->kind == E_BIN && a->op == OP_MUL && a->a[0] == a->a[1])
-			return true;
-		return false;
+		return nonneg_float(a);
 	}
 	return false;
 }

@@ -131,6 +131,8 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 	const char *on[MAX_PARAMS], *in[MAX_PARAMS], *sc[MAX_PARAMS], *where, *verb3, *text;
 	int non = 0, nin = 0, nsc = 0, i, best[2] = { -1, -1 }, nops = 0, t;
 
+	if (k->ngist) /* a recipe's own words */
+		return k->gist[rng_below(r, k->ngist)];
 	memset(&s, 0, sizeof s);
 	see_block(&s, k, &k->body);
 	for (i = 0; i < k->nfuncs; i++)
@@ -240,6 +242,8 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 	}
 	if (extra.s)
 		buf_puts(&b, extra.s);
+	if (b.n && b.s[b.n - 1] >= '0' && b.s[b.n - 1] <= '9')
+		buf_puts(&b, " as given"); /* the sentence ends in a word, not a name's digit */
 	buf_puts(&b, ".");
 	text = arena_strdup(A, b.s);
 	buf_free(&b);

@@ -332,6 +332,9 @@ typedef struct Kernel {
 	StructDef structs[MAX_STRUCTS];
 	int nstructs;
 	uint32_t np_seed;      /* numpy seed of the __main__ block */
+	const char *gist[4];   /* recipes: sentences of what the kernel does (describe.c
+				* picks one); none for the random categories */
+	int ngist;
 } Kernel;
 
 Type ty_make(int kind, int prec, int n);
@@ -499,6 +502,27 @@ typedef struct Category {
 } Category;
 
 extern const Category categories[];
+/* shared with recipe.c */
+void set_launch(Gen *g, int ndim);
+void add_param(Gen *g, Var *v);
+Var *add_array(Gen *g, const char *base, Type elem, int io);
+void emit_tid(Gen *g, Block *b);
+Expr *load_tid(Gen *g, Var *arr);
+const char *global_name(Gen *g, const char *base);
+
+/* recipe.c: purposeful kernels from domain recipes (categories of their own) */
+void rec_particles(Gen *g);
+void rec_springs(Gen *g);
+void rec_heat(Gen *g);
+void rec_histogram(Gen *g);
+void rec_optimizer(Gen *g);
+void rec_sdf(Gen *g);
+void rec_outcode(Gen *g);
+void rec_sampling(Gen *g);
+void rec_rigid(Gen *g);
+void rec_loss(Gen *g);
+void rec_filter(Gen *g);
+
 extern const int ncategories;
 int category_find(const char *name);
 Kernel *gen_kernel(Arena *A, const Options *o, uint64_t index);

@@ -1,0 +1,1216 @@
+/* Recipes: purposeful kernels in the style of Warp's examples (particle steps,
+ * spring forces, grid stencils, signed distances, histograms, losses, optimiser
+ * updates).  Each recipe picks its sizes, vector width, constants and optional
+ * terms from the kernel's stream, names what it builds as a person would, and
+ * leaves sentences of what it built for the description (Kernel.gist).
+ *
+ * Race-freedom as everywhere in kgen: outputs are stored once per element at the
+ * thread's own index; accumulators receive atomics of one class (adds and subs,
+ * or mins, or maxes).  Gathered indices are reduced modulo arr.shape[0] or
+ * clamped into [0, shape - 1], so every launch size is in bounds (krun fills int
+ * inputs with values in [-8, 8]). */
+#include <math.h>
+#include <string.h>
+
+#include "kgen.h"
+
+#define BIG 2147483647.0
+
+static Type F(void) { return ty_float(PREC_F32); }
+static Type I(void) { return ty_int(); }
+static Type V(int n) { return ty_make(TY_VEC, PREC_F32, n); }
+
+static int
+pick(Gen *g, int n)
+{
+	return rng_below(&g->rng, n);
+}
+
+static const char *
+one(Gen *g, const char *const *v, int n)
+{
+	return v[pick(g, n)];
+}
+#define ONE(v) one(g, v, (int)(sizeof v / sizeof v[0]))
+
+static Expr *
+lit(Gen *g, double v)
+{
+	return ex_lit_float(g->A, PREC_F32, v);
+}
+
+static Expr *
+ilit(Gen *g, int v)
+{
+	return ex_lit_int(g->A, v);
+}
+
+static Expr *
+use(Gen *g, Var *v)
+{
+	return use_var(g, v);
+}
+
+static Expr *
+add(Gen *g, Expr *a, Expr *b)
+{
+	return ex_bin(g->A, OP_ADD, a, b, a->ty, a->bound + b->bound);
+}
+
+static Expr *
+sub(Gen *g, Expr *a, Expr *b)
+{
+	return ex_bin(g->A, OP_SUB, a, b, a->ty, a->bound + b->bound);
+}
+
+static Expr *
+mul(Gen *g, Expr *a, Expr *b)
+{
+	Type t = a->ty.kind == TY_FLOAT || a->ty.kind == TY_INT ? b->ty : a->ty;
+
+	return ex_bin(g->A, OP_MUL, a, b, t, a->bound * b->bound);
+}
+
+/* a / b with b positive by construction; bound given by the caller */
+static Expr *
+dvd(Gen *g, Expr *a, Expr *b, double bound)
+{
+	return ex_bin(g->A, OP_DIV, a, b, a->ty, bound);
+}
+
+static Expr *
+call1(Gen *g, const char *fn, Type t, double bound, Expr *a)
+{
+	return ex_call(g->A, fn, t, bound, 1, a);
+}
+
+static Expr *
+call2(Gen *g, const char *fn, Type t, double bound, Expr *a, Expr *b)
+{
+	return ex_call(g->A, fn, t, bound, 2, a, b);
+}
+
+static Expr *
+vlit(Gen *g, int n, const double *c)
+{
+	Expr *e = ex_new(g->A, E_CALL, V(n), n);
+	double m = 0;
+	int i;
+
+	e->s = n == 2 ? "wp.vec2" : "wp.vec3";
+	for (i = 0; i < n; i++) {
+		e->a[i] = lit(g, c[i]);
+		m = fmax(m, fabs(c[i]));
+	}
+	e->bound = m;
+	e->flags = EF_CONST;
+	return e;
+}
+
+/* A local that is never reassigned. */
+static Var *
+let(Gen *g, Block *b, const char *name, Expr *e)
+{
+	Var *v = def_local(g, b, name, e);
+
+	v->mutable_ = false;
+	v->bound = v->base = e->bound;
+	return v;
+}
+
+/* A local that a later statement reassigns. */
+static Var *
+let_mut(Gen *g, Block *b, const char *name, Expr *e, double bound)
+{
+	Var *v = def_local(g, b, name, e);
+
+	v->bound = v->base = bound;
+	return v;
+}
+
+static void
+assign(Gen *g, Block *b, Var *v, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_ASSIGN);
+
+	s->var = v;
+	s->e = e;
+	v->mutated = true;
+	v->reassigned = true;
+	var_assigned(g, v, e);
+	block_push(g->A, b, s);
+}
+
+static Stmt *
+if_stmt(Gen *g, Block *b, Expr *cond)
+{
+	Stmt *s = st_new(g->A, S_IF);
+
+	s->e = cond;
+	block_push(g->A, b, s);
+	return s;
+}
+
+static Var *
+scalar(Gen *g, const char *name, Type t)
+{
+	Var *v = new_var(g, name, t, V_SCALAR);
+
+	v->bound = v->base = t.kind == TY_INT ? 8.0 : 1.0;
+	add_param(g, v);
+	scope_push_var(g, v);
+	return v;
+}
+
+static Var *
+arr(Gen *g, const char *name, Type elem, int io)
+{
+	return add_array(g, name, elem, io);
+}
+
+static void
+store(Gen *g, Block *b, Var *a, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_STORE);
+	int d;
+
+	s->var = a;
+	s->nidx = a->ndim;
+	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	for (d = 0; d < a->ndim; d++)
+		s->idx[d] = use(g, g->tid[d]);
+	s->e = e;
+	block_push(g->A, b, s);
+}
+
+/* fn(a, idx, e) into a 1-D accumulator; fn NULL: a[idx] += e */
+static void
+atomic(Gen *g, Block *b, const char *fn, Var *a, Expr *idx, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_ATOMIC);
+
+	s->var = a;
+	s->s = fn;
+	s->op = OP_ADD;
+	s->nidx = 1;
+	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	s->idx[0] = idx;
+	s->e = e;
+	a->acc = (unsigned char)acc_class(s);
+	block_push(g->A, b, s);
+}
+
+static Expr *
+load(Gen *g, Var *a, Expr *i)
+{
+	Expr *idx[1];
+
+	idx[0] = i;
+	return ex_load(g->A, a, 1, idx);
+}
+
+/* Optional terms the recipe added ("with linear drag"), then up to three
+ * wordings of its main sentence: the kernel's gists are each wording followed by
+ * the terms. */
+static const char *clauses[4];
+static int nclauses;
+
+static void
+clause(Gen *g, const char *s)
+{
+	(void)g;
+	if (nclauses < 4)
+		clauses[nclauses++] = s;
+}
+
+static void
+heads(Gen *g, const char *h0, const char *h1, const char *h2)
+{
+	const char *h[3] = { h0, h1, h2 };
+	int i, c;
+
+	for (i = 0; i < 3; i++) {
+		Buf b = { 0 };
+
+		if (!h[i])
+			continue;
+		buf_puts(&b, h[i]);
+		for (c = 0; c < nclauses; c++)
+			buf_printf(&b, "%s%s", c == 0 ? ", " : (c + 1 == nclauses ? " and " : ", "), clauses[c]);
+		buf_puts(&b, ".");
+		g->k->gist[g->k->ngist++] = arena_strdup(g->A, b.s);
+		buf_free(&b);
+	}
+	nclauses = 0;
+}
+
+static void
+name(Gen *g, const char *verb, const char *noun)
+{
+	g->k->verb = verb;
+	g->k->noun = noun;
+}
+
+/* ----------------------------------------------------------------- helpers */
+
+typedef struct FnSave {
+	Var *scope[MAX_SCOPE];
+	int nscope;
+	const char *names[512];
+	int nnames;
+	Var *tid[3];
+} FnSave;
+
+/* Start @wp.func `base` returning one value of type ret (parameters via fparam). */
+static Func *
+func_begin(Gen *g, FnSave *sv, const char *base, Type ret)
+{
+	Func *f = arena_alloc(g->A, sizeof *f);
+
+	f->name = fresh_name(g, global_name(g, base));
+	memcpy(sv->scope, g->scope, sizeof(Var *) * (size_t)g->nscope);
+	sv->nscope = g->nscope;
+	memcpy(sv->names, g->names, sizeof(const char *) * (size_t)g->nnames);
+	sv->nnames = g->nnames;
+	memcpy(sv->tid, g->tid, sizeof sv->tid);
+	g->nscope = 0;
+	g->nnames = 0;
+	memset(g->tid, 0, sizeof g->tid);
+	g->k->funcs[g->k->nfuncs++] = f;
+	g->fn = f;
+	f->nrets = 1;
+	f->rets[0] = ret;
+	return f;
+}
+
+static Var *
+fparam(Gen *g, Func *f, const char *name, Type t, double bound)
+{
+	Var *p = new_var(g, name, t, V_SCALAR);
+
+	p->bound = p->base = bound;
+	f->params[f->nparams++] = p;
+	scope_push_var(g, p);
+	return p;
+}
+
+static void
+func_end(Gen *g, FnSave *sv, Func *f, Expr *ret)
+{
+	Stmt *s = st_new(g->A, S_RETURN);
+
+	s->nidx = 1;
+	s->idx = arena_alloc(g->A, sizeof(Expr *));
+	s->idx[0] = ret;
+	f->retbound[0] = ret->bound;
+	func_retdirs(g, f, s->idx);
+	block_push(g->A, &f->body, s);
+	finish_func(g, &f->body);
+	g->fn = NULL;
+	memcpy(g->scope, sv->scope, sizeof(Var *) * (size_t)sv->nscope);
+	g->nscope = sv->nscope;
+	memcpy(g->names, sv->names, sizeof(const char *) * (size_t)sv->nnames);
+	g->nnames = sv->nnames;
+	memcpy(g->tid, sv->tid, sizeof sv->tid);
+}
+
+static Expr *
+callf(Gen *g, Func *f, double bound, int n, Expr *a, Expr *b)
+{
+	f->used = true;
+	return n == 1 ? ex_call(g->A, f->name, f->rets[0], bound, 1, a) : ex_call(g->A, f->name, f->rets[0], bound, 2, a, b);
+}
+
+/* A vector's component, v[c] */
+static Expr *
+comp(Gen *g, Expr *v, int c)
+{
+	return ex_index(g->A, v, F(), v->bound, 1, ilit(g, c));
+}
+
+/* ----------------------------------------------------------------- particles */
+
+/* Semi-implicit Euler step of particles under gravity (and optional forces), with
+ * optional drag and a ground plane that reflects the velocity. */
+void
+rec_particles(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 70) ? 3 : 2, up = 1;
+	bool forces = rng_pct(&g->rng, 50), drag = rng_pct(&g->rng, 50), ground = rng_pct(&g->rng, 60);
+	bool gparam = rng_pct(&g->rng, 40), inv_mass = forces && rng_pct(&g->rng, 60), obstacle = rng_pct(&g->rng, 35);
+	static const char *const xs[] = { "x", "pos", "positions", "particle_x" };
+	static const char *const vs[] = { "v", "vel", "velocities", "particle_v" };
+	Var *x, *v, *f = NULL, *w = NULL, *floor_y, *grav, *dt, *damp = NULL, *xo, *vo, *acc, *v1, *x1;
+	Expr *a;
+	double gv[3] = { 0.0, -9.8, 0.0 };
+	int at = pick(g, 4);
+
+	set_launch(g, 1);
+	if (n == 2)
+		gv[1] = -nice_value(g, 10.0) - 1.0;
+	x = arr(g, xs[at], V(n), IO_IN);
+	v = arr(g, vs[at], V(n), IO_IN);
+	if (forces)
+		f = arr(g, at == 3 ? "particle_f" : "forces", V(n), IO_IN);
+	if (inv_mass)
+		w = arr(g, at == 3 ? "particle_inv_mass" : "inv_mass", F(), IO_IN);
+	grav = gparam ? scalar(g, "gravity", V(n)) : NULL;
+	dt = scalar(g, "dt", F());
+	if (drag)
+		damp = scalar(g, rng_pct(&g->rng, 50) ? "damping" : "drag", F());
+	floor_y = ground && rng_pct(&g->rng, 50) ? scalar(g, "ground", F()) : NULL;
+	xo = arr(g, rng_pct(&g->rng, 50) ? "x_new" : "x_out", V(n), IO_OUT);
+	vo = arr(g, xo->name[2] == 'n' ? "v_new" : "v_out", V(n), IO_OUT);
+	emit_tid(g, b);
+	a = grav ? use(g, grav) : vlit(g, n, gv);
+	if (f) {
+		Expr *fe = load_tid(g, f);
+
+		a = add(g, a, w ? mul(g, fe, load_tid(g, w)) : fe);
+	}
+	acc = let(g, b, rng_pct(&g->rng, 50) ? "a" : "accel", a);
+	v1 = let_mut(g, b, "v1", add(g, load_tid(g, v), mul(g, use(g, acc), use(g, dt))), 24.0);
+	if (damp) {
+		Expr *dd = mul(g, use(g, damp), use(g, dt)), *s;
+
+		if (rng_pct(&g->rng, 50))
+			s = call1(g, "wp.exp", F(), 3.0, ex_un(g->A, OP_NEG, dd));
+		else
+			s = sub(g, lit(g, 1.0), dd);
+		assign(g, b, v1, mul(g, use(g, v1), s));
+		clause(g, "with linear drag");
+	}
+	x1 = let_mut(g, b, "x1", add(g, load_tid(g, x), mul(g, use(g, v1), use(g, dt))), 48.0);
+	if (ground) {
+		Expr *gy = floor_y ? use(g, floor_y) : lit(g, 0.0);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, comp(g, use(g, x1), up), gy));
+		double e = nice_value(g, 1.0);
+		Expr *nx, *nv;
+
+		if (e < 0.1)
+			e = 0.5;
+		gy = floor_y ? use(g, floor_y) : lit(g, 0.0);
+		if (n == 3) {
+			nx = ex_call(g->A, "wp.vec3", V(3), 48.0, 3, comp(g, use(g, x1), 0), gy, comp(g, use(g, x1), 2));
+			nv = ex_call(g->A, "wp.vec3", V(3), 24.0, 3, comp(g, use(g, v1), 0),
+				     mul(g, lit(g, -e), comp(g, use(g, v1), 1)), comp(g, use(g, v1), 2));
+		} else {
+			nx = ex_call(g->A, "wp.vec2", V(2), 48.0, 2, comp(g, use(g, x1), 0), gy);
+			nv = ex_call(g->A, "wp.vec2", V(2), 24.0, 2, comp(g, use(g, v1), 0), mul(g, lit(g, -e), comp(g, use(g, v1), 1)));
+		}
+		assign(g, &s->body, x1, nx);
+		assign(g, &s->body, v1, nv);
+		clause(g, "bouncing off a ground plane");
+	}
+	if (obstacle) {
+		double cc[3] = { 0.0, 0.0, 0.0 }, r = 0.25 * (1 + pick(g, 3));
+		Var *rel, *dist;
+		Stmt *s;
+
+		cc[0] = 0.25 * pick(g, 3) - 0.25;
+		cc[1] = 0.5 * (1 + pick(g, 2));
+		rel = let(g, b, rng_pct(&g->rng, 50) ? "rel" : "offset", sub(g, use(g, x1), vlit(g, n, cc)));
+		dist = let(g, b, "dist", call1(g, "wp.length", F(), 100.0, use(g, rel)));
+		s = if_stmt(g, b, ex_cmp(g->A, OP_LT, use(g, dist), lit(g, r)));
+		assign(g, &s->body, x1, add(g, vlit(g, n, cc), mul(g, use(g, rel), dvd(g, lit(g, r), call2(g, "wp.max", F(), 100.0, use(g, dist), lit(g, 1.0e-6)), 1.0))));
+		clause(g, "pushing particles out of a spherical obstacle");
+	}
+	store(g, b, xo, use(g, x1));
+	store(g, b, vo, use(g, v1));
+	name(g, ONE(((const char *const[]){ "integrate", "advance", "step" })), "particles");
+	heads(g, arena_printf(g->A, "Advances %s particles by one semi-implicit Euler step under gravity%s", n == 3 ? "3-D" : "2-D",
+			      forces ? " and per-particle forces" : ""),
+	      arena_printf(g->A, "Integrates particle velocities and then positions over a time step dt%s",
+			   forces ? ", adding external forces to gravity" : ""),
+	      "Moves each particle one explicit step forward in time");
+}
+
+/* ----------------------------------------------------------------- springs */
+
+/* Hooke springs (optionally damped) between each particle and a partner drawn from
+ * an index array; the forces are scattered to both ends with atomic adds. */
+void
+rec_springs(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 70) ? 3 : 2;
+	bool damped = rng_pct(&g->rng, 50), energy = rng_pct(&g->rng, 50), normfn = rng_pct(&g->rng, 50), chain = rng_pct(&g->rng, 30);
+	Var *x, *v = NULL, *nbr, *rest, *ke, *kd = NULL, *f, *en = NULL, *i, *j, *d, *l, *dir, *c, *fs;
+	Expr *fe;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	x = arr(g, rng_pct(&g->rng, 50) ? "x" : "particle_x", V(n), IO_IN);
+	if (damped)
+		v = arr(g, x->name[0] == 'p' ? "particle_v" : "v", V(n), IO_IN);
+	nbr = chain ? NULL : arr(g, rng_pct(&g->rng, 50) ? "spring_indices" : "partner", I(), IO_IN);
+	rest = rng_pct(&g->rng, 60) ? arr(g, rng_pct(&g->rng, 50) ? "rest_length" : "spring_rest", F(), IO_IN)
+				    : scalar(g, rng_pct(&g->rng, 50) ? "rest" : "rest_len", F());
+	ke = scalar(g, rng_pct(&g->rng, 50) ? "ke" : "stiffness", F());
+	if (damped)
+		kd = scalar(g, ke->name[0] == 'k' ? "kd" : "damping", F());
+	f = arr(g, rng_pct(&g->rng, 50) ? "f" : "forces", V(n), IO_ACC);
+	if (energy)
+		en = arr(g, "energy", F(), IO_ACC);
+	emit_tid(g, b);
+	i = g->tid[0];
+	j = let(g, b, "j",
+		ex_bin(g->A, OP_MOD,
+		       chain ? add(g, use(g, i), ilit(g, 1)) : add(g, add(g, use(g, i), call1(g, "wp.abs", I(), 8.0, load_tid(g, nbr))), ilit(g, 1)),
+		       ex_shape(g->A, x, 0), I(), BIG));
+	j->nonneg = true;
+	d = let(g, b, "d", sub(g, load_tid(g, x), load(g, x, use(g, j))));
+	l = let(g, b, "l", call1(g, "wp.length", F(), 4.0, use(g, d)));
+	if (normfn)
+		dir = let(g, b, "direction", call1(g, rng_pct(&g->rng, 30) ? "wp.smooth_normalize" : "wp.normalize", V(n), 1.0, use(g, d)));
+	else
+		dir = let(g, b, "direction", dvd(g, use(g, d), call2(g, "wp.max", F(), 4.0, use(g, l), lit(g, 1.0e-6)), 1.0));
+	c = let(g, b, "c", sub(g, use(g, l), rest->role == V_ARRAY ? load_tid(g, rest) : use(g, rest)));
+	if (chain)
+		clause(g, "linking each particle to the next in a closed chain");
+	fe = mul(g, use(g, ke), use(g, c));
+	if (damped) {
+		Var *vrel = let(g, b, "vrel", sub(g, load_tid(g, v), load(g, v, use(g, j))));
+
+		fe = add(g, fe, mul(g, use(g, kd), call2(g, "wp.dot", F(), 12.0, use(g, dir), use(g, vrel))));
+		clause(g, "with damping along the spring");
+	}
+	fs = let(g, b, rng_pct(&g->rng, 50) ? "fs" : "force", mul(g, use(g, dir), fe));
+	atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_sub" : NULL, f, use(g, i), use(g, fs));
+	if (!b->v[b->n - 1]->s)
+		b->v[b->n - 1]->op = OP_SUB;
+	atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, f, use(g, j), use(g, fs));
+	if (en) {
+		atomic(g, b, "wp.atomic_add", en, ilit(g, 0), mul(g, mul(g, mul(g, lit(g, 0.5), use(g, ke)), use(g, c)), use(g, c)));
+		clause(g, "summing the elastic energy");
+	}
+	name(g, ONE(((const char *const[]){ "eval", "accumulate", "compute" })),
+	     ONE(((const char *const[]){ "spring_forces", "springs" })));
+	heads(g, "Evaluates Hooke spring forces between particles and their partners and scatters them to both ends atomically",
+	      "Accumulates spring forces into both endpoints of each spring with atomic adds",
+	      arena_printf(g->A, "Computes %s spring forces from the stretch of each spring beyond its rest length", damped ? "damped" : "elastic"));
+}
+
+/* ----------------------------------------------------------------- grid stencils */
+
+/* One explicit diffusion step of a 2-D field with clamped neighbours, optional
+ * source term and an optional central-difference gradient output. */
+void
+rec_heat(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool src = rng_pct(&g->rng, 40), grad = rng_pct(&g->rng, 50), clampv = rng_pct(&g->rng, 30);
+	Var *decay;
+	static const char *const fields[] = { "u", "temp", "density", "heat", "phi" };
+	Var *u, *s = NULL, *alpha, *dt, *out, *go = NULL, *im, *ip, *jm, *jp, *uc, *ue, *uw, *un, *us, *lap;
+	Expr *e, *idx[2];
+	const char *fld = ONE(fields);
+
+	nclauses = 0;
+	set_launch(g, 2);
+	u = arr(g, fld, F(), IO_IN);
+	if (src)
+		s = arr(g, rng_pct(&g->rng, 50) ? "source" : "sources", F(), IO_IN);
+	alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "diffusivity", F());
+	dt = scalar(g, "dt", F());
+	decay = rng_pct(&g->rng, 30) ? scalar(g, rng_pct(&g->rng, 50) ? "decay" : "k_decay", F()) : NULL;
+	out = arr(g, arena_printf(g->A, "%s_new", fld), F(), IO_OUT);
+	if (grad)
+		go = arr(g, "grad", V(2), IO_OUT);
+	emit_tid(g, b);
+	im = let(g, b, "im", call2(g, "wp.max", I(), BIG, sub(g, use(g, g->tid[0]), ilit(g, 1)), ilit(g, 0)));
+	ip = let(g, b, "ip", call2(g, "wp.min", I(), BIG, add(g, use(g, g->tid[0]), ilit(g, 1)), sub(g, ex_shape(g->A, u, 0), ilit(g, 1))));
+	jm = let(g, b, "jm", call2(g, "wp.max", I(), BIG, sub(g, use(g, g->tid[1]), ilit(g, 1)), ilit(g, 0)));
+	jp = let(g, b, "jp", call2(g, "wp.min", I(), BIG, add(g, use(g, g->tid[1]), ilit(g, 1)), sub(g, ex_shape(g->A, u, 1), ilit(g, 1))));
+	im->nonneg = ip->nonneg = jm->nonneg = jp->nonneg = true;
+	uc = let(g, b, "c", load_tid(g, u));
+	idx[0] = use(g, im), idx[1] = use(g, g->tid[1]);
+	uw = let(g, b, "w", ex_load(g->A, u, 2, idx));
+	idx[0] = use(g, ip), idx[1] = use(g, g->tid[1]);
+	ue = let(g, b, "e", ex_load(g->A, u, 2, idx));
+	idx[0] = use(g, g->tid[0]), idx[1] = use(g, jm);
+	us = let(g, b, "s", ex_load(g->A, u, 2, idx));
+	idx[0] = use(g, g->tid[0]), idx[1] = use(g, jp);
+	un = let(g, b, "n", ex_load(g->A, u, 2, idx));
+	lap = let(g, b, "lap", sub(g, add(g, add(g, use(g, uw), use(g, ue)), add(g, use(g, us), use(g, un))), mul(g, lit(g, 4.0), use(g, uc))));
+	e = add(g, use(g, uc), mul(g, mul(g, use(g, alpha), use(g, dt)), use(g, lap)));
+	if (s) {
+		e = add(g, e, mul(g, use(g, dt), load_tid(g, s)));
+		clause(g, "adding a source term");
+	}
+	if (decay) {
+		e = sub(g, e, mul(g, mul(g, use(g, dt), use(g, decay)), use(g, uc)));
+		clause(g, "with first-order decay");
+	}
+	if (clampv) {
+		e = ex_call(g->A, "wp.clamp", F(), 1.0, 3, e, lit(g, 0.0), lit(g, 1.0));
+		clause(g, "keeping the result between zero and one");
+	}
+	store(g, b, out, e);
+	if (go) {
+		store(g, b, go, mul(g, ex_call(g->A, "wp.vec2", V(2), 2.0, 2, sub(g, use(g, ue), use(g, uw)), sub(g, use(g, un), use(g, us))), lit(g, 0.5)));
+		clause(g, "writing its central-difference gradient too");
+	}
+	name(g, ONE(((const char *const[]){ "diffuse", "step", "relax" })), fld);
+	heads(g, arena_printf(g->A, "Takes one explicit diffusion step of the 2-D field %s with a five-point Laplacian and clamped borders", fld),
+	      arena_printf(g->A, "Diffuses %s on a grid, reading the four neighbours of each cell clamped at the edges", fld),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- histograms */
+
+/* Bins values into a histogram with atomic counts; optionally the sum and the
+ * largest magnitude into single-element accumulators. */
+void
+rec_histogram(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool weighted = rng_pct(&g->rng, 40), sum = rng_pct(&g->rng, 50), peak = rng_pct(&g->rng, 50), usefloor = rng_pct(&g->rng, 50);
+	int nbins = 4 << pick(g, 3);
+	Var *x, *w = NULL, *hist, *tot = NULL, *pk = NULL, *xv, *bin;
+	Expr *t;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	x = arr(g, ONE(((const char *const[]){ "values", "samples", "data" })), F(), IO_IN);
+	if (weighted)
+		w = arr(g, "weights", F(), IO_IN);
+	hist = arr(g, rng_pct(&g->rng, 50) ? "hist" : "bins", weighted ? F() : I(), IO_ACC);
+	if (sum)
+		tot = arr(g, "total", F(), IO_ACC);
+	if (peak)
+		pk = arr(g, rng_pct(&g->rng, 50) ? "peak" : "max_abs", F(), IO_ACC);
+	emit_tid(g, b);
+	xv = let(g, b, "xv", load_tid(g, x));
+	/* x in [-1, 1] -> [0, nbins) */
+	t = mul(g, add(g, use(g, xv), lit(g, 1.0)), lit(g, 0.5 * nbins));
+	if (usefloor)
+		t = call1(g, "wp.floor", F(), t->bound, t);
+	bin = let(g, b, rng_pct(&g->rng, 50) ? "k" : "raw", call1(g, "int", I(), t->bound, t));
+	bin = let(g, b, rng_pct(&g->rng, 50) ? "slot" : "bin_index", ex_call(g->A, "wp.clamp", I(), BIG, 3, use(g, bin), ilit(g, 0), sub(g, ex_shape(g->A, hist, 0), ilit(g, 1))));
+	bin->nonneg = true;
+	atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, hist, use(g, bin), w ? load_tid(g, w) : ilit(g, 1));
+	if (tot) {
+		atomic(g, b, "wp.atomic_add", tot, ilit(g, 0), use(g, xv));
+		clause(g, "summing the values");
+	}
+	if (pk) {
+		atomic(g, b, "wp.atomic_max", pk, ilit(g, 0), call1(g, "wp.abs", F(), 1.0, use(g, xv)));
+		clause(g, "tracking the largest magnitude");
+	}
+	name(g, ONE(((const char *const[]){ "bin", "histogram", "count" })), x->name);
+	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s over [-1, 1] with atomic adds", nbins, w ? "weighted " : "", x->name),
+	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, nbins), NULL);
+}
+
+/* ----------------------------------------------------------------- optimisers */
+
+/* An SGD-with-momentum or Adam update of a parameter array from its gradient. */
+void
+rec_optimizer(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool adam = rng_pct(&g->rng, 60), decay = rng_pct(&g->rng, 40), clip = rng_pct(&g->rng, 40);
+	Var *p, *gr, *m, *v = NULL, *lr, *wd = NULL, *po, *mo, *vo = NULL, *gv, *m1, *v1 = NULL;
+	Expr *ge, *upd;
+	static const double b1s[] = { 0.5, 0.8, 0.9, 0.95 }, epss[] = { 1.0e-8, 1.0e-6, 1.0e-4 };
+	double b1 = adam ? 0.9 : b1s[pick(g, 4)], b2 = 0.999, eps = epss[pick(g, 3)];
+
+	nclauses = 0;
+	set_launch(g, 1);
+	p = arr(g, rng_pct(&g->rng, 50) ? "params" : "weights", F(), IO_IN);
+	gr = arr(g, rng_pct(&g->rng, 50) ? "grads" : "gradients", F(), IO_IN);
+	m = arr(g, adam ? "m" : "velocity", F(), IO_IN);
+	if (adam)
+		v = arr(g, "v", F(), IO_IN);
+	lr = scalar(g, rng_pct(&g->rng, 50) ? "lr" : "learning_rate", F());
+	if (decay)
+		wd = scalar(g, "weight_decay", F());
+	po = arr(g, arena_printf(g->A, "%s_out", p->name), F(), IO_OUT);
+	mo = arr(g, adam ? "m_out" : "velocity_out", F(), IO_OUT);
+	if (adam)
+		vo = arr(g, "v_out", F(), IO_OUT);
+	emit_tid(g, b);
+	ge = load_tid(g, gr);
+	if (decay) {
+		ge = add(g, ge, mul(g, use(g, wd), load_tid(g, p)));
+		clause(g, "with L2 weight decay");
+	}
+	if (clip) {
+		double c = 0.5 * (1 + pick(g, 4));
+
+		ge = ex_call(g->A, "wp.clamp", F(), c, 3, ge, lit(g, -c), lit(g, c));
+		clause(g, "clipping the gradient");
+	}
+	if (rng_pct(&g->rng, 30)) { /* a non-finite gradient contributes nothing */
+		gv = let_mut(g, b, "g", ge, ge->bound);
+		assign(g, &if_stmt(g, b, ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv))))->body, gv, lit(g, 0.0));
+		clause(g, "zeroing non-finite gradients");
+	} else
+		gv = let(g, b, "g", ge);
+	m1 = let(g, b, "m1", add(g, mul(g, lit(g, b1), load_tid(g, m)), (adam ? mul(g, lit(g, 0.1), use(g, gv)) : use(g, gv))));
+	if (adam) {
+		Expr *den;
+
+		v1 = let(g, b, "v1", add(g, mul(g, lit(g, b2), load_tid(g, v)), mul(g, mul(g, lit(g, 0.001), use(g, gv)), use(g, gv))));
+		den = call1(g, "wp.sqrt", F(), 2.0, add(g, call2(g, "wp.max", F(), 2.0, use(g, v1), lit(g, 0.0)), lit(g, eps)));
+		upd = dvd(g, mul(g, use(g, lr), use(g, m1)), den, 2.0 / sqrt(eps));
+	} else
+		upd = mul(g, use(g, lr), use(g, m1));
+	store(g, b, po, sub(g, load_tid(g, p), upd));
+	store(g, b, mo, use(g, m1));
+	if (adam)
+		store(g, b, vo, use(g, v1));
+	name(g, adam ? "adam" : ONE(((const char *const[]){ "sgd", "momentum" })), "step");
+	heads(g, adam ? "Applies one Adam update to a parameter array, refreshing its first and second moment estimates"
+		      : "Applies one SGD-with-momentum update to a parameter array and its velocity",
+	      arena_printf(g->A, "Takes an optimiser step on %s from %s%s", p->name, gr->name, adam ? " with Adam moments" : " with heavy-ball momentum"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- signed distances */
+
+static Func *
+sdf_sphere_fn(Gen *g)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_sphere", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0), *r = fparam(g, f, "r", F(), 1.0);
+
+	func_end(g, &sv, f, sub(g, call1(g, "wp.length", F(), 84.0, use(g, p)), use(g, r)));
+	return f;
+}
+
+static Func *
+sdf_box_fn(Gen *g)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_box", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0), *h = fparam(g, f, "h", V(3), 1.0), *q;
+	Expr *out, *in;
+	double z[3] = { 0, 0, 0 };
+
+	q = let(g, &f->body, "q", sub(g, call1(g, "wp.abs", V(3), 48.0, use(g, p)), use(g, h)));
+	out = call1(g, "wp.length", F(), 86.0, call2(g, "wp.max", V(3), 49.0, use(g, q), vlit(g, 3, z)));
+	in = call2(g, "wp.min", F(), 49.0,
+		   call2(g, "wp.max", F(), 49.0, comp(g, use(g, q), 0), call2(g, "wp.max", F(), 49.0, comp(g, use(g, q), 1), comp(g, use(g, q), 2))),
+		   lit(g, 0.0));
+	func_end(g, &sv, f, add(g, out, in));
+	return f;
+}
+
+/* Distance of points to a sphere, a box or their union (helpers per primitive),
+ * the surface normal (analytic or by finite differences), the closest surface
+ * point, and a count of points inside. */
+void
+rec_sdf(Gen *g)
+{
+	Block *b = &g->k->body;
+	int shape = pick(g, 3); /* sphere, box, union */
+	bool want_n = rng_pct(&g->rng, 70), want_cp = want_n && rng_pct(&g->rng, 50), count = rng_pct(&g->rng, 40);
+	Var *pts, *center, *radius = NULL, *half = NULL, *dist, *nrm = NULL, *cp = NULL, *inside = NULL, *pt, *p, *d, *n = NULL;
+	Func *fs = NULL, *fb = NULL;
+	Expr *de;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	if (shape != 1)
+		fs = sdf_sphere_fn(g);
+	if (shape != 0)
+		fb = sdf_box_fn(g);
+	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "query_points", V(3), IO_IN);
+	center = scalar(g, rng_pct(&g->rng, 50) ? "center" : "origin", V(3));
+	if (fs)
+		radius = scalar(g, "radius", F());
+	if (fb)
+		half = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(3));
+	dist = arr(g, rng_pct(&g->rng, 50) ? "dist" : "sdf", F(), IO_OUT);
+	if (want_n)
+		nrm = arr(g, rng_pct(&g->rng, 50) ? "normals" : "gradient", V(3), IO_OUT);
+	if (want_cp)
+		cp = arr(g, rng_pct(&g->rng, 50) ? "closest" : "surface_points", V(3), IO_OUT);
+	if (count)
+		inside = arr(g, rng_pct(&g->rng, 50) ? "num_inside" : "inside_count", I(), IO_ACC);
+	emit_tid(g, b);
+	pt = let(g, b, "x", load_tid(g, pts));
+	p = let(g, b, "p", sub(g, use(g, pt), use(g, center)));
+	if (shape == 0)
+		de = callf(g, fs, 84.0, 2, use(g, p), use(g, radius));
+	else if (shape == 1)
+		de = callf(g, fb, 135.0, 2, use(g, p), use(g, half));
+	else
+		de = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, use(g, p), use(g, radius)), callf(g, fb, 135.0, 2, use(g, p), use(g, half)));
+	d = let(g, b, "d", de);
+	if (want_n) {
+		if (shape == 0 && rng_pct(&g->rng, 60)) {
+			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, use(g, p)));
+		} else { /* forward differences of the distance */
+			static const double ex[3] = { 1.0e-3, 0.0, 0.0 }, ey[3] = { 0.0, 1.0e-3, 0.0 }, ez[3] = { 0.0, 0.0, 1.0e-3 };
+			const double *e3[3] = { ex, ey, ez };
+			Expr *c[3];
+			int a;
+
+			for (a = 0; a < 3; a++) {
+				static const char *const qn[3] = { "px", "py", "pz" }, *const dn[3] = { "dx", "dy", "dz" };
+				Expr *q = add(g, use(g, p), vlit(g, 3, e3[a])), *s;
+
+				if (shape == 2)
+					q = use(g, let(g, b, qn[a], q));
+				if (shape == 0)
+					s = callf(g, fs, 84.0, 2, q, use(g, radius));
+				else if (shape == 1)
+					s = callf(g, fb, 135.0, 2, q, use(g, half));
+				else
+					s = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, q, use(g, radius)),
+						  callf(g, fb, 135.0, 2, ex_var(g->A, q->var), use(g, half)));
+				c[a] = use(g, let(g, b, dn[a], sub(g, s, use(g, d))));
+			}
+			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, ex_call(g->A, "wp.vec3", V(3), 270.0, 3, c[0], c[1], c[2])));
+			clause(g, "taking the normal from finite differences");
+		}
+		store(g, b, nrm, use(g, n));
+	}
+	store(g, b, dist, use(g, d));
+	if (cp) {
+		store(g, b, cp, sub(g, use(g, pt), mul(g, use(g, n), use(g, d))));
+		clause(g, "projecting each point onto the surface");
+	}
+	if (inside) {
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, use(g, d), lit(g, 0.0)));
+
+		atomic(g, &s->body, "wp.atomic_add", inside, ilit(g, 0), ilit(g, 1));
+		clause(g, "counting the points inside");
+	}
+	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })), shape == 0 ? "sphere_sdf" : shape == 1 ? "box_sdf" : "sdf");
+	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s", shape == 0 ? "a sphere" : shape == 1 ? "an axis-aligned box" : "the union of a sphere and a box"),
+	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape == 0 ? "sphere" : shape == 1 ? "box" : "sphere-box union"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- outcodes */
+
+/* Cohen-Sutherland outcodes of points against an axis-aligned box: one bit per
+ * face, or-ed in by if/elif per axis; optionally a count of points outside. */
+void
+rec_outcode(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 50) ? 3 : 2, a;
+	bool params = rng_pct(&g->rng, 60), count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50);
+	Var *pts, *lo = NULL, *hi = NULL, *codes, *faces, *outside = NULL, *p, *code;
+	double ext = 0.25 * (1 + pick(g, 3));
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "positions", V(n), IO_IN);
+	if (params) {
+		lo = scalar(g, rng_pct(&g->rng, 50) ? "lower" : "box_min", V(n));
+		hi = scalar(g, lo->name[0] == 'l' ? "upper" : "box_max", V(n));
+	}
+	codes = arr(g, rng_pct(&g->rng, 50) ? "codes" : "outcodes", I(), IO_OUT);
+	faces = rng_pct(&g->rng, 35) ? arr(g, rng_pct(&g->rng, 50) ? "num_faces" : "face_count", I(), IO_OUT) : NULL;
+	if (count)
+		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
+	emit_tid(g, b);
+	p = let(g, b, "p", load_tid(g, pts));
+	code = let_mut(g, b, "code", ilit(g, 0), 63.0);
+	code->nonneg = true;
+	for (a = 0; a < n; a++) {
+		Expr *l = lo ? comp(g, use(g, lo), a) : lit(g, -ext), *h = hi ? comp(g, use(g, hi), a) : lit(g, ext);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, comp(g, use(g, p), a), l));
+		Stmt *e = st_new(g->A, S_IF);
+		int bit;
+
+		e->elif = true;
+		e->e = ex_cmp(g->A, OP_GT, comp(g, use(g, p), a), h);
+		block_push(g->A, &s->orelse, e);
+		for (bit = 0; bit < 2; bit++) {
+			Block *into = bit ? &e->body : &s->body;
+			Expr *m = ilit(g, 1 << (2 * a + bit));
+
+			if (aug) {
+				Stmt *u = st_new(g->A, S_AUG);
+
+				u->var = code;
+				u->op = OP_BITOR;
+				u->e = m;
+				code->mutated = true;
+				block_push(g->A, into, u);
+			} else
+				assign(g, into, code, ex_bin(g->A, OP_BITOR, use(g, code), m, I(), 63.0));
+		}
+	}
+	store(g, b, codes, use(g, code));
+	if (faces) {
+		store(g, b, faces, call1(g, "wp.bit_count", I(), 6.0, use(g, code)));
+		clause(g, "with the number of faces crossed");
+	}
+	if (outside) {
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
+
+		atomic(g, &s->body, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, outside, ilit(g, 0), ilit(g, 1));
+		clause(g, "counting the points outside");
+	}
+	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
+	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
+	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code", params ? "" : " fixed"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- sampling */
+
+/* Random directions and points: per-thread RNG, a sampler (sphere, hemisphere,
+ * disk, square, cube), optionally jittered points around centres and a Monte Carlo
+ * sum. */
+void
+rec_sampling(Gen *g)
+{
+	Block *b = &g->k->body;
+	static const struct { const char *fn, *what; int n; } smp[] = {
+		{ "wp.sample_unit_sphere_surface", "uniform directions on the unit sphere", 3 },
+		{ "wp.sample_unit_hemisphere_surface", "directions on the unit hemisphere", 3 },
+		{ "wp.sample_unit_sphere", "points inside the unit ball", 3 },
+		{ "wp.sample_unit_cube", "points in the unit cube", 3 },
+		{ "wp.sample_unit_disk", "points in the unit disk", 2 },
+		{ "wp.sample_unit_square", "points in the unit square", 2 },
+		{ "wp.sample_unit_ring", "points on the unit ring", 2 },
+		{ "wp.sample_triangle", "uniform barycentric coordinates on a triangle", 2 },
+		{ "wp.sample_unit_hemisphere", "points inside the unit half-ball", 3 },
+	};
+	int s = pick(g, 9), n = smp[s].n;
+	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	seed = scalar(g, "seed", I());
+	if (jitter) {
+		centers = arr(g, rng_pct(&g->rng, 50) ? "centers" : "anchors", V(n), IO_IN);
+		radius = scalar(g, "radius", F());
+	}
+	out = arr(g, jitter ? "samples" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	if (mc)
+		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
+	emit_tid(g, b);
+	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0])));
+	d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	if (jitter) {
+		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), use(g, radius))));
+		clause(g, "scattered around per-thread centres");
+	} else
+		store(g, b, out, use(g, d));
+	if (est) {
+		Expr *f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+
+		atomic(g, b, "wp.atomic_add", est, ilit(g, 0), mul(g, f, lit(g, 1.0 / 64.0)));
+		clause(g, "accumulating a Monte Carlo estimate");
+	}
+	name(g, ONE(((const char *const[]){ "sample", "draw", "generate" })), out->name);
+	heads(g, arena_printf(g->A, "Draws %s with a per-thread random state", smp[s].what),
+	      arena_printf(g->A, "Samples %s, one per thread", smp[s].what), NULL);
+}
+
+/* ----------------------------------------------------------------- rigid bodies */
+
+static Type Q(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
+static Type X(void) { return ty_make(TY_XFORM, PREC_F32, 7); }
+
+/* Rigid-body poses: integrate a pose from its velocities, blend two poses (slerp
+ * and lerp), or express one pose relative to another; optionally the rotation
+ * matrix of the result. */
+void
+rec_rigid(Gen *g)
+{
+	Block *b = &g->k->body;
+	int mode = pick(g, 3);
+	bool mat = rng_pct(&g->rng, 35);
+	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pa = arr(g, mode == 2 ? "parent_pose" : ONE(((const char *const[]){ "body_q", "poses", "body_pose" })), X(), IO_IN);
+	if (rng_pct(&g->rng, 35))
+		lpts = arr(g, rng_pct(&g->rng, 50) ? "local_points" : "body_com", V(3), IO_IN);
+	if (mode == 0) {
+		Var *w = arr(g, rng_pct(&g->rng, 50) ? "omega" : "ang_vel", V(3), IO_IN), *v = arr(g, rng_pct(&g->rng, 50) ? "lin_vel" : "body_v", V(3), IO_IN);
+		Var *dt = scalar(g, "dt", F()), *wv, *spin;
+
+		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
+		if (mat)
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
+		emit_tid(g, b);
+		{
+			Var *xf = let(g, b, "X", load_tid(g, pa));
+
+			p = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xf)));
+			q = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf))));
+		}
+		wv = let(g, b, "w", load_tid(g, w));
+		p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
+		spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
+		q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
+					   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		name(g, ONE(((const char *const[]){ "integrate", "advance" })), "bodies");
+		heads(g, "Integrates rigid-body poses from linear and angular velocity, renormalising the orientation quaternion",
+		      "Advances each body's position and orientation by one time step dt", NULL);
+	} else if (mode == 1) {
+		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN), *alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *xa, *xb;
+
+		pout = arr(g, "blended", X(), IO_OUT);
+		if (mat)
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
+		emit_tid(g, b);
+		xa = let(g, b, "Xa", load_tid(g, pa));
+		xb = let(g, b, "Xb", load_tid(g, pb));
+		p1 = let(g, b, "p", ex_call(g->A, "wp.lerp", V(3), 2.0, 3, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)),
+					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, alpha)));
+		{
+			Expr *a3[3];
+
+			a3[0] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa)));
+			a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
+			a3[2] = use(g, alpha);
+			q1 = let(g, b, "q", ex_calln(g->A, "wp.quat_slerp", Q(), 1.0, 3, a3));
+		}
+		name(g, ONE(((const char *const[]){ "blend", "interpolate" })), "poses");
+		heads(g, "Interpolates between two rigid poses, lerping the translations and slerping the rotations",
+		      "Blends each pose toward a target pose by a fraction alpha", NULL);
+	} else {
+		Var *pc = arr(g, rng_pct(&g->rng, 50) ? "child_pose" : "body_pose", X(), IO_IN), *xa, *xr;
+
+		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
+		if (mat)
+			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+		if (lpts)
+			local = arr(g, "world_points", V(3), IO_OUT);
+		emit_tid(g, b);
+		xa = let(g, b, "X_p", load_tid(g, pa));
+		xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa)), load_tid(g, pc)));
+		p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
+		q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		name(g, ONE(((const char *const[]){ "compute", "express" })), "relative_poses");
+		heads(g, "Expresses each child pose in its parent's frame with an inverse and a transform product",
+		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
+	}
+	if (local) {
+		Var *x1 = let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+
+		store(g, b, pout, use(g, x1));
+		store(g, b, local, ex_call(g->A, rng_pct(&g->rng, 60) ? "wp.transform_point" : "wp.transform_vector", V(3), 12.0, 2,
+					 use(g, x1), load_tid(g, lpts)));
+		clause(g, "mapping body-frame points into the world");
+	} else
+		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+	if (mo && mo->elem.kind == TY_MAT) {
+		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
+		clause(g, "also writing the rotation as a 3x3 matrix");
+	} else if (mo) {
+		store(g, b, mo, call1(g, "wp.quat_to_rpy", V(3), 4.0, use(g, q1)));
+		clause(g, "also writing roll, pitch and yaw angles");
+	}
+}
+
+/* ----------------------------------------------------------------- losses */
+
+/* A per-element loss summed into one accumulator with its gradient per element:
+ * squared error (float or vector), Huber, or logistic loss of a score. */
+void
+rec_loss(Gen *g)
+{
+	Block *b = &g->k->body;
+	int kind = pick(g, 4); /* mse, mse of vectors, huber, logistic */
+	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50);
+	Type t = kind == 1 ? V(rng_pct(&g->rng, 60) ? 3 : 2) : F();
+	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr;
+	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss" };
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pred = arr(g, kind == 3 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
+	tgt = arr(g, kind == 3 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
+	if (weighted)
+		w = arr(g, rng_pct(&g->rng, 50) ? "weights" : "sample_weight", F(), IO_IN);
+	if (scaled)
+		sc = scalar(g, rng_pct(&g->rng, 50) ? "inv_n" : "scale", F());
+	loss = arr(g, "loss", F(), IO_ACC);
+	grad = arr(g, rng_pct(&g->rng, 50) ? "dpred" : "dloss", t, IO_OUT);
+	emit_tid(g, b);
+	if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
+		Var *y = let(g, b, "y", load_tid(g, tgt));
+		Var *m = let(g, b, "margin", mul(g, use(g, y), load_tid(g, pred)));
+		Var *e = let(g, b, "e", call1(g, "wp.exp", F(), 3.0, ex_un(g->A, OP_NEG, use(g, m))));
+
+		Var *den = let(g, b, rng_pct(&g->rng, 50) ? "denom" : "one_plus_e", add(g, lit(g, 1.0), use(g, e)));
+
+		l = let(g, b, "l", call1(g, "wp.log", F(), 2.0, use(g, den)));
+		gr = let(g, b, "dl", dvd(g, mul(g, ex_un(g->A, OP_NEG, use(g, y)), use(g, e)), use(g, den), 3.0));
+	} else {
+		diff = let(g, b, rng_pct(&g->rng, 50) ? "diff" : "r", sub(g, load_tid(g, pred), load_tid(g, tgt)));
+		if (kind == 2) {
+			double delta = 0.25 * (1 + pick(g, 4));
+			Var *a = let(g, b, "a", call1(g, "wp.abs", F(), 2.0, use(g, diff)));
+			Stmt *s;
+
+			l = let_mut(g, b, "l", mul(g, mul(g, lit(g, 0.5), use(g, diff)), use(g, diff)), 2.0);
+			gr = let_mut(g, b, "dl", use(g, diff), 2.0);
+			s = if_stmt(g, b, ex_cmp(g->A, OP_GT, use(g, a), lit(g, delta)));
+			assign(g, &s->body, l, mul(g, lit(g, delta), sub(g, use(g, a), lit(g, 0.5 * delta))));
+			assign(g, &s->body, gr, mul(g, lit(g, delta), call1(g, "wp.sign", F(), 1.0, use(g, diff))));
+			clause(g, arena_printf(g->A, "with a threshold of %g for the linear branch", delta));
+		} else {
+			l = let(g, b, "l", kind == 1 ? call2(g, "wp.dot", F(), 8.0, use(g, diff), use(g, diff)) : mul(g, use(g, diff), use(g, diff)));
+			gr = let(g, b, "dl", mul(g, lit(g, 2.0), use(g, diff)));
+		}
+	}
+	{
+		Expr *le = use(g, l), *ge = use(g, gr);
+
+		if (w) {
+			Var *wi = let(g, b, "wi", load_tid(g, w));
+
+			le = mul(g, use(g, wi), le);
+			ge = mul(g, use(g, wi), ge);
+			clause(g, "weighting each sample");
+		}
+		if (sc) {
+			le = mul(g, le, use(g, sc));
+			ge = mul(g, ge, use(g, sc));
+		}
+		atomic(g, b, "wp.atomic_add", loss, ilit(g, 0), le);
+		store(g, b, grad, ge);
+	}
+	name(g, ONE(((const char *const[]){ "compute", "eval", "accumulate" })), lname[kind]);
+	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element",
+			      kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared-error loss"),
+	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared error"),
+	      NULL);
+}
+
+/* ----------------------------------------------------------------- image filters */
+
+/* A (2r+1)^2 window over a 2-D image with clamped borders: box or Gaussian
+ * weights (normalised by a constant kgen sums), on a grey or colour image;
+ * optionally an unsharp mask instead of the blur. */
+void
+rec_filter(Gen *g)
+{
+	Block *b = &g->k->body;
+	Arena *A = g->A;
+	int r = rng_pct(&g->rng, 60) ? 1 : 2, di, dj;
+	bool gauss = rng_pct(&g->rng, 50), colour = rng_pct(&g->rng, 40), sharpen = rng_pct(&g->rng, 30);
+	bool sep = rng_pct(&g->rng, 40); /* one pass of a separable filter along axis ax */
+	int ax = pick(g, 2);
+	static const double ks[] = { 0.25, 0.5, 1.0 };
+	double k = ks[pick(g, 3)], total = 0;
+	Type t = colour ? V(3) : F();
+	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL;
+	Stmt *fi, *fj, *a;
+	Expr *e, *idx[2];
+
+	nclauses = 0;
+	set_launch(g, 2);
+	img = arr(g, colour ? (rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
+	if (sharpen)
+		amount = scalar(g, rng_pct(&g->rng, 50) ? "amount" : "strength", F());
+	out = arr(g, sharpen ? "sharpened" : (rng_pct(&g->rng, 50) ? "blurred" : "out"), t, IO_OUT);
+	emit_tid(g, b);
+	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total", colour ? ex_call(A, "wp.vec3", V(3), 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
+	if (colour)
+		acc->def->flags = EF_CONST;
+	fi = st_new(A, S_FOR);
+	fi->idx = arena_alloc(A, sizeof(Expr *) * 3);
+	fi->idx[0] = ilit(g, -r);
+	fi->idx[1] = ilit(g, r + 1);
+	fi->nidx = 2;
+	fi->trips = 2 * r + 1;
+	vi = new_var(g, "di", I(), V_LOOP);
+	vi->bound = vi->base = r;
+	fi->var = vi;
+	block_push(A, b, fi);
+	scope_push_var(g, vi);
+	if (sep) {
+		Var *tv = ax == 0 ? vi : NULL;
+		Expr *id;
+
+		if (!tv) /* the loop runs along axis 1 */
+			vi->name = "dj";
+		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, vi)), ilit(g, 0),
+			     sub(g, ex_shape(A, img, ax), ilit(g, 1)));
+		ii = let(g, &fi->body, ax == 0 ? "ii" : "jj", id);
+		ii->nonneg = true;
+		idx[ax] = use(g, ii), idx[1 - ax] = use(g, g->tid[1 - ax]);
+		e = ex_load(A, img, 2, idx);
+		fj = fi;
+		vj = NULL;
+		jj = NULL;
+	} else {
+		fj = st_new(A, S_FOR);
+		fj->idx = arena_alloc(A, sizeof(Expr *) * 3);
+		fj->idx[0] = ilit(g, -r);
+		fj->idx[1] = ilit(g, r + 1);
+		fj->nidx = 2;
+		fj->trips = 2 * r + 1;
+		vj = new_var(g, "dj", I(), V_LOOP);
+		vj->bound = vj->base = r;
+		fj->var = vj;
+		block_push(A, &fi->body, fj);
+		scope_push_var(g, vj);
+		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, vi)), ilit(g, 0),
+						    sub(g, ex_shape(A, img, 0), ilit(g, 1))));
+		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, vj)), ilit(g, 0),
+						    sub(g, ex_shape(A, img, 1), ilit(g, 1))));
+		ii->nonneg = jj->nonneg = true;
+		idx[0] = use(g, ii), idx[1] = use(g, jj);
+		e = ex_load(A, img, 2, idx);
+	}
+	if (gauss) {
+		Expr *d2 = vj ? add(g, mul(g, use(g, vi), use(g, vi)), mul(g, use(g, vj), use(g, vj))) : mul(g, use(g, vi), use(g, vi));
+
+		w = let(g, &fj->body, "w", call1(g, "wp.exp", F(), 1.0, mul(g, ex_un(A, OP_NEG, call1(g, "float", F(), d2->bound, d2)), lit(g, k))));
+		e = mul(g, use(g, w), e);
+		for (di = -r; di <= r; di++)
+			for (dj = sep ? 0 : -r; dj <= (sep ? 0 : r); dj++)
+				total += exp(-(double)(di * di + dj * dj) * k);
+	} else
+		total = sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1);
+	a = st_new(A, S_AUG);
+	a->var = acc;
+	a->op = OP_ADD;
+	a->e = e;
+	acc->mutated = true;
+	var_assigned(g, acc, e);
+	block_push(A, &fj->body, a);
+	acc->bound = acc->base + (2 * r + 1) * (2 * r + 1);
+	g->nscope -= sep ? 2 : 4; /* di, (dj,) ii, (jj,) and w when present */
+	if (w)
+		g->nscope--;
+	{
+		/* the weights' sum to 4 digits, so the literal is what Python prints */
+		double inv = floor(1.0e4 / total + 0.5) / 1.0e4;
+		Expr *blur = mul(g, use(g, acc), lit(g, inv));
+
+		if (sharpen) {
+			Var *c = let(g, b, "c", load_tid(g, img));
+			Var *bl = let(g, b, "blur", blur);
+
+			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
+		} else
+			store(g, b, out, blur);
+	}
+	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
+	if (sep)
+		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
+	heads(g, arena_printf(g->A, "%s a %s image with a %dx%d %s window, clamping reads at the borders", sharpen ? "Sharpens" : "Blurs",
+			      colour ? "colour" : "greyscale", sep && ax == 1 ? 1 : 2 * r + 1, sep && ax == 0 ? 1 : 2 * r + 1,
+			      gauss ? "Gaussian" : "box"),
+	      arena_printf(g->A, "%s each pixel %s over a window of %d cells%s",
+			   sharpen ? "Applies an unsharp mask to" : "Averages", gauss ? "with Gaussian weights" : "uniformly",
+			   sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1), sep ? " in one loop" : " in two nested loops"),
+	      NULL);
+}
