@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -76,6 +77,7 @@ typedef struct Opts {
 	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
 	int samples;
+	int timing;           /* --time=N: N more launches, timed */
 } Opts;
 
 /* The order in which a launch runs its threads (--order): each thread is
@@ -124,6 +126,9 @@ usage(FILE *f)
 	        "                           no writes, sockets, exec or new processes (SIGSYS)\n"
 	        "      --compile            compile MODULE.cpp into the cache (with --double,\n"
 	        "                           --unchecked as given), print the .so's path, exit\n"
+	        "      --time=N             after the run, N more launches of the kernel (the\n"
+	        "                           backward one with -b), timed: their median and\n"
+	        "                           fastest wall time on standard error\n"
 	        "      --order=ORDER        the threads' order: forward (default), reverse, or\n"
 	        "                           shuffle[:SEED] (a seeded permutation), one call each\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
@@ -329,7 +334,8 @@ compile(const char *src, bool widened, bool checked, char **cached)
 		fprintf(stderr, "krun: cannot read %s: %s\n", src, strerror(errno));
 		return NULL;
 	}
-	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off%s -shared -fPIC -I%s%s%s", cxx, flags, nobuiltins,
+	/* KPY_SERIAL: launch() runs the threads one after another (kpy/atomic.h) */
+	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off%s -DKPY_SERIAL -shared -fPIC -I%s%s%s", cxx, flags, nobuiltins,
 	          includedir(), widened ? " -DKPY_F32_DOUBLE" : "", checked ? " -DKPY_CHECKED" : "");
 	h = hash64(text, len, 0);
 	h = hash64(cmd.s, cmd.n, h);
@@ -950,6 +956,44 @@ launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
 	return 0;
 }
 
+static int
+cmpdouble(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --time=N: N more launches of r (after its results were written: they
+ * change what the kernel accumulates, not how long it takes), each timed;
+ * the median and the fastest on standard error. */
+static int
+timelaunches(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
+{
+	double *t = malloc((size_t)o->timing * sizeof *t);
+	struct timespec t0, t1;
+	int i;
+
+	if (!t) {
+		fprintf(stderr, "krun: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < o->timing; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (launch(r, b, md, o) < 0) {
+			free(t);
+			return 1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		t[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+	}
+	qsort(t, (size_t)o->timing, sizeof *t, cmpdouble);
+	fprintf(stderr, "krun: %s: %d launches of %lld threads: median %.4f ms, fastest %.4f ms\n", o->kernel,
+	        o->timing, (long long)b->size, t[o->timing / 2], t[0]);
+	free(t);
+	return 0;
+}
+
 /* --out=-: where the arrays go (the original standard output; the
  * kernel's prints go to standard error). */
 static FILE *arraystream;
@@ -1283,7 +1327,7 @@ int
 main(int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
-	       OPT_SANDBOX, OPT_COMPILE };
+	       OPT_SANDBOX, OPT_COMPILE, OPT_TIME };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
 		{"dim", required_argument, NULL, 'd'},
@@ -1298,6 +1342,7 @@ main(int argc, char **argv)
 		{"tol", required_argument, NULL, OPT_TOL},
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"time", required_argument, NULL, OPT_TIME},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"order", required_argument, NULL, OPT_ORDER},
 		{"double", no_argument, NULL, OPT_DOUBLE},
@@ -1409,6 +1454,15 @@ main(int argc, char **argv)
 				{ rc = 2; goto done; }
 			}
 			o.samples = (int)v;
+			break;
+		}
+		case OPT_TIME: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 1000000) {
+				fprintf(stderr, "krun: bad --time '%s' (1 to 1000000 launches)\n", optarg);
+				{ rc = 2; goto done; }
+			}
+			o.timing = (int)v;
 			break;
 		}
 		case 'h': usage(stdout); { rc = 0; goto done; }
@@ -1561,6 +1615,8 @@ main(int argc, char **argv)
 		} else {
 			rc = launch(&run, &b, &md, &o) < 0 ? 1 : writeout(&run, &md, &o, false);
 		}
+		if (rc == 0 && o.timing)
+			rc = timelaunches(&run, &b, &md, &o);
 		runfree(&run);
 	}
 done:

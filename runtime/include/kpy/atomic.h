@@ -12,7 +12,8 @@
  * load-op-store, as Warp does for them.
  *
  * Host: GCC/Clang __atomic builtins (floating point through compare-and-
- * swap loops).  CUDA (sm_75+): atomicAdd/Min/Max/And/Or/Xor/Exch/CAS, with
+ * swap loops); with KPY_SERIAL (krun: a launch's threads run one after
+ * another on one host thread) plain read-modify-write, as Warp's CPU build.  CUDA (sm_75+): atomicAdd/Min/Max/And/Or/Xor/Exch/CAS, with
  * CAS loops for float min/max and f16.  sub is add of the negated value;
  * float min/max use kpy::min/max (fmin semantics).  cas compares with ==
  * on the host (as Warp's CPU build) and bit patterns on CUDA (as Warp's
@@ -70,6 +71,8 @@ template <class Op, class T> KPY_HD inline T cas_loop(T *p, T v)
 	} while (assumed != old);
 	memcpy(&cur, &old, sizeof(T));
 	return cur;
+#elif defined(KPY_SERIAL)
+	return plain<Op>(p, v);
 #else
 	T old;
 	__atomic_load(p, &old, __ATOMIC_SEQ_CST);
@@ -149,6 +152,31 @@ KPY_INT_ATOMICS(unsigned long)
 KPY_INT_ATOMICS(long long)
 KPY_INT_ATOMICS(unsigned long long)
 #undef KPY_INT32_ATOMICS
+#elif defined(KPY_SERIAL)
+/* A host that runs a launch's threads one after another (krun defines
+ * KPY_SERIAL): plain read-modify-write, as Warp's CPU build does, the same
+ * values in the same order without a locked instruction per update. */
+#define KPY_INT_ATOMICS(T) \
+	KPY_HD inline T atomic_add(T *p, T v) { return detail::plain<detail::op_add>(p, v); } \
+	KPY_HD inline T atomic_min(T *p, T v) { return detail::plain<detail::op_min>(p, v); } \
+	KPY_HD inline T atomic_max(T *p, T v) { return detail::plain<detail::op_max>(p, v); } \
+	KPY_HD inline T atomic_and(T *p, T v) { return detail::plain<detail::op_and>(p, v); } \
+	KPY_HD inline T atomic_or(T *p, T v) { return detail::plain<detail::op_or>(p, v); } \
+	KPY_HD inline T atomic_xor(T *p, T v) { return detail::plain<detail::op_xor>(p, v); } \
+	KPY_HD inline T atomic_exch(T *p, T v) { return detail::plain<detail::op_exch>(p, v); } \
+	KPY_HD inline T atomic_cas(T *p, T cmp, T v) \
+	{ \
+		T old = *p; \
+		if (old == cmp) \
+			*p = v; \
+		return old; \
+	}
+KPY_INT_ATOMICS(int)
+KPY_INT_ATOMICS(unsigned int)
+KPY_INT_ATOMICS(long)
+KPY_INT_ATOMICS(unsigned long)
+KPY_INT_ATOMICS(long long)
+KPY_INT_ATOMICS(unsigned long long)
 #else
 #define KPY_INT_ATOMICS(T) \
 	KPY_HD inline T atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); } \
