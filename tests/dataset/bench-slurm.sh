@@ -25,3 +25,6 @@ awk -v n="$N" -v r="$n" -v a="$t0" -v b="$t1" -v c="$CPUS" -v s="$SEED" 'BEGIN {
 	printf "bench-slurm: N=%d SEED=%d, %d records, one node of %d CPUs: %.1f s (%.2f records/s)\n", n, s, r, c, b - a, r / (b - a) }'
 echo "bench-slurm: sha256 of train+val+test+stats: $h"
 grep "job array" "$T/log" | sed 's/^/bench-slurm: /' | cut -c1-200
+# what the merge kept: kpack's summary (duplicates and near-duplicates
+# removed, records rejected by a check)
+grep -h "^kpack: .*records (" "$T/out/slurm/merge.log" 2>/dev/null | sed 's/^/bench-slurm: /' | cut -c1-200
