@@ -99,10 +99,11 @@ template <> struct cudaint<unsigned long> { typedef unsigned long long type; };
 /* ------------------------------------------------------------------ */
 /* Scalars, through a pointer                                          */
 
-/* Non-atomic types. */
-#define KPY_PLAIN(T) \
+/* Plain read-modify-write: for Warp's non-atomic types below, and for every
+ * integer type on a KPY_SERIAL host.  (sub is separate: negating an int or
+ * long could overflow, so those take the unsigned negation further down.) */
+#define KPY_PLAIN_RMW(T) \
 	KPY_HD inline T atomic_add(T *p, T v) { return detail::plain<detail::op_add>(p, v); } \
-	KPY_HD inline T atomic_sub(T *p, T v) { return detail::plain<detail::op_add>(p, (T)-v); } \
 	KPY_HD inline T atomic_min(T *p, T v) { return detail::plain<detail::op_min>(p, v); } \
 	KPY_HD inline T atomic_max(T *p, T v) { return detail::plain<detail::op_max>(p, v); } \
 	KPY_HD inline T atomic_and(T *p, T v) { return detail::plain<detail::op_and>(p, v); } \
@@ -116,6 +117,11 @@ template <> struct cudaint<unsigned long> { typedef unsigned long long type; };
 			*p = v; \
 		return old; \
 	}
+
+/* Non-atomic types. */
+#define KPY_PLAIN(T) \
+	KPY_PLAIN_RMW(T) \
+	KPY_HD inline T atomic_sub(T *p, T v) { return detail::plain<detail::op_add>(p, (T)-v); }
 KPY_PLAIN(i8)
 KPY_PLAIN(u8)
 KPY_PLAIN(i16)
@@ -156,21 +162,7 @@ KPY_INT_ATOMICS(unsigned long long)
 /* A host that runs a launch's threads one after another (krun defines
  * KPY_SERIAL): plain read-modify-write, as Warp's CPU build does, the same
  * values in the same order without a locked instruction per update. */
-#define KPY_INT_ATOMICS(T) \
-	KPY_HD inline T atomic_add(T *p, T v) { return detail::plain<detail::op_add>(p, v); } \
-	KPY_HD inline T atomic_min(T *p, T v) { return detail::plain<detail::op_min>(p, v); } \
-	KPY_HD inline T atomic_max(T *p, T v) { return detail::plain<detail::op_max>(p, v); } \
-	KPY_HD inline T atomic_and(T *p, T v) { return detail::plain<detail::op_and>(p, v); } \
-	KPY_HD inline T atomic_or(T *p, T v) { return detail::plain<detail::op_or>(p, v); } \
-	KPY_HD inline T atomic_xor(T *p, T v) { return detail::plain<detail::op_xor>(p, v); } \
-	KPY_HD inline T atomic_exch(T *p, T v) { return detail::plain<detail::op_exch>(p, v); } \
-	KPY_HD inline T atomic_cas(T *p, T cmp, T v) \
-	{ \
-		T old = *p; \
-		if (old == cmp) \
-			*p = v; \
-		return old; \
-	}
+#define KPY_INT_ATOMICS(T) KPY_PLAIN_RMW(T)
 KPY_INT_ATOMICS(int)
 KPY_INT_ATOMICS(unsigned int)
 KPY_INT_ATOMICS(long)
@@ -199,6 +191,7 @@ KPY_INT_ATOMICS(long long)
 KPY_INT_ATOMICS(unsigned long long)
 #endif
 #undef KPY_INT_ATOMICS
+#undef KPY_PLAIN_RMW
 
 /* sub: add the negation (wrapping, as Warp's atomic_add(p, -v)). */
 template <class I> KPY_HD inline typename detail::if_int<I>::type atomic_sub(I *p, I v)
