@@ -29,13 +29,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("WARP_CACHE_PATH", os.path.join(tempfile.gettempdir(), "kpy-warp-cache"))
 import warp as wp  # noqa: E402
 
-from warpbench import SCAL, benchspecs, kpylist, kpytype  # noqa: E402
+from warpbench import SCAL, benchsize, benchspecs, kpylist, kpytype, scaled  # noqa: E402
 
 wp.config.quiet = True
-
-
-def scaled(x, scale):
-    return x // scale if x >= 4096 else x
 
 
 def arrays_for(params, spec, dim, rng, scale):
@@ -45,14 +41,7 @@ def arrays_for(params, spec, dim, rng, scale):
         if kind != "array":
             continue
         sc, elem = kpytype(t)
-        s = spec.get(pn, "dim")
-        hi = None
-        if ":<" in s:
-            s, hi = s.split(":<")
-            hi = scaled(int(hi), scale)
-        shape = []
-        for x in s.split(","):
-            shape += dim if x == "dim" else [scaled(int(x), scale)]
+        shape, hi = benchsize(spec.get(pn, "dim"), dim, scale)
         dt = np.dtype(SCAL[sc][0])
         full = tuple(shape) + tuple(elem)
         if dt.kind == "f":

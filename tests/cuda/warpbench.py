@@ -123,6 +123,25 @@ def benchspecs(path):
     return specs
 
 
+def scaled(x, scale):
+    """A BENCH size made smaller for the CPU benchmark (cpubench.py)."""
+    x = int(x)
+    return x // scale if x >= 4096 else x
+
+
+def benchsize(s, dim, scale=1):
+    """A BENCH array size (`dim`, `N[,M..]`, either with `:<K`) -> (shape,
+    K or None), the launch extents `dim` given; the numbers scaled."""
+    hi = None
+    if ":<" in s:
+        s, hi = s.split(":<")
+        hi = scaled(hi, scale)
+    shape = []
+    for x in s.split(","):
+        shape += dim if x == "dim" else [scaled(x, scale)]
+    return shape, hi
+
+
 def ptxparams(ptx, entry):
     """The .param byte sizes of entry `entry` in PTX text."""
     m = re.search(r"\.entry\s+" + re.escape(entry) + r"\s*\((.*?)\)", ptx, re.S)
@@ -255,20 +274,15 @@ def kernelspec(mod, name, cname, fname, bwd, params, tid, fwdlist, spec, kern, p
         base = pn[4:] if pn.startswith("adj_") and pn[4:] in access else pn
         sc, elem = kpytype(t)
         s = spec.get(base, "dim")
-        hi = None
-        if ":<" in s:
-            s, hi = s.split(":<")
-        shape = []
-        for x in s.split(","):
-            shape += dim if x == "dim" else [int(x)]
+        shape, hi = benchsize(s, dim)
         if len(shape) != nd:
-            raise RuntimeError("array %s: BENCH shape %s for %d dims" % (pn, s, nd))
+            raise RuntimeError("array %s: BENCH shape %s for %d dims" % (pn, s.split(":<")[0], nd))
         gen = "uniform" if sc in ("f32", "f64", "f16") else "int"
         if pn != base:  # an adjoint: the seed of what the forward wrote, else zero
             gen = "uniform" if access[base] in ("w", "rw") and gen == "uniform" else "zero"
         d = {"dtype": SCAL[sc][0], "shape": shape, "elem": elem, "gen": gen}
         if hi is not None and pn == base:
-            d["hi"] = int(hi)
+            d["hi"] = hi
         arrays[pn] = d
 
     for pn, kind, t, nd, acc in params:
