@@ -42,6 +42,7 @@
 #include "config.h"
 #include "ir.h"
 #include "data.h"
+#include "npydir.h"
 #include "sandbox.h"
 
 #ifndef KPY_SRC_INCLUDE
@@ -132,6 +133,9 @@ usage(FILE *f)
 	        "      --order=ORDER        the threads' order: forward (default), reverse, or\n"
 	        "                           shuffle[:SEED] (a seeded permutation), one call each\n"
 	        "  -l, --list               list the module's kernels and their parameters\n"
+	        "      --batch=FILE         run FILE's commands (krun ARGS.., compare A B RTOL\n"
+	        "                           ATOL; >OUT, 2>ERR) in one process: one exit\n"
+	        "                           status a line on standard output\n"
 	        "  -q, --quiet              no summary lines\n"
 	        "  -h, --help               show this help\n"
 	        "  -V, --version            show the version\n"
@@ -1323,8 +1327,8 @@ oncrash(int sig)
 
 /* ---- main ---------------------------------------------------------- */
 
-int
-main(int argc, char **argv)
+static int
+krunmain(int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
 	       OPT_SANDBOX, OPT_COMPILE, OPT_TIME };
@@ -1645,4 +1649,181 @@ done:
 		_exit(rc);
 	}
 	return rc;
+}
+
+/* ---- batch ---------------------------------------------------------- */
+
+/* A module build already loaded by the batch driver, so that each command's
+ * child finds it mapped and relocated (dlopen of the same file). */
+typedef struct Loaded {
+	char *module;
+	bool widened, checked;
+} Loaded;
+
+static void
+preload(Loaded **v, int *n, char **words, int nw)
+{
+	bool widened = false, checked = true;
+	const char *module = NULL;
+	char *so, *cached = NULL;
+	void *dl;
+	int i;
+
+	for (i = 1; i < nw; i++) {
+		if (strcmp(words[i], "--gradcheck") == 0 || strcmp(words[i], "-G") == 0 || strcmp(words[i], "--double") == 0)
+			widened = true;
+		else if (strcmp(words[i], "--unchecked") == 0)
+			checked = false;
+		else if (strcmp(words[i], "--sandbox") == 0 || strncmp(words[i], "--sandbox=", 10) == 0)
+			return; /* confined before it loads anything */
+	}
+	if (nw < 2 || words[1][0] == '-' || !endswith((module = words[1]), ".cpp") || !isfile(module))
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i].module, module) == 0 && (*v)[i].widened == widened && (*v)[i].checked == checked)
+			return;
+	if (!(so = compile(module, widened, checked, &cached)))
+		return; /* the command itself reports it */
+	dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	(void)dl; /* kept open: the children share it */
+	free(so);
+	free(cached);
+	*v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+	(*v)[*n].module = xstrdup(module);
+	(*v)[*n].widened = widened;
+	(*v)[*n].checked = checked;
+	(*n)++;
+}
+
+/* Point fd at path (O_TRUNC); false when it cannot be opened. */
+static bool
+redirect(int fd, const char *path)
+{
+	int f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (f < 0)
+		return false;
+	dup2(f, fd);
+	close(f);
+	return true;
+}
+
+/* --batch FILE: each line a command, words separated by blanks (no
+ * quoting), with optional ">FILE" and "2>FILE" words:
+ *   krun MODULE ARGS...         a krun run, in a child forked from this
+ *                               process (module builds loaded once)
+ *   compare DIR1 DIR2 RTOL ATOL  kpack compare DIR1 DIR2
+ * Blank lines and lines starting with '#' are skipped.  Prints each
+ * command's exit status (128 + N for a signal N) on its own line. */
+static int
+batch(const char *file)
+{
+	char *text = readfile(file, NULL), *line, *save = NULL;
+	Loaded *loaded = NULL;
+	int nloaded = 0, lineno = 0, i, rc = 0;
+
+	if (!text) {
+		fprintf(stderr, "krun: cannot read %s: %s\n", file, strerror(errno));
+		return 2;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *words[128], *w, *wsave = NULL, *out = NULL, *err = NULL;
+		int nw = 0, status;
+
+		lineno++;
+		for (w = strtok_r(line, " \t", &wsave); w; w = strtok_r(NULL, " \t", &wsave)) {
+			if (strncmp(w, "2>", 2) == 0)
+				err = w + 2;
+			else if (w[0] == '>')
+				out = w + 1;
+			else if (nw < 127)
+				words[nw++] = w;
+			else {
+				fprintf(stderr, "krun: %s:%d: more than 127 words\n", file, lineno);
+				rc = 2;
+				goto done;
+			}
+		}
+		words[nw] = NULL;
+		if (nw == 0 || words[0][0] == '#')
+			continue;
+		if ((out && !*out) || (err && !*err)) {
+			fprintf(stderr, "krun: %s:%d: a redirection without a file\n", file, lineno);
+			rc = 2;
+			goto done;
+		}
+		fflush(NULL);
+		if (strcmp(words[0], "compare") == 0) {
+			int saved = dup(2);
+			double rtol, atol;
+			char *e1, *e2;
+			if (nw != 5 || (rtol = strtod(words[3], &e1), *e1) || (atol = strtod(words[4], &e2), *e2)) {
+				fprintf(stderr, "krun: %s:%d: compare DIR1 DIR2 RTOL ATOL\n", file, lineno);
+				rc = 2;
+				goto done;
+			}
+			if (err && !redirect(2, err))
+				status = 2;
+			else
+				status = kpy_comparedirs("kpack", words[1], words[2], rtol, atol);
+			fflush(stderr);
+			dup2(saved, 2);
+			close(saved);
+		} else if (strcmp(words[0], "krun") == 0) {
+			pid_t pid;
+			preload(&loaded, &nloaded, words, nw);
+			fflush(NULL);
+			if ((pid = fork()) < 0) {
+				fprintf(stderr, "krun: fork: %s\n", strerror(errno));
+				rc = 2;
+				goto done;
+			}
+			if (pid == 0) {
+				int r;
+				if (!redirect(1, out ? out : "/dev/null") || (err && !redirect(2, err)))
+					_exit(2);
+				optind = 0; /* getopt starts afresh */
+				r = krunmain(nw, words);
+				fflush(NULL);
+				_exit(r);
+			}
+			while (waitpid(pid, &status, 0) < 0)
+				if (errno != EINTR) {
+					fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
+					rc = 2;
+					goto done;
+				}
+			status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		} else {
+			fprintf(stderr, "krun: %s:%d: unknown command '%s' (krun or compare)\n", file, lineno, words[0]);
+			rc = 2;
+			goto done;
+		}
+		printf("%d\n", status);
+	}
+done:
+	for (i = 0; i < nloaded; i++)
+		free(loaded[i].module);
+	free(loaded);
+	free(text);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "krun: error writing standard output\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 2 && (strcmp(argv[1], "--batch") == 0 || strncmp(argv[1], "--batch=", 8) == 0)) {
+		const char *file = argv[1][7] == '=' ? argv[1] + 8 : argc == 3 ? argv[2] : NULL;
+		if (!file || argc != (argv[1][7] == '=' ? 2 : 3)) {
+			fprintf(stderr, "krun: --batch FILE takes no other arguments\n");
+			usage(stderr);
+			return 2;
+		}
+		return batch(file);
+	}
+	return krunmain(argc, argv);
 }

@@ -30,7 +30,7 @@
 #include <cJSON.h>
 
 #include "ir.h"
-#include "npy.h"
+#include "npydir.h"
 #include "neardup.h"
 
 /* The record schema's version, in every record's "schema": 2 = the module alone in
@@ -1128,50 +1128,6 @@ fail:
 
 /* ---- compare ------------------------------------------------------- */
 
-static int
-cmdcompare(const char *a, const char *b, double rtol, double atol)
-{
-	DIR *d = opendir(a);
-	struct dirent *e;
-	int bad = 0, n = 0;
-
-	if (!d) {
-		fprintf(stderr, "kpack: cannot open %s: %s\n", a, strerror(errno));
-		return 1;
-	}
-	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		char pa[4096], pb[4096], err[256];
-		NpyArray x = {0}, y = {0};
-		double worst = 0;
-		int64_t at = 0, m;
-		if (l < 5 || strcmp(e->d_name + l - 4, ".npy") != 0)
-			continue;
-		snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
-		snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
-		n++;
-		if (npy_read(pa, &x, err, sizeof err) || npy_read(pb, &y, err, sizeof err)) {
-			fprintf(stderr, "kpack: %s\n", err);
-			bad++;
-		} else if ((m = kpy_compare(&y, &x, rtol, atol, &worst, &at, err, sizeof err)) != 0) {
-			if (m < 0)
-				fprintf(stderr, "kpack: %s: %s\n", e->d_name, err);
-			else
-				fprintf(stderr, "kpack: %s: %lld elements differ (first worst at %lld)\n", e->d_name,
-				        (long long)m, (long long)at);
-			bad++;
-		}
-		npy_free(&x);
-		npy_free(&y);
-	}
-	closedir(d);
-	if (n == 0) {
-		fprintf(stderr, "kpack: no .npy files in %s\n", a);
-		return 1;
-	}
-	return bad ? 1 : 0;
-}
-
 /* ---- tasks --------------------------------------------------------- */
 
 /* The first line of text that starts with prefix (malloc'd), or NULL. */
@@ -1444,7 +1400,7 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "validate") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
 	if (strcmp(cmd, "compare") == 0)
-		return argc != 2 ? (usage(stderr), 2) : cmdcompare(argv[0], argv[1], rtol, atol);
+		return argc != 2 ? (usage(stderr), 2) : kpy_comparedirs("kpack", argv[0], argv[1], rtol, atol);
 	if (strcmp(cmd, "tasks") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdtasks(argc, argv, out, holdout);
 	fprintf(stderr, "kpack: unknown command '%s'\n", cmd);
