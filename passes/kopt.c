@@ -38,37 +38,6 @@ usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", passtab[i].name, passtab[i].doc);
 }
 
-/* Append the passes of a comma-separated list; returns false on an unknown name. */
-static bool
-addpasses(const char *list, const PassInfo **pipe, int *npipe, int max)
-{
-	const char *s = list, *e;
-
-	while (*s) {
-		const PassInfo *p;
-		e = strchr(s, ',');
-		if (!e)
-			e = s + strlen(s);
-		if (e - s == 1 && *s == 'O') {
-			/* "O" in a list stands for the default pipeline: -p ad,O */
-			if (!addpasses(KOPT_DEFAULT_PIPELINE, pipe, npipe, max))
-				return false;
-		} else if (e > s) {
-			if (!(p = findpass(s, (size_t)(e - s)))) {
-				fprintf(stderr, "kopt: unknown pass '%.*s' (see kopt --list-passes)\n", (int)(e - s), s);
-				return false;
-			}
-			if (*npipe == max) {
-				fprintf(stderr, "kopt: too many passes\n");
-				return false;
-			}
-			pipe[(*npipe)++] = p;
-		}
-		s = *e ? e + 1 : e;
-	}
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {

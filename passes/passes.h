@@ -29,6 +29,9 @@ typedef struct PassInfo {
 extern const PassInfo passtab[];
 extern const int npasses;
 const PassInfo *findpass(const char *name, size_t len);
+/* Append the passes of a comma-separated list ("O": the default pipeline)
+ * to pipe[*npipe..max); false, with a message, on an unknown name. */
+bool addpasses(const char *list, const PassInfo **pipe, int *npipe, int max);
 
 /* The pipeline -O stands for. */
 #define KOPT_DEFAULT_PIPELINE "fold,cse,dce"
