@@ -41,7 +41,7 @@ SHELL = /bin/sh
 dataset_nshards := $(shell echo $$(( ($(N) + $(SHARD) - 1) / $(SHARD) )))
 dataset_shards := $(shell i=0; while [ $$i -lt $(dataset_nshards) ]; do \
 	printf '$(OUT)/shards/%05d.jsonl ' $$i; i=$$((i+1)); done)
-dataset_tools = $(addprefix $(KPY_BIN)/,kgen kpyc kopt kcpu kcuda krun kpack)
+dataset_tools = $(addprefix $(KPY_BIN)/,kgen kshard krun kpack)
 
 all: $(dataset_shards)
 	@$(MAKE) -s -f '$(firstword $(MAKEFILE_LIST))' merge

@@ -4,8 +4,8 @@
 #   shard.sh BIN OUT SHARD SEED START COUNT [CATEGORIES]
 #
 # Generates kernels START .. START+COUNT-1 of kgen's SEED, takes each through
-# kpyc | kopt -p ad,O | kcpu, kcuda (forward, backward, standalone) [| kptx],
-# then checks the shard as a unit: nvcc and ptxas compile all of its kernels
+# kpyc | kopt -p ad,O | kcpu, kcuda (forward, backward, standalone), kptx
+# (kshard: the same chain in one process), then checks the shard as a unit: nvcc and ptxas compile all of its kernels
 # at once, the C++ of all of them is built once and krun runs each kernel,
 # checks its gradient against finite differences, and compares the LLVM host
 # object's outputs with the C++ build's.  Writes, atomically:
@@ -31,6 +31,10 @@ lastns=$(date +%s%N)
 lap() { local now; now=$(date +%s%N); T[$1]=$(( ${T[$1]:-0} + now - lastns )); lastns=$now; }
 
 work="$OUT/work/$SHARD"
+case $work in *[[:space:]]*)
+	# krun --batch's commands are words separated by blanks
+	echo "shard.sh: the output folder must not contain blanks: $OUT" >&2; exit 2 ;;
+esac
 rm -rf "$work"
 mkdir -p "$work/py" "$work/k" "$OUT/shards" || exit 2
 t0=$(date +%s.%N)
@@ -41,110 +45,50 @@ catopt=()
 	echo "shard.sh: kgen failed" >&2; exit 2; }
 
 lap kgen
-have_kptx=0
-[ -x "$BIN/kptx" ] && have_kptx=1
 
 # check NAME pass|fail|skip [reason] -> the kernel's checks file
-check() { local d=$1; shift; printf '%s\n' "$*" | head -c 400 | tr '\n' ' ' | sed 's/ *$//' >>"$d/checks"; echo >>"$d/checks"; }
+# (at most 400 bytes, newlines as blanks, no trailing blanks: as kshard writes them)
+check() {
+	local d=$1 s
+	shift
+	s="$*"$'\n'
+	s=${s:0:400}
+	s=${s//$'\n'/ }
+	s=${s%"${s##*[! ]}"}
+	printf '%s\n' "$s" >>"$d/checks"
+}
 NONFINITE='(sum|abs)=-?(nan|inf)'
 firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>/dev/null; }
 
 # kgen -o DIR/ writes per kernel STEM.py (the module), STEM.meta (key value
 # lines: seed index category kernel dim module description) and
-# STEM.harness.py; the kernel's folder is work/k/STEM (kernel names repeat
-# within a shard).
-# progress STAGE I: every 25 kernels, how far the shard is and how fast
-pstart=$(date +%s.%N)
-progress() {
-	[ $(($2 % 25)) = 0 ] || return 0
-	awk -v s="$SHARD" -v st="$1" -v i="$2" -v n="$COUNT" -v t0="$pstart" -v t1="$(date +%s.%N)" \
-		'BEGIN { printf "dataset: shard %s: %s %d/%d kernels (%.1f kernels/s)\n", s, st, i, n, i / (t1 - t0 + 1e-9) }' >&2
-	return 0
-}
+# STEM.harness.py.  kshard compiles each into its folder work/k/STEM (kernel
+# names repeat within a shard) in one process: kpyc, kopt (ad, forward,
+# backward, the lowering), kcpu, kcuda (and the standalone program), kptx;
+# each stage a line of the folder's checks file; the folders of the kernels
+# that passed every stage in work/good.
+"$BIN/kshard" --seed "$SEED" --arch "$ARCH" --timing "$work/compile.timing" "$work" ||
+	{ echo "shard.sh: kshard failed" >&2; exit 2; }
 names=()
-pk=0
-for m in "$work"/py/*.meta; do
-	pk=$((pk + 1)); progress compiled "$pk"
-	stem=$(basename "$m" .meta)
-	name=$(sed -n 's/^kernel //p' "$m")
-	d="$work/k/$stem"
-	mkdir -p "$d"
-	# the tools run inside the folder on NAME.py, so that the texts name the
-	# module, not this build's paths
-	cp "$work/py/$stem.py" "$d/kernel.py"
-	cp "$work/py/$stem.py" "$d/$name.py"
-	cp "$work/py/$stem.harness.py" "$d/harness.py"
-	cp "$m" "$d/meta"
-	: >"$d/checks"
-	names+=("$stem")
-	lap other
-	if ! (cd "$d" && "$BIN/kpyc" "$name.py" -o kernel.kir 2>err); then
-		check "$d" kpyc fail "$(firstline "$d/err")"; continue
-	fi
-	check "$d" kpyc pass
-	lap kpyc
-	if ! "$BIN/kopt" -p ad,O --verify-each "$d/kernel.kir" -o "$d/ad.kir" 2>"$d/err"; then
-		check "$d" kopt fail "$(firstline "$d/err")"; continue
-	fi
-	check "$d" kopt pass
-	# warnings of ad: the gradient is not a true gradient (Warp semantics)
-	grep -m1 'warning:' "$d/err" | sed 's/^[^:]*:[0-9]*:[0-9]*: warning: //' >"$d/adwarn"
-	ok=1
-	lap kopt
-	for half in forward backward; do
-		"$BIN/kopt" -p "$half" "$d/ad.kir" -o "$d/$half.kir" 2>"$d/err" || ok=0
-	done
-	if [ $ok = 1 ] && "$BIN/kcpu" "$d/forward.kir" -o "$d/fwd.cpp" 2>"$d/err" &&
-	   "$BIN/kcpu" "$d/backward.kir" -o "$d/bwd.cpp" 2>>"$d/err"; then
-		check "$d" kcpu pass
-	else
-		check "$d" kcpu fail "$(firstline "$d/err")"; continue
-	fi
-	lap kcpu
-	dim=$(sed -n 's/^dim //p' "$d/meta")
-	if "$BIN/kcuda" "$d/forward.kir" -o "$d/fwd.cu" 2>"$d/err" &&
-	   "$BIN/kcuda" "$d/backward.kir" -o "$d/bwd.cu" 2>>"$d/err" &&
-	   "$BIN/kcuda" --standalone --kernel "$name" --dim "$dim" --seed "$SEED" "$d/ad.kir" \
-	       -o "$d/standalone.cu" 2>>"$d/err"; then
-		check "$d" kcuda pass
-	else
-		check "$d" kcuda fail "$(firstline "$d/err")"; continue
-	fi
-	lap kcuda
-	if [ $have_kptx = 1 ]; then
-		if "$BIN/kopt" -p inline,unroll,scalarize,O "$d/ad.kir" -o "$d/low.kir" 2>"$d/err" &&
-		   "$BIN/kptx" --arch "$ARCH" "$d/low.kir" -o "$d/kernel.ptx" 2>>"$d/err"; then
-			check "$d" kptx pass
-		else
-			check "$d" kptx fail "$(firstline "$d/err")"; continue
-		fi
-	else
-		check "$d" kptx skip "kptx is not built"
-	fi
-	lap kptx
-	echo "$d/kernel.py" >>"$work/good"
-done
+for m in "$work"/py/*.meta; do names+=("$(basename "$m" .meta)"); done
+# its time per stage, into this shard's table
+addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); done <"$1"; lastns=$(date +%s%N); }
+addtimes "$work/compile.timing"
 
 # ---- the shard as a unit --------------------------------------------------
 # shardwide CHECK STATUS REASON: the same result for every kernel still in
 shardwide() { local n; for n in $(cat "$work/good.names" 2>/dev/null); do check "$work/k/$n" "$@"; done; }
 if [ -s "$work/good" ]; then
-	xargs -a "$work/good" -n1 dirname | xargs -n1 basename >"$work/good.names"
-	# in the shard module each kernel is named after its folder (kernel names
-	# repeat within a shard): unit.py is the module with the kernel renamed
-	: >"$work/good.unit"
-	for n in $(cat "$work/good.names"); do
-		name=$(sed -n 's/^kernel //p' "$work/k/$n/meta")
-		sed "s/^def $name(/def u_$n(/" "$work/k/$n/kernel.py" >"$work/k/$n/unit.py"
-		echo "u_$n" >"$work/k/$n/unitname"
-		echo "$work/k/$n/unit.py" >>"$work/good.unit"
-	done
+	while read -r p; do p=${p%/kernel.py}; echo "${p##*/}"; done <"$work/good" >"$work/good.names"
+	# the shard module: each kernel's module with the kernel renamed after
+	# its folder (kernel names repeat within a shard), compiled as one module
+	# (and to PTX and a host object): work/shard.{kir,ad.kir,cpp,cu,ptx,host.o}
 	unit_ok=1
-	xargs -a "$work/good.unit" "$BIN/kpyc" -o "$work/shard.kir" 2>"$work/err" &&
-	"$BIN/kopt" -p ad,O "$work/shard.kir" -o "$work/shard.ad.kir" 2>/dev/null &&
-	"$BIN/kcpu" "$work/shard.ad.kir" -o "$work/shard.cpp" 2>>"$work/err" &&
-	"$BIN/kcuda" "$work/shard.ad.kir" -o "$work/shard.cu" 2>>"$work/err" || unit_ok=0
-	lap shard_module
+	kopts=()
+	[ -n "$PTXAS" ] && kopts+=(--ptx)
+	kopts+=(--host)
+	"$BIN/kshard" --unit "${kopts[@]}" --arch "$ARCH" --timing "$work/unit.timing" "$work" || unit_ok=0
+	addtimes "$work/unit.timing"
 	if [ $unit_ok = 0 ]; then
 		# cannot happen for kernels that passed on their own; say so loudly
 		echo "shard.sh: shard $SHARD: the shard module failed: $(firstline "$work/err")" >&2
@@ -172,12 +116,10 @@ if [ -s "$work/good" ]; then
 			shardwide nvcc skip "nvcc not found"
 		fi
 		lap nvcc
-		# PTX of the whole shard through kptx, assembled by ptxas
-		[ $have_kptx = 1 ] && "$BIN/kopt" -p inline,unroll,scalarize,O "$work/shard.ad.kir" -o "$work/shard.low.kir" 2>/dev/null
-		if [ $have_kptx = 1 ] && [ -n "$PTXAS" ]; then
-			if [ -s "$work/shard.low.kir" ] &&
-			   "$BIN/kptx" --arch "$ARCH" "$work/shard.low.kir" -o "$work/shard.ptx" 2>"$work/err" &&
-			   "$PTXAS" -arch="$ARCH" "$work/shard.ptx" -o "$work/shard.cubin" 2>>"$work/err"; then
+		# PTX of the whole shard (kshard --unit --ptx), assembled by ptxas
+		if [ -n "$PTXAS" ]; then
+			if [ -s "$work/shard.ptx" ] &&
+			   "$PTXAS" -arch="$ARCH" "$work/shard.ptx" -o "$work/shard.cubin" 2>>"$work/ptx.err"; then
 				shardwide ptxas pass
 			else
 				for n in $(cat "$work/good.names"); do
@@ -190,86 +132,120 @@ if [ -s "$work/good" ]; then
 				done
 			fi
 		else
-			shardwide ptxas skip "$([ $have_kptx = 1 ] && echo "ptxas not found" || echo "kptx is not built")"
+			shardwide ptxas skip "ptxas not found"
 		fi
 		lap ptxas
-		# the C++ build of the shard (krun's cache), then the host object
-		"$BIN/krun" "$work/shard.cpp" --list >/dev/null 2>&1
+		# the two C++ builds of the shard krun runs (into its cache, side by
+		# side): bounds-checked, and bounds-checked in double precision for
+		# the gradient check
+		"$BIN/krun" --compile "$work/shard.cpp" >/dev/null 2>"$work/cxx.err" &
+		"$BIN/krun" --compile --double "$work/shard.cpp" >/dev/null 2>"$work/cxx2.err"
+		wait
 		lap cxx
-		# the host object of the same lowering, for the cross-check
+		# the host object of the same lowering (kshard --unit --host), for the cross-check
 		host=""
-		if [ $have_kptx = 1 ] && [ -s "$work/shard.low.kir" ] &&
-		   "$BIN/kptx" --target=host "$work/shard.low.kir" -o "$work/shard.host.o" 2>"$work/host.err" &&
+		if [ -s "$work/shard.host.o" ] &&
 		   ${CC:-cc} -shared "$work/shard.host.o" -o "$work/shard.host.so" -lm 2>>"$work/host.err"; then
 			host="$work/shard.host.so"
 		fi
 		lap host_object
-		pk=0
-		pstart=$(date +%s.%N)
+		# the runs, every one a child of one krun process (krun --batch: the
+		# module's builds are loaded once); per kernel, in this order:
+		#   1 forward (bounds-checked), 2 backward;
+		#   3-6 forward, compare, backward, compare with the threads reversed,
+		#   7-10 the same shuffled;
+		#   11 the gradient check (unless ad warned: not a true gradient);
+		#   12-13 the host object's forward, compare
+		# then their exit statuses decide the checks, in the same order
+		: >"$work/batch"
 		for n in $(cat "$work/good.names"); do
-			pk=$((pk + 1)); progress checked "$pk"
 			d="$work/k/$n"
-			dim=$(sed -n 's/^dim //p' "$d/meta")
-			u=$(cat "$d/unitname")
-			lap other
-			if "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --out "$d/out" \
-			       >"$d/krun.out" 2>"$d/err" && ! grep -qE "$NONFINITE" "$d/krun.out"; then
+			dim=""
+			while read -r key val; do [ "$key" = dim ] && dim=$val; done <"$d/meta"
+			u=$(<"$d/unitname")
+			run="krun $work/shard.cpp --kernel $u --dim $dim --seed $SEED"
+			{
+				echo "$run --out $d/out >$d/krun.out 2>$d/e1"
+				echo "$run --backward --out $d/bout -q 2>$d/e2"
+				i=3
+				for ord in reverse "shuffle:$SEED"; do
+					echo "$run --order $ord --out $d/o.$ord -q 2>$d/e$i"
+					echo "compare $d/out $d/o.$ord 1e-4 1e-5 2>$d/e$((i + 1))"
+					echo "$run --backward --order $ord --out $d/bo.$ord -q 2>$d/e$((i + 2))"
+					echo "compare $d/bout $d/bo.$ord 1e-4 1e-5 2>$d/e$((i + 3))"
+					i=$((i + 4))
+				done
+				[ -s "$d/adwarn" ] || echo "$run --gradcheck >$d/grad.out 2>$d/e11"
+				if [ -n "$host" ]; then
+					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout 2>$d/e12"
+					echo "compare $d/out $d/hout 1e-4 1e-5 2>$d/e13"
+				fi
+			} >>"$work/batch"
+		done
+		lap other
+		st=()
+		mapfile -t st < <("$BIN/krun" --batch "$work/batch")
+		lap krun
+		k=0
+		for n in $(cat "$work/good.names"); do
+			d="$work/k/$n"
+			r=("${st[@]:k:10}")
+			k=$((k + 10))
+			if [ "${r[0]:-x}" = 0 ] && ! [[ $(<"$d/krun.out") =~ $NONFINITE ]]; then
 				check "$d" krun pass
 			else
-				check "$d" krun fail "$(grep -E -m1 "$NONFINITE" "$d/krun.out" | sed 's/^/not finite: /' || firstline "$d/err")"
+				check "$d" krun fail "$(grep -E -m1 "$NONFINITE" "$d/krun.out" | sed 's/^/not finite: /' || firstline "$d/e1")"
+				[ -s "$d/adwarn" ] || k=$((k + 1))
+				[ -n "$host" ] && k=$((k + 2))
 				continue
 			fi
-			lap krun
 			# the same results under other thread orders, forward and backward
 			why=""
-			if ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --backward \
-			       --out "$d/bout" -q >/dev/null 2>"$d/err"; then
-				why="backward kernel: $(firstline "$d/err")"
-			fi
+			[ "${r[1]:-x}" = 0 ] || why="backward kernel: $(firstline "$d/e2")"
+			i=2
 			for ord in reverse "shuffle:$SEED"; do
 				[ -n "$why" ] && break
-				if ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --order "$ord" \
-				       --out "$d/oout" -q >/dev/null 2>"$d/err" ||
-				   ! "$BIN/kpack" compare "$d/out" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
-					why="forward, threads in $ord order: $(firstline "$d/err")"
-				elif ! "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --backward \
-				       --order "$ord" --out "$d/oout" -q >/dev/null 2>"$d/err" ||
-				   ! "$BIN/kpack" compare "$d/bout" "$d/oout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
-					why="backward, threads in $ord order: $(firstline "$d/err")"
-				fi
-				rm -rf "$d/oout"
+				for j in 0 1 2 3; do
+					[ "${r[i + j]:-x}" = 0 ] && continue
+					if [ $j -lt 2 ]; then why="forward"; else why="backward"; fi
+					why="$why, threads in $ord order: $(firstline "$d/e$((i + j + 1))")"
+					break
+				done
+				i=$((i + 4))
 			done
+			gs=x
+			[ -s "$d/adwarn" ] || { gs=${st[k]:-x}; k=$((k + 1)); }
+			hs=x
+			[ -n "$host" ] && { hs="${st[k]:-x} ${st[k + 1]:-x}"; k=$((k + 2)); }
 			if [ -n "$why" ]; then
 				check "$d" order fail "$why"
 				continue
 			fi
 			check "$d" order pass
-			lap order
 			if [ -s "$d/adwarn" ]; then
 				check "$d" gradcheck skip "ad warned: $(cat "$d/adwarn")"
-			elif "$BIN/krun" "$work/shard.cpp" --kernel "$u" --dim "$dim" --seed "$SEED" --gradcheck \
-			       >"$d/grad.out" 2>"$d/err"; then
-				if grep -q 'nothing to check' "$d/grad.out"; then
+			elif [ "$gs" = 0 ]; then
+				if [[ $(<"$d/grad.out") == *"nothing to check"* ]]; then
 					check "$d" gradcheck skip "$(sed -n 's/.*nothing to check (\(.*\))/\1/p' "$d/grad.out")"
 				else
 					check "$d" gradcheck pass
 				fi
 			else
-				check "$d" gradcheck fail "$(grep -m1 FAIL "$d/grad.out" || firstline "$d/err")"
+				check "$d" gradcheck fail "$(grep -m1 FAIL "$d/grad.out" || firstline "$d/e11")"
 			fi
-			lap gradcheck
 			if [ -n "$host" ]; then
-				if "$BIN/krun" "$host" --kernel "$u" --dim "$dim" --seed "$SEED" --out "$d/hout" \
-				       >/dev/null 2>"$d/err" &&
-				   "$BIN/kpack" compare "$d/out" "$d/hout" --rtol 1e-4 --atol 1e-5 2>"$d/err"; then
+				if [ "$hs" = "0 0" ]; then
 					check "$d" host pass
+				elif [ "${hs% *}" != 0 ]; then
+					check "$d" host fail "$(firstline "$d/e12")"
 				else
-					check "$d" host fail "$(firstline "$d/err")"
+					check "$d" host fail "$(firstline "$d/e13")"
 				fi
 			else
-				check "$d" host skip "$([ $have_kptx = 1 ] && echo "no host object: $(firstline "$work/host.err")" || echo "kptx is not built")"
+				check "$d" host skip "no host object: $(firstline "$work/host.err")"
 			fi
 		done
+		lap checks
 	fi
 fi
 
