@@ -28,13 +28,27 @@ echo "$per $one" | awk -v n="$N" '{
 	printf "kpyc|kopt -p ad,O|kcuda on one core, %d kernels:\n", n
 	printf "  one process chain per kernel: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($2 + $3), n / $1
 	printf "  all kernels in one chain:      %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($5 + $6), n / $4 }'
+# the same chain in one process (kshard: every kernel also through kptx,
+# each in a child forked from kshard), one core
+mkdir -p "$tmp/ks"
+cp -R "$tmp/py" "$tmp/ks/py"
+/usr/bin/time -o "$tmp/ks.time" -f "%e %U %S" taskset -c 0 "$B/kshard" "$tmp/ks" 2>/dev/null
+ks=$(tail -1 "$tmp/ks.time")
+echo "$ks" | awk -v n="$N" '{
+	printf "  kshard, in one process, with kptx too: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($2 + $3), n / $1 }'
 out="$tmp/ds"
+# a cache of its own: every C++ build is made and counted
+export KPY_CACHE="$tmp/cache"
 t3=$(now)
-make -s -C "$B" -j2 dataset N="$M" SHARD=50 SEED=11 OUT="$out" >"$tmp/ds.log" 2>&1 || { cat "$tmp/ds.log"; exit 1; }
+/usr/bin/time -o "$tmp/ds.time" -f "%U %S" make -s -C "$B" -j2 dataset N="$M" SHARD=50 SEED=11 OUT="$out" \
+	>"$tmp/ds.log" 2>&1 || { cat "$tmp/ds.log"; exit 1; }
+cpu=$(tail -1 "$tmp/ds.time")
 t4=$(now)
 recs=$(cat "$out"/train.jsonl "$out"/val.jsonl "$out"/test.jsonl | wc -l)
-awk -v n="$M" -v r="$recs" -v a="$t3" -v b="$t4" 'BEGIN {
-	printf "full build (make dataset -j2, N=%d): %d verified records in %.1f s, %.2f records/s\n", n, r, b - a, r / (b - a) }'
+awk -v n="$M" -v r="$recs" -v a="$t3" -v b="$t4" -v cpu="$cpu" 'BEGIN {
+	split(cpu, c, " ")
+	printf "full build (make dataset -j2, N=%d): %d verified records in %.1f s, %.2f records/s; %.3f s of CPU per record\n",
+	       n, r, b - a, r / (b - a), (c[1] + c[2]) / r }'
 echo "time per stage (seconds, summed over shards; shards run 2 at a time):"
 cat "$out"/timing/* | awk '{ t[$1] += $2 / 1e9; all += $2 / 1e9 } END {
 	for (k in t) printf "  %-13s %7.1f  %4.1f%%\n", k, t[k], 100 * t[k] / all }' | sort -k2 -rn
