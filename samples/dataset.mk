@@ -2,7 +2,8 @@
 # (`make dataset`), an installed kpy (`kpy-dataset`) and Slurm's array tasks.
 #
 #   make -f dataset.mk KPY_BIN=DIR KPY_INCLUDE=DIR KPY_SHARD=shard.sh \
-#        [OUT=dataset] [N=2000] [SEED=1] [SHARD=N/8, 10..100] [CATEGORIES=a,b] [-jN] [TARGET]
+#        [OUT=dataset] [N=2000] [SEED=1] [SHARD=N/8, 10..100] [CATEGORIES=a,b]
+#        [SOURCE=FOLDER] [-jN] [TARGET]
 #
 # Targets: all (the default: every shard, then the merge), shards (every
 # shard, no merge), merge (merge the shards that exist; refuses an incomplete
@@ -16,8 +17,9 @@
 #
 # A shard's bytes depend on its parameters and on the tools: each shard has
 # a parameter file, rewritten only when its content changes, and the shard
-# depends on it and on the tools themselves.  Changing SEED, SHARD,
-# CATEGORIES, NVCC or PTXAS rebuilds every shard; changing N rebuilds only the
+# depends on it and on the tools themselves (and, with SOURCE, on the
+# modules).  Changing SEED, SHARD, CATEGORIES, SOURCE, NVCC or PTXAS rebuilds
+# every shard; changing N rebuilds only the
 # shards whose range changes (the last one) and adds or drops shards.
 
 N ?= 2000
@@ -27,6 +29,13 @@ SEED ?= 1
 # shard's compiler runs; the records do not depend on it
 SHARD ?= $(shell s=$$(( ($(N) + 7) / 8 )); [ $$s -lt 10 ] && s=10; [ $$s -gt 100 ] && s=100; echo $$s)
 CATEGORIES ?=
+# SOURCE=FOLDER: the records come from the Warp modules FOLDER/*.py (each
+# kernel in them; kshard --split), not from kgen; N is then their number
+SOURCE ?=
+ifneq ($(SOURCE),)
+dataset_sources := $(sort $(wildcard $(SOURCE)/*.py))
+override N := $(words $(dataset_sources))
+endif
 # a folder of Python (Warp's tests and examples) the card's decontamination
 # report compares the records with; empty: not run
 WARP_SRC ?=
@@ -71,8 +80,8 @@ missing:
 
 dataset_range = start=$$(( $$(expr $* + 0) * $(SHARD) )); count=$(SHARD); \
 	if [ $$((start + count)) -gt $(N) ]; then count=$$(( $(N) - start )); fi
-dataset_params = printf 'seed %s\nshard %s\nstart %s\ncount %s\ncategories %s\nnvcc %s\nptxas %s\n' \
-	'$(SEED)' '$(SHARD)' "$$start" "$$count" '$(CATEGORIES)' '$(NVCC)' '$(PTXAS)'
+dataset_params = printf 'seed %s\nshard %s\nstart %s\ncount %s\ncategories %s\nsource %s\nnvcc %s\nptxas %s\n' \
+	'$(SEED)' '$(SHARD)' "$$start" "$$count" '$(CATEGORIES)' '$(SOURCE)' '$(NVCC)' '$(PTXAS)'
 
 $(OUT)/shards/%.params: FORCE
 	@mkdir -p '$(@D)'; $(dataset_range); $(dataset_params) >'$@.new'; \
@@ -80,7 +89,7 @@ $(OUT)/shards/%.params: FORCE
 .PRECIOUS: $(OUT)/shards/%.params
 FORCE:
 
-$(OUT)/shards/%.jsonl: $(OUT)/shards/%.params $(dataset_tools) $(KPY_SHARD)
+$(OUT)/shards/%.jsonl: $(OUT)/shards/%.params $(dataset_tools) $(KPY_SHARD) $(dataset_sources)
 	@$(dataset_range); \
-	NVCC='$(NVCC)' PTXAS='$(PTXAS)' KPY_INCLUDE='$(KPY_INCLUDE)' KPY_SHARDS=$(dataset_nshards) \
+	SOURCE='$(SOURCE)' NVCC='$(NVCC)' PTXAS='$(PTXAS)' KPY_INCLUDE='$(KPY_INCLUDE)' KPY_SHARDS=$(dataset_nshards) \
 	bash '$(KPY_SHARD)' '$(KPY_BIN)' '$(OUT)' '$*' $(SEED) $$start $$count '$(CATEGORIES)'

@@ -29,6 +29,15 @@
  * hang (--timeout seconds) rejects that kernel, naming the stage, instead
  * of ending the shard.
  *
+ * --split -o DIR [--start I] MODULE.py... makes work items of a user's own
+ * Warp modules (make dataset SOURCE=FOLDER): for each kernel of each module,
+ * in order, DIR/sMMMMMM_KKK.py (the module without its other kernels),
+ * .meta (seed: --seed, the seed of its inputs; index: the module's number, I + its place on the command line;
+ * category "source"; the kernel's name; a launch of about 256 threads by its
+ * wp.tid() dimensions; its docstring's first line as the description) and
+ * an empty .harness.py.  A module with no kernel kpyc compiles becomes one
+ * item, whose kpyc stage fails with kpyc's error.
+ *
  * --unit builds the shard module from the kernels in WORK/good: each
  * kernel's module with the kernel renamed u_STEM (unit.py, unitname), all
  * of them compiled as one module into WORK/shard.kir, shard.ad.kir,
@@ -75,7 +84,9 @@ typedef struct Opts {
 	const char *timing;
 	int seed;
 	int timeout;
-	bool unit, ptx, host;
+	bool unit, ptx, host, split;
+	const char *out;   /* --split: the folder of the items */
+	long start;        /* --split: the first module's number */
 } Opts;
 
 static double *stagetime; /* NSTAGE seconds, shared with the children */
@@ -86,6 +97,7 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: kshard [--seed S] [--arch sm_XX] [--timeout SEC] [--timing FILE] WORK\n"
 	        "       kshard --unit [--ptx] [--host] [--arch sm_XX] WORK\n"
+	        "       kshard --split -o DIR [--start I] MODULE.py...\n"
 	        "Compile the kernels kgen wrote to WORK/py, each into WORK/k/STEM (the files\n"
 	        "kpyc, kopt, kcpu, kcuda and kptx write, and a `checks' file), in one process;\n"
 	        "list those that passed in WORK/good.  --unit: the shard module of WORK/good.\n"
@@ -94,6 +106,8 @@ usage(FILE *f)
 	        "  --timeout SEC  a kernel's compile time limit (60)\n"
 	        "  --timing FILE  seconds per stage, one \"stage nanoseconds\" line each\n"
 	        "  --ptx, --host  --unit: also shard.ptx, shard.host.o\n"
+	        "  --split        a work item per kernel of the modules (a user's kernels)\n"
+	        "  --start I      --split: the number of the first module (0)\n"
 	        "  -h, --help     this text;  -V, --version  the version\n");
 }
 
@@ -773,12 +787,251 @@ done:
 	return rc;
 }
 
+
+/* ---- a user's modules: one work item per kernel ---------------------- */
+
+/* Launch extents by wp.tid() dimensions: about 256 threads. */
+static const char *const splitdims[5] = {"256", "256", "16,16", "8,8,4", "4,4,4,4"};
+
+/* Offsets of the lines of text: line[i] starts line i + 1; line[*n] = len. */
+static size_t *
+lineindex(const char *text, size_t len, int *n)
+{
+	size_t *v = xmalloc(sizeof *v * (len + 2)), i;
+	int k = 0;
+
+	v[k++] = 0;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			v[k++] = i + 1;
+	if (v[k - 1] != len)
+		v[k++] = len;
+	*n = k - 1;
+	return v;
+}
+
+static bool
+blankline(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p == e || *p == '#';
+}
+
+/* The end of the signature of the def on line def (1-based): the offset of
+ * its ':' outside brackets. */
+static size_t
+sigend(const char *text, const size_t *line, int nlines, int def)
+{
+	size_t i;
+	int depth = 0;
+
+	for (i = line[def - 1]; i < line[nlines]; i++) {
+		if (text[i] == '(' || text[i] == '[')
+			depth++;
+		else if ((text[i] == ')' || text[i] == ']') && depth > 0)
+			depth--;
+		else if (text[i] == ':' && depth == 0)
+			break;
+	}
+	return i;
+}
+
+/* The lines [*from, *to) of the kernel whose "def" is on line def: its
+ * decorators above and its body below, up to the next line that starts at
+ * column 0 after the signature (blank and comment lines before that line
+ * stay with it). */
+static void
+kernellines(const char *text, const size_t *line, int nlines, int def, int *from, int *to)
+{
+	size_t end = sigend(text, line, nlines, def);
+	int l = def;
+
+	/* its decorators, and the comment lines right above them */
+	while (l > 1 && (text[line[l - 2]] == '@' || text[line[l - 2]] == '#'))
+		l--;
+	*from = l;
+	for (l = def + 1; l <= nlines; l++) {
+		const char *p = text + line[l - 1], *e = text + line[l];
+		if (line[l - 1] <= end)
+			continue;
+		if (!blankline(p, e) && *p != ' ' && *p != '\t')
+			break;
+	}
+	while (l - 1 > def && line[l - 2] > end && blankline(text + line[l - 2], text + line[l - 1]))
+		l--;
+	*to = l;
+}
+
+/* The first line of the docstring that opens the body of the def on line
+ * def, or "". */
+static char *
+docline(const char *text, const size_t *line, int nlines, int def)
+{
+	size_t i = sigend(text, line, nlines, def) + 1;
+	const char *p = text + i, *e = text + line[nlines], *q;
+	Buf b = {0};
+
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	if (e - p < 3 || (strncmp(p, "\"\"\"", 3) != 0 && strncmp(p, "'''", 3) != 0))
+		return xstrdup("");
+	p += 3;
+	while (p < e && *p == ' ')
+		p++;
+	for (q = p; q < e && *q != '\n' && *q != '\r' && strncmp(q, "\"\"\"", 3) != 0 && strncmp(q, "'''", 3) != 0; q++)
+		;
+	bufwrite(&b, p, (size_t)(q - p));
+	while (b.n && b.s[b.n - 1] == ' ')
+		b.s[--b.n] = 0;
+	return b.s ? b.s : xstrdup("");
+}
+
+static void
+writeitem(const Opts *o, const char *stem, const char *py, size_t npy, const char *meta)
+{
+	Buf p = {0};
+
+	bufprintf(&p, "%s/%s.py", o->out, stem);
+	if (writefile(p.s, py, npy) != 0)
+		fatal("kshard: cannot write %s:", p.s);
+	p.n = 0;
+	bufprintf(&p, "%s/%s.meta", o->out, stem);
+	if (writefile(p.s, meta, strlen(meta)) != 0)
+		fatal("kshard: cannot write %s:", p.s);
+	p.n = 0;
+	bufprintf(&p, "%s/%s.harness.py", o->out, stem);
+	if (writefile(p.s, "", 0) != 0)
+		fatal("kshard: cannot write %s:", p.s);
+	buffree(&p);
+}
+
+/* Where kernels were cut out: no more than two blank lines in a row (as
+ * between top-level definitions), and one newline at the end. */
+static void
+squeeze(Buf *b)
+{
+	size_t i, o = 0;
+	int nl = 0;
+
+	for (i = 0; i < b->n; i++) {
+		nl = b->s[i] == '\n' ? nl + 1 : 0;
+		if (nl <= 3)
+			b->s[o++] = b->s[i];
+	}
+	while (o > 1 && b->s[o - 1] == '\n' && b->s[o - 2] == '\n')
+		o--;
+	b->n = o;
+	if (b->s)
+		b->s[o] = 0;
+}
+
+/* A kernel of m that came from the Python text (not a backward kernel). */
+static bool
+srckernel(const Func *f, int nlines)
+{
+	return f->kernel && f->adjof < 0 && f->loc.line > 0 && (int)f->loc.line <= nlines;
+}
+
+static int
+splitmodules(const Opts *o, int n, char **files)
+{
+	int i;
+
+	if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "kshard: cannot make %s: %s\n", o->out, strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];
+		Src src = {0};
+		KpycOpts ko = {16, false};
+		Module *m;
+		Diag d;
+		Buf stem = {0}, meta = {0};
+		int nk = 0, nlines, saved = dup(2);
+		uint32_t f;
+		size_t *line;
+
+		if (!(src.text = readfile(files[i], &src.len))) {
+			fprintf(stderr, "kshard: cannot read %s: %s\n", files[i], strerror(errno));
+			return 2;
+		}
+		src.name = base;
+		diaginit(&d);
+		errto("/dev/null", false); /* the compile stage reports the errors */
+		m = kpyc_compile(&src, 1, &d, &ko);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		line = lineindex(src.text, src.len, &nlines);
+		for (f = 0; m && f < m->nfuncs; f++) {
+			const Func *fn = m->funcs[f];
+			EmitOpts eo = {0};
+			Emit *e;
+			Buf py = {0};
+			int l, dims;
+			uint32_t k;
+			char *doc;
+
+			if (!srckernel(fn, nlines))
+				continue;
+			e = emitnew(m, &eo);
+			dims = emittiddims(e, (int)f);
+			emitfree(e);
+			/* the module without its other kernels (in source order) */
+			for (l = 1; l <= nlines;) {
+				int gf = nlines + 1, gt = nlines + 1;
+				for (k = 0; k < m->nfuncs; k++) {
+					int a, b;
+					if (m->funcs[k] == fn || !srckernel(m->funcs[k], nlines))
+						continue;
+					kernellines(src.text, line, nlines, (int)m->funcs[k]->loc.line, &a, &b);
+					if (a >= l && a < gf)
+						gf = a, gt = b;
+				}
+				bufwrite(&py, src.text + line[l - 1], line[gf - 1] - line[l - 1]);
+				l = gt;
+			}
+			squeeze(&py);
+			doc = docline(src.text, line, nlines, (int)fn->loc.line);
+			stem.n = meta.n = 0;
+			bufprintf(&stem, "s%06ld_%03d", o->start + i, nk++);
+			bufprintf(&meta, "seed %d\nindex %ld\ncategory source\nkernel %s\ndim %s\nmodule %s\ndescription %s\n",
+			          o->seed, o->start + i, fn->name, splitdims[dims >= 1 && dims <= 4 ? dims : 1], base, doc);
+			writeitem(o, stem.s, py.s ? py.s : "", py.n, meta.s);
+			free(doc);
+			buffree(&py);
+		}
+		if (nk == 0) {
+			/* nothing to compile: one item whose kpyc stage says why */
+			char name[128];
+			size_t k, len = strlen(base);
+			snprintf(name, sizeof name, "%.*s", (int)(len > 3 ? len - 3 : len), base);
+			for (k = 0; name[k]; k++)
+				if (!((name[k] >= 'a' && name[k] <= 'z') || (name[k] >= 'A' && name[k] <= 'Z') ||
+				      (name[k] >= '0' && name[k] <= '9')))
+					name[k] = '_';
+			stem.n = meta.n = 0;
+			bufprintf(&stem, "s%06ld_000", o->start + i);
+			bufprintf(&meta, "seed %d\nindex %ld\ncategory source\nkernel %s\ndim 256\nmodule %s\ndescription \n",
+			          o->seed, o->start + i, name, base);
+			writeitem(o, stem.s, src.text, src.len, meta.s);
+		}
+		free(line);
+		modfree(m);
+		free((char *)src.text);
+		buffree(&stem), buffree(&meta);
+	}
+	return 0;
+}
+
 /* ---- main ------------------------------------------------------------ */
 
 int
 main(int argc, char **argv)
 {
-	enum { OPT_SEED = 256, OPT_ARCH, OPT_TIMEOUT, OPT_TIMING, OPT_UNIT, OPT_PTX, OPT_HOST };
+	enum { OPT_SEED = 256, OPT_ARCH, OPT_TIMEOUT, OPT_TIMING, OPT_UNIT, OPT_PTX, OPT_HOST, OPT_SPLIT, OPT_START };
 	static const struct option longopts[] = {
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"arch", required_argument, NULL, OPT_ARCH},
@@ -787,6 +1040,9 @@ main(int argc, char **argv)
 		{"unit", no_argument, NULL, OPT_UNIT},
 		{"ptx", no_argument, NULL, OPT_PTX},
 		{"host", no_argument, NULL, OPT_HOST},
+		{"split", no_argument, NULL, OPT_SPLIT},
+		{"start", required_argument, NULL, OPT_START},
+		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -800,7 +1056,7 @@ main(int argc, char **argv)
 	o.arch = "sm_80";
 	o.seed = 1;
 	o.timeout = 60;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SEED:
 		case OPT_TIMEOUT:
@@ -822,10 +1078,28 @@ main(int argc, char **argv)
 		case OPT_UNIT: o.unit = true; break;
 		case OPT_PTX: o.ptx = true; break;
 		case OPT_HOST: o.host = true; break;
+		case OPT_SPLIT: o.split = true; break;
+		case OPT_START:
+			v = strtol(optarg, &end, 10);
+			if (*end || !*optarg || v < 0 || v > 99999999) {
+				fprintf(stderr, "kshard: bad --start '%s'\n", optarg);
+				return 2;
+			}
+			o.start = v;
+			break;
+		case 'o': o.out = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kshard (kpy) %s\n", KPY_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (o.split) {
+		if (!o.out || optind == argc) {
+			fprintf(stderr, "kshard: --split needs -o DIR and the modules\n");
+			usage(stderr);
+			return 2;
+		}
+		return splitmodules(&o, argc - optind, argv + optind);
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "kshard: %s\n", optind == argc ? "no WORK folder" : "one WORK folder only");
