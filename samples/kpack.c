@@ -558,6 +558,8 @@ typedef struct Stats {
 	cJSON *rejects;    /* check -> {category -> count} */
 	cJSON *ops;        /* op -> count */
 	int *pylines, *culines, n, cap;
+	int *pytok, *cutok, *ptxtok;  /* tokens (neardup's lexical cut) per record */
+	double tokens[3];             /* their totals */
 	int records, dups, nrejects;
 	int split[3];
 	int neardups;      /* records in a near-duplicate cluster they do not head */
@@ -941,6 +943,19 @@ mergeone(cJSON *o, uint64_t kh, void *ctx)
 		st->cap = st->cap ? 2 * st->cap : 1024;
 		st->pylines = xrealloc(st->pylines, (size_t)st->cap * sizeof(int));
 		st->culines = xrealloc(st->culines, (size_t)st->cap * sizeof(int));
+		st->pytok = xrealloc(st->pytok, (size_t)st->cap * sizeof(int));
+		st->cutok = xrealloc(st->cutok, (size_t)st->cap * sizeof(int));
+		st->ptxtok = xrealloc(st->ptxtok, (size_t)st->cap * sizeof(int));
+	}
+	{
+		cJSON *cu = cJSON_GetObjectItemCaseSensitive(o, "cuda");
+		st->pytok[st->n] = (int)nd_ntokens(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "python")), true);
+		st->cutok[st->n] = (int)(nd_ntokens(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cu, "forward")), false) +
+		                         nd_ntokens(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cu, "backward")), false));
+		st->ptxtok[st->n] = (int)nd_ntokens(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "ptx")), false);
+		st->tokens[0] += st->pytok[st->n];
+		st->tokens[1] += st->cutok[st->n];
+		st->tokens[2] += st->ptxtok[st->n];
 	}
 	x = cJSON_GetObjectItemCaseSensitive(meta, "lines");
 	st->pylines[st->n] = (int)cJSON_GetObjectItemCaseSensitive(x, "python")->valuedouble;
@@ -1090,6 +1105,18 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	c = cJSON_AddObjectToObject(stats, "sizes");
 	cJSON_AddItemToObject(c, "python_lines", percentiles(st.pylines, st.n));
 	cJSON_AddItemToObject(c, "cuda_forward_lines", percentiles(st.culines, st.n));
+	/* tokens: identifiers, numbers and single punctuation characters (a
+	 * model-independent count; a BPE tokenizer's differs by a factor) */
+	c = cJSON_AddObjectToObject(stats, "tokens");
+	{
+		const char *names[3] = {"python", "cuda", "ptx"};
+		int *v[3] = {st.pytok, st.cutok, st.ptxtok};
+		for (i = 0; i < 3; i++) {
+			cJSON *p = percentiles(v[i], st.n);
+			cJSON_AddNumberToObject(p, "total", st.tokens[i]);
+			cJSON_AddItemToObject(c, names[i], p);
+		}
+	}
 	{
 		char *s = cJSON_Print(stats);
 		Buf b = {0};
@@ -1107,6 +1134,9 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	cJSON_Delete(stats);
 	free(st.pylines);
 	free(st.culines);
+	free(st.pytok);
+	free(st.cutok);
+	free(st.ptxtok);
 	free(kirhash);
 	free(rep);
 	ng_free(refgrams);
@@ -1120,6 +1150,9 @@ fail:
 	cJSON_Delete(st.ops);
 	free(st.pylines);
 	free(st.culines);
+	free(st.pytok);
+	free(st.cutok);
+	free(st.ptxtok);
 	free(kirhash);
 	free(rep);
 	ng_free(refgrams);

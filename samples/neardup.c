@@ -62,16 +62,17 @@ nd_free(NearDup *nd)
 	free(nd);
 }
 
-/* The next token of *p: its hash, or 0 at the end of the text. */
+/* The next token of *p: its hash, or 0 at the end of the text; '#' starts
+ * a comment when pycomments. */
 static uint64_t
-token(const char **p)
+tokenof(const char **p, bool pycomments)
 {
 	const char *s = *p, *t;
 
 	for (;;) {
 		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 			s++;
-		if (*s != '#')
+		if (*s != '#' || !pycomments)
 			break;
 		while (*s && *s != '\n')
 			s++;
@@ -89,6 +90,22 @@ token(const char **p)
 	}
 	*p = s;
 	return hash64(t, (size_t)(s - t), 0) | 1;
+}
+
+static uint64_t
+token(const char **p)
+{
+	return tokenof(p, true);
+}
+
+uint32_t
+nd_ntokens(const char *text, bool pycomments)
+{
+	uint32_t n = 0;
+
+	while (text && tokenof(&text, pycomments))
+		n++;
+	return n;
 }
 
 uint32_t

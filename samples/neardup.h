@@ -1,6 +1,7 @@
 /* neardup.h — near-duplicate texts by MinHash and LSH (see neardup.c). */
 #ifndef KPY_NEARDUP_H
 #define KPY_NEARDUP_H
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct NearDup NearDup;
@@ -8,6 +9,9 @@ NearDup *nd_new(void);
 void nd_free(NearDup *nd);
 /* Add a text; returns its number (0, 1, ... in the order added). */
 uint32_t nd_add(NearDup *nd, const char *text);
+/* The number of tokens of text, as nd_add cuts it (identifiers and numbers,
+ * or one punctuation character); '#' comments dropped when pycomments. */
+uint32_t nd_ntokens(const char *text, bool pycomments);
 /* Cluster the texts added: two whose estimated Jaccard similarity of
  * 5-token shingles is at least threshold are in one cluster.  rep[i] gets
  * the first text of i's cluster; returns how many texts are not their own
