@@ -1748,6 +1748,8 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		k->index = index;
 		g->depth = rng_range(&g->rng, o->depth > 1 ? o->depth - 1 : 1, o->depth > 0 ? o->depth : 1);
 		categories[cat].build(g);
+		if (!strncmp(categories[cat].desc, "recipe:", 7))
+			recipe_vary(g);
 		tidy_loads(g);
 		tidy_copies(&k->body);
 		for (i = 0; i < k->nfuncs; i++) {

@@ -522,6 +522,7 @@ void rec_sampling(Gen *g);
 void rec_rigid(Gen *g);
 void rec_loss(Gen *g);
 void rec_filter(Gen *g);
+void recipe_vary(Gen *g);
 
 extern const int ncategories;
 int category_find(const char *name);

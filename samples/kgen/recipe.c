@@ -51,9 +51,24 @@ use(Gen *g, Var *v)
 	return use_var(g, v);
 }
 
+/* Float sums and products with a scalar factor come in either operand order, as
+ * people write them (`dt * v`, `v * dt`); integer ones keep theirs (index idioms
+ * such as `i + 1` are matched by kgen's check and tests). */
+static bool
+swap_operands(Gen *g, const Expr *a, const Expr *b)
+{
+	return a->ty.kind != TY_INT && a->ty.kind != TY_BOOL && b->ty.kind != TY_INT && rng_pct(&g->rng, 30);
+}
+
 static Expr *
 add(Gen *g, Expr *a, Expr *b)
 {
+	if (swap_operands(g, a, b)) {
+		Expr *t = a;
+
+		a = b;
+		b = t;
+	}
 	return ex_bin(g->A, OP_ADD, a, b, a->ty, a->bound + b->bound);
 }
 
@@ -68,6 +83,12 @@ mul(Gen *g, Expr *a, Expr *b)
 {
 	Type t = a->ty.kind == TY_FLOAT || a->ty.kind == TY_INT ? b->ty : a->ty;
 
+	if ((a->ty.kind == TY_FLOAT || b->ty.kind == TY_FLOAT) && swap_operands(g, a, b)) {
+		Expr *s = a;
+
+		a = b;
+		b = s;
+	}
 	return ex_bin(g->A, OP_MUL, a, b, t, a->bound * b->bound);
 }
 
@@ -1213,4 +1234,37 @@ rec_filter(Gen *g)
 			   sharpen ? "Applies an unsharp mask to" : "Averages", gauss ? "with Gaussian weights" : "uniformly",
 			   sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1), sep ? " in one loop" : " in two nested loops"),
 	      NULL);
+}
+
+/* ----------------------------------------------------------------- style */
+
+/* What a person varies without thinking, applied to every recipe's kernel: the
+ * order of the output arrays among the parameters and the order of the stores
+ * that end the body (outputs are never read, so any order computes the same). */
+void
+recipe_vary(Gen *g)
+{
+	Kernel *k = g->k;
+	Block *b = &k->body;
+	int slot[MAX_PARAMS], n = 0, i, first;
+
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i]->role == V_ARRAY && k->params[i]->io == IO_OUT)
+			slot[n++] = i;
+	for (i = n - 1; i > 0; i--) {
+		int j = rng_below(&g->rng, i + 1);
+		Var *t = k->params[slot[i]];
+
+		k->params[slot[i]] = k->params[slot[j]];
+		k->params[slot[j]] = t;
+	}
+	for (first = b->n; first > 0 && b->v[first - 1]->kind == S_STORE; first--)
+		;
+	for (i = b->n - 1; i > first; i--) {
+		int j = first + rng_below(&g->rng, i - first + 1);
+		Stmt *t = b->v[i];
+
+		b->v[i] = b->v[j];
+		b->v[j] = t;
+	}
 }
