@@ -141,6 +141,9 @@ emit_prec(Buf *b, const Expr *e, const Kernel *k, int min)
 		if (e->op == OP_NOT) {
 			buf_puts(b, "not ");
 			emit_prec(b, e->a[0], k, PR_NOT);
+		} else if (e->op == OP_INVERT) {
+			buf_puts(b, "~");
+			emit_prec(b, e->a[0], k, PR_UNARY);
 		} else {
 			buf_puts(b, "-");
 			/* never "--x": a negated operand that is itself unary is parenthesised */

@@ -125,6 +125,7 @@ typedef enum Op {
 	OP_NEG, OP_NOT,
 	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
 	OP_AND, OP_OR,
+	OP_INVERT, /* ~a on int (E_UN) */
 } Op;
 
 typedef enum ExprKind {
@@ -216,9 +217,10 @@ typedef enum ArrayUse {
 /* What an accumulator receives.  Additions commute with additions (their
  * order changes only float rounding), a min with mins, a max with maxes;
  * any other mix on one element depends on the order of the threads, so an
- * accumulator receives atomics of one class only. */
+ * accumulator receives atomics of one class only.  Bitwise ors commute with
+ * ors and ands with ands (exactly), so they are classes of their own. */
 typedef enum AccClass {
-	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX,
+	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX, ACC_OR, ACC_AND,
 } AccClass;
 
 struct Var {

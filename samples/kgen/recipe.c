@@ -335,13 +335,6 @@ func_end(Gen *g, FnSave *sv, Func *f, Expr *ret)
 	memcpy(g->tid, sv->tid, sizeof sv->tid);
 }
 
-static Expr *
-callf(Gen *g, Func *f, double bound, int n, Expr *a, Expr *b)
-{
-	f->used = true;
-	return n == 1 ? ex_call(g->A, f->name, f->rets[0], bound, 1, a) : ex_call(g->A, f->name, f->rets[0], bound, 2, a, b);
-}
-
 /* A vector's component, v[c] */
 static Expr *
 comp(Gen *g, Expr *v, int c)
@@ -581,48 +574,110 @@ rec_heat(Gen *g)
 
 /* ----------------------------------------------------------------- histograms */
 
+/* k clamped into [0, a.shape[0] - 1], by wp.clamp or by wp.min of wp.max */
+static Expr *
+clamp_index(Gen *g, bool minmax, Expr *k, Var *a)
+{
+	Expr *hi = sub(g, ex_shape(g->A, a, 0), ilit(g, 1));
+
+	if (minmax)
+		return call2(g, "wp.min", I(), BIG, call2(g, "wp.max", I(), BIG, k, ilit(g, 0)), hi);
+	return ex_call(g->A, "wp.clamp", I(), BIG, 3, k, ilit(g, 0), hi);
+}
+
 /* Bins values into a histogram with atomic counts; optionally the sum and the
  * largest magnitude into single-element accumulators. */
 void
 rec_histogram(Gen *g)
 {
 	Block *b = &g->k->body;
-	bool weighted = rng_pct(&g->rng, 40), sum = rng_pct(&g->rng, 50), peak = rng_pct(&g->rng, 50), usefloor = rng_pct(&g->rng, 50);
-	int nbins = 4 << pick(g, 3);
-	Var *x, *w = NULL, *hist, *tot = NULL, *pk = NULL, *xv, *bin;
+	bool two = rng_pct(&g->rng, 25), weighted = rng_pct(&g->rng, 40), sum = rng_pct(&g->rng, 50), peak = rng_pct(&g->rng, 45);
+	bool low = rng_pct(&g->rng, 30), usefloor = rng_pct(&g->rng, 50), ranged = !two && rng_pct(&g->rng, 35), gate = rng_pct(&g->rng, 25);
+	int nbins = two ? 4 << pick(g, 2) : 4 << pick(g, 3), xf = two || ranged ? 0 : pick(g, 3); /* x, |x|, tanh(x) */
+	bool minmax = rng_pct(&g->rng, 40); /* wp.min(wp.max(k, 0), n - 1), not wp.clamp(k, 0, n - 1) */
+	Var *x, *w = NULL, *hist, *tot = NULL, *pk = NULL, *lw = NULL, *xv, *bin, *org = NULL, *inv = NULL, *val;
+	Block *at = b;
 	Expr *t;
 
 	nclauses = 0;
 	set_launch(g, 1);
-	x = arr(g, ONE(((const char *const[]){ "values", "samples", "data" })), F(), IO_IN);
+	x = arr(g, two ? ONE(((const char *const[]){ "points", "coords", "uv" })) : ONE(((const char *const[]){ "values", "samples", "data" })),
+		two ? V(2) : F(), IO_IN);
 	if (weighted)
 		w = arr(g, "weights", F(), IO_IN);
+	if (ranged) {
+		org = scalar(g, rng_pct(&g->rng, 50) ? "lo" : "origin", F());
+		inv = scalar(g, rng_pct(&g->rng, 50) ? "inv_width" : "inv_bin_width", F());
+	}
 	hist = arr(g, rng_pct(&g->rng, 50) ? "hist" : "bins", weighted ? F() : I(), IO_ACC);
 	if (sum)
 		tot = arr(g, "total", F(), IO_ACC);
 	if (peak)
 		pk = arr(g, rng_pct(&g->rng, 50) ? "peak" : "max_abs", F(), IO_ACC);
+	if (low)
+		lw = arr(g, rng_pct(&g->rng, 50) ? "lowest" : "min_value", F(), IO_ACC);
 	emit_tid(g, b);
-	xv = let(g, b, "xv", load_tid(g, x));
-	/* x in [-1, 1] -> [0, nbins) */
-	t = mul(g, add(g, use(g, xv), lit(g, 1.0)), lit(g, 0.5 * nbins));
-	if (usefloor)
-		t = call1(g, "wp.floor", F(), t->bound, t);
-	bin = let(g, b, rng_pct(&g->rng, 50) ? "k" : "raw", call1(g, "int", I(), t->bound, t));
-	bin = let(g, b, rng_pct(&g->rng, 50) ? "slot" : "bin_index", ex_call(g->A, "wp.clamp", I(), BIG, 3, use(g, bin), ilit(g, 0), sub(g, ex_shape(g->A, hist, 0), ilit(g, 1))));
+	xv = let(g, b, two ? "p" : "xv", load_tid(g, x));
+	if (xf == 1)
+		val = let(g, b, "mag", call1(g, "wp.abs", F(), 1.0, use(g, xv)));
+	else if (xf == 2)
+		val = let(g, b, "s", call1(g, "wp.tanh", F(), 1.0, use(g, xv)));
+	else
+		val = two ? let(g, b, "r", call1(g, "wp.length", F(), 2.0, use(g, xv))) : xv;
+	if (gate) {
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_GT, use(g, val), lit(g, two ? 0.25 : -0.5)));
+
+		at = &s->body;
+		clause(g, "skipping the values below a cutoff");
+	}
+	if (two) {
+		Var *c[2];
+		int d;
+
+		for (d = 0; d < 2; d++) {
+			Expr *u = mul(g, add(g, comp(g, use(g, xv), d), lit(g, 1.0)), lit(g, 0.5 * nbins));
+
+			if (usefloor)
+				u = call1(g, "wp.floor", F(), u->bound, u);
+			c[d] = let(g, at, d ? "by" : "bx", ex_call(g->A, "wp.clamp", I(), nbins, 3, call1(g, "int", I(), u->bound, u), ilit(g, 0), ilit(g, nbins - 1)));
+			c[d]->nonneg = true;
+		}
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "cell" : "bin_index",
+			  clamp_index(g, minmax, add(g, mul(g, use(g, c[1]), ilit(g, nbins)), use(g, c[0])), hist));
+		clause(g, arena_printf(g->A, "on a %dx%d grid of cells", nbins, nbins));
+	} else {
+		/* x in [-1, 1] -> [0, nbins), |x| in [0, 1] -> [0, nbins) */
+		if (ranged)
+			t = mul(g, sub(g, use(g, xv), use(g, org)), use(g, inv));
+		else if (xf == 1)
+			t = mul(g, use(g, val), lit(g, nbins));
+		else
+			t = mul(g, add(g, use(g, val), lit(g, 1.0)), lit(g, 0.5 * nbins));
+		if (usefloor)
+			t = call1(g, "wp.floor", F(), t->bound, t);
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "k" : "raw", call1(g, "int", I(), t->bound, t));
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "slot" : "bin_index", clamp_index(g, minmax, use(g, bin), hist));
+		if (ranged)
+			clause(g, "over a range given by its origin and inverse bin width");
+	}
 	bin->nonneg = true;
-	atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, hist, use(g, bin), w ? load_tid(g, w) : ilit(g, 1));
+	atomic(g, at, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, hist, use(g, bin), w ? load_tid(g, w) : ilit(g, 1));
 	if (tot) {
-		atomic(g, b, "wp.atomic_add", tot, ilit(g, 0), use(g, xv));
+		atomic(g, at, "wp.atomic_add", tot, ilit(g, 0), use(g, val));
 		clause(g, "summing the values");
 	}
 	if (pk) {
-		atomic(g, b, "wp.atomic_max", pk, ilit(g, 0), call1(g, "wp.abs", F(), 1.0, use(g, xv)));
+		atomic(g, at, "wp.atomic_max", pk, ilit(g, 0), xf || two ? use(g, val) : call1(g, "wp.abs", F(), 1.0, use(g, val)));
 		clause(g, "tracking the largest magnitude");
 	}
+	if (lw) {
+		atomic(g, at, "wp.atomic_min", lw, ilit(g, 0), use(g, val));
+		clause(g, "tracking the smallest value");
+	}
 	name(g, ONE(((const char *const[]){ "bin", "histogram", "count" })), x->name);
-	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s over [-1, 1] with atomic adds", nbins, w ? "weighted " : "", x->name),
-	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, nbins), NULL);
+	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s%s with atomic adds", two ? nbins * nbins : nbins, w ? "weighted " : "", x->name,
+			      ranged ? "" : xf == 1 ? " by magnitude" : xf == 2 ? " squashed by tanh" : " over [-1, 1]"),
+	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, two ? nbins * nbins : nbins), NULL);
 }
 
 /* ----------------------------------------------------------------- optimisers */
@@ -721,31 +776,124 @@ sdf_box_fn(Gen *g)
 	return f;
 }
 
-/* Distance of points to a sphere, a box or their union (helpers per primitive),
- * the surface normal (analytic or by finite differences), the closest surface
- * point, and a count of points inside. */
+static Func *
+sdf_capsule_fn(Gen *g)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_capsule", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0), *r = fparam(g, f, "r", F(), 1.0), *h = fparam(g, f, "half_height", F(), 1.0), *q;
+
+	q = let(g, &f->body, "q", ex_call(g->A, "wp.vec3", V(3), 50.0, 3, comp(g, use(g, p), 0),
+					  sub(g, comp(g, use(g, p), 1), ex_call(g->A, "wp.clamp", F(), 1.0, 3, comp(g, use(g, p), 1), ex_un(g->A, OP_NEG, use(g, h)), use(g, h))),
+					  comp(g, use(g, p), 2)));
+	func_end(g, &sv, f, sub(g, call1(g, "wp.length", F(), 87.0, use(g, q)), use(g, r)));
+	return f;
+}
+
+/* A bound of an ellipsoid's distance: |p / radii| - 1 scaled by the smallest radius
+ * (radii: a literal, so positive). */
+static Func *
+sdf_ellipsoid_fn(Gen *g, const double *rad)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_ellipsoid", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0);
+	Expr *k;
+
+	k = call1(g, "wp.length", F(), 340.0, ex_call(g->A, "wp.cw_div", V(3), 200.0, 2, use(g, p), vlit(g, 3, rad)));
+	func_end(g, &sv, f, mul(g, sub(g, k, lit(g, 1.0)), lit(g, fmin(rad[0], fmin(rad[1], rad[2])))));
+	return f;
+}
+
+/* Distance of points to one or two primitives (sphere, box, capsule, ellipsoid; a
+ * helper each) combined by union, intersection or subtraction, the surface normal
+ * (analytic or by finite differences), the closest surface point, and a count of
+ * points inside. */
+typedef struct Sdf {
+	int kind[2], nk, op; /* primitives; op: 0 union, 1 intersection, 2 subtraction */
+	Func *fn[2];
+	Var *a1[2], *a2[2];   /* their extra arguments (radius, half extents, half height) */
+} Sdf;
+
+static Expr *
+sdf_prim(Gen *g, Sdf *sd, int w, Expr *q)
+{
+	static const double bnd[4] = { 84.0, 135.0, 90.0, 340.0 };
+	Func *f = sd->fn[w];
+
+	f->used = true;
+	switch (sd->kind[w]) {
+	case 0:
+	case 1:
+		return ex_call(g->A, f->name, F(), bnd[sd->kind[w]], 2, q, use(g, sd->a1[w]));
+	case 2:
+		return ex_call(g->A, f->name, F(), bnd[2], 3, q, use(g, sd->a1[w]), use(g, sd->a2[w]));
+	default:
+		return ex_call(g->A, f->name, F(), bnd[3], 1, q);
+	}
+}
+
+/* The combined distance at q (a variable when two primitives read it). */
+static Expr *
+sdf_eval(Gen *g, Sdf *sd, Var *q)
+{
+	Expr *a = sdf_prim(g, sd, 0, use(g, q)), *b;
+
+	if (sd->nk == 1)
+		return a;
+	b = sdf_prim(g, sd, 1, use(g, q));
+	if (sd->op == 0)
+		return call2(g, "wp.min", F(), 340.0, a, b);
+	if (sd->op == 1)
+		return call2(g, "wp.max", F(), 340.0, a, b);
+	return call2(g, "wp.max", F(), 340.0, a, ex_un(g->A, OP_NEG, b));
+}
+
 void
 rec_sdf(Gen *g)
 {
 	Block *b = &g->k->body;
-	int shape = pick(g, 3); /* sphere, box, union */
+	static const char *const pname[4] = { "sphere", "box", "capsule", "ellipsoid" };
+	static const char *const opname[3] = { "union", "intersection", "difference" };
+	Sdf sd;
 	bool want_n = rng_pct(&g->rng, 70), want_cp = want_n && rng_pct(&g->rng, 50), count = rng_pct(&g->rng, 40);
-	Var *pts, *center, *radius = NULL, *half = NULL, *dist, *nrm = NULL, *cp = NULL, *inside = NULL, *pt, *p, *d, *n = NULL;
-	Func *fs = NULL, *fb = NULL;
-	Expr *de;
+	int post = rng_pct(&g->rng, 40) ? 1 + pick(g, 2) : 0; /* rounded by a margin, or an onion shell */
+	Var *margin = NULL, *base = NULL, *pts, *center, *dist, *nrm = NULL, *cp = NULL, *inside = NULL, *pt, *p, *d, *n = NULL;
+	double rad[3];
+	int w, c;
+	const char *shape;
 
 	nclauses = 0;
 	set_launch(g, 1);
-	if (shape != 1)
-		fs = sdf_sphere_fn(g);
-	if (shape != 0)
-		fb = sdf_box_fn(g);
+	memset(&sd, 0, sizeof sd);
+	sd.nk = rng_pct(&g->rng, 45) ? 2 : 1;
+	sd.kind[0] = pick(g, 4);
+	sd.kind[1] = (sd.kind[0] + 1 + pick(g, 3)) % 4;
+	sd.op = pick(g, 3);
+	for (c = 0; c < 3; c++)
+		rad[c] = 0.25 * (1 + pick(g, 4));
+	for (w = 0; w < sd.nk; w++) {
+		switch (sd.kind[w]) {
+		case 0: sd.fn[w] = sdf_sphere_fn(g); break;
+		case 1: sd.fn[w] = sdf_box_fn(g); break;
+		case 2: sd.fn[w] = sdf_capsule_fn(g); break;
+		default: sd.fn[w] = sdf_ellipsoid_fn(g, rad); break;
+		}
+	}
 	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "query_points", V(3), IO_IN);
 	center = scalar(g, rng_pct(&g->rng, 50) ? "center" : "origin", V(3));
-	if (fs)
-		radius = scalar(g, "radius", F());
-	if (fb)
-		half = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(3));
+	for (w = 0; w < sd.nk; w++) {
+		switch (sd.kind[w]) {
+		case 0: sd.a1[w] = scalar(g, "radius", F()); break;
+		case 1: sd.a1[w] = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(3)); break;
+		case 2:
+			sd.a1[w] = scalar(g, sd.nk == 2 && sd.kind[0] == 0 ? "capsule_radius" : "radius", F());
+			sd.a2[w] = scalar(g, "half_height", F());
+			break;
+		}
+	}
+	if (post)
+		margin = scalar(g, post == 1 ? "margin" : "thickness", F());
 	dist = arr(g, rng_pct(&g->rng, 50) ? "dist" : "sdf", F(), IO_OUT);
 	if (want_n)
 		nrm = arr(g, rng_pct(&g->rng, 50) ? "normals" : "gradient", V(3), IO_OUT);
@@ -756,38 +904,34 @@ rec_sdf(Gen *g)
 	emit_tid(g, b);
 	pt = let(g, b, "x", load_tid(g, pts));
 	p = let(g, b, "p", sub(g, use(g, pt), use(g, center)));
-	if (shape == 0)
-		de = callf(g, fs, 84.0, 2, use(g, p), use(g, radius));
-	else if (shape == 1)
-		de = callf(g, fb, 135.0, 2, use(g, p), use(g, half));
-	else
-		de = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, use(g, p), use(g, radius)), callf(g, fb, 135.0, 2, use(g, p), use(g, half)));
-	d = let(g, b, "d", de);
+	if (post) { /* the finite differences below are taken of base, whose gradient d's is */
+		base = let(g, b, "d0", sdf_eval(g, &sd, p));
+		if (post == 2)
+			base = let(g, b, "a0", call1(g, "wp.abs", F(), 340.0, use(g, base)));
+		d = let(g, b, "d", sub(g, use(g, base), use(g, margin)));
+		clause(g, post == 1 ? "rounding the surface by a margin" : "as a shell of some thickness around the surface");
+	} else
+		d = let(g, b, "d", sdf_eval(g, &sd, p));
 	if (want_n) {
-		if (shape == 0 && rng_pct(&g->rng, 60)) {
+		if (sd.nk == 1 && sd.kind[0] == 0 && rng_pct(&g->rng, 60)) {
 			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, use(g, p)));
 		} else { /* forward differences of the distance */
 			static const double ex[3] = { 1.0e-3, 0.0, 0.0 }, ey[3] = { 0.0, 1.0e-3, 0.0 }, ez[3] = { 0.0, 0.0, 1.0e-3 };
 			const double *e3[3] = { ex, ey, ez };
-			Expr *c[3];
+			Expr *cc[3];
 			int a;
 
 			for (a = 0; a < 3; a++) {
 				static const char *const qn[3] = { "px", "py", "pz" }, *const dn[3] = { "dx", "dy", "dz" };
-				Expr *q = add(g, use(g, p), vlit(g, 3, e3[a])), *s;
+				Var *q = let(g, b, qn[a], add(g, use(g, p), vlit(g, 3, e3[a])));
 
-				if (shape == 2)
-					q = use(g, let(g, b, qn[a], q));
-				if (shape == 0)
-					s = callf(g, fs, 84.0, 2, q, use(g, radius));
-				else if (shape == 1)
-					s = callf(g, fb, 135.0, 2, q, use(g, half));
-				else
-					s = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, q, use(g, radius)),
-						  callf(g, fb, 135.0, 2, ex_var(g->A, q->var), use(g, half)));
-				c[a] = use(g, let(g, b, dn[a], sub(g, s, use(g, d))));
+				Expr *e = sdf_eval(g, &sd, q);
+
+				if (post == 2)
+					e = call1(g, "wp.abs", F(), 340.0, e);
+				cc[a] = use(g, let(g, b, dn[a], sub(g, e, use(g, base ? base : d))));
 			}
-			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, ex_call(g->A, "wp.vec3", V(3), 270.0, 3, c[0], c[1], c[2])));
+			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, ex_call(g->A, "wp.vec3", V(3), 1020.0, 3, cc[0], cc[1], cc[2])));
 			clause(g, "taking the normal from finite differences");
 		}
 		store(g, b, nrm, use(g, n));
@@ -803,10 +947,14 @@ rec_sdf(Gen *g)
 		atomic(g, &s->body, "wp.atomic_add", inside, ilit(g, 0), ilit(g, 1));
 		clause(g, "counting the points inside");
 	}
-	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })), shape == 0 ? "sphere_sdf" : shape == 1 ? "box_sdf" : "sdf");
-	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s", shape == 0 ? "a sphere" : shape == 1 ? "an axis-aligned box" : "the union of a sphere and a box"),
-	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape == 0 ? "sphere" : shape == 1 ? "box" : "sphere-box union"),
-	      NULL);
+	if (sd.nk == 1)
+		shape = pname[sd.kind[0]];
+	else
+		shape = arena_printf(g->A, "%s-%s %s", pname[sd.kind[0]], pname[sd.kind[1]], opname[sd.op]);
+	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })),
+	     sd.nk == 1 ? arena_printf(g->A, "%s_sdf", pname[sd.kind[0]]) : sd.op == 0 ? "sdf" : sd.op == 1 ? "intersection_sdf" : "difference_sdf");
+	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s%s", sd.nk == 1 && sd.kind[0] != 1 ? "a " : sd.nk == 1 ? "an axis-aligned " : "the ", shape),
+	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape), NULL);
 }
 
 /* ----------------------------------------------------------------- outcodes */
@@ -817,34 +965,46 @@ void
 rec_outcode(Gen *g)
 {
 	Block *b = &g->k->body;
-	int n = rng_pct(&g->rng, 50) ? 3 : 2, a;
-	bool params = rng_pct(&g->rng, 60), count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50);
-	Var *pts, *lo = NULL, *hi = NULL, *codes, *faces, *outside = NULL, *p, *code;
+	int n = rng_pct(&g->rng, 50) ? 3 : 2, a, box = pick(g, 3); /* literal, lower/upper, centre/half */
+	int masks = rng_pct(&g->rng, 40) ? pick(g, 3) : -1;   /* union (or), common (and), both */
+	bool count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50), open = rng_pct(&g->rng, 30), incl = rng_pct(&g->rng, 40);
+	Var *pts, *lo = NULL, *hi = NULL, *ctr = NULL, *half = NULL, *codes, *faces, *outside = NULL, *p, *code;
+	Var *any = NULL, *all = NULL, *free_ = NULL;
 	double ext = 0.25 * (1 + pick(g, 3));
 
 	nclauses = 0;
 	set_launch(g, 1);
 	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "positions", V(n), IO_IN);
-	if (params) {
+	if (box == 1) {
 		lo = scalar(g, rng_pct(&g->rng, 50) ? "lower" : "box_min", V(n));
 		hi = scalar(g, lo->name[0] == 'l' ? "upper" : "box_max", V(n));
+	} else if (box == 2) {
+		ctr = scalar(g, rng_pct(&g->rng, 50) ? "center" : "box_center", V(n));
+		half = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(n));
 	}
 	codes = arr(g, rng_pct(&g->rng, 50) ? "codes" : "outcodes", I(), IO_OUT);
 	faces = rng_pct(&g->rng, 35) ? arr(g, rng_pct(&g->rng, 50) ? "num_faces" : "face_count", I(), IO_OUT) : NULL;
+	if (open)
+		free_ = arr(g, rng_pct(&g->rng, 50) ? "open_faces" : "inside_bits", I(), IO_OUT);
 	if (count)
 		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
+	if (masks == 0 || masks == 2)
+		any = arr(g, rng_pct(&g->rng, 50) ? "union_code" : "any_code", I(), IO_ACC);
+	if (masks == 1 || masks == 2)
+		all = arr(g, rng_pct(&g->rng, 50) ? "common_code" : "all_code", I(), IO_ACC);
 	emit_tid(g, b);
-	p = let(g, b, "p", load_tid(g, pts));
+	p = let(g, b, "p", ctr ? sub(g, load_tid(g, pts), use(g, ctr)) : load_tid(g, pts));
 	code = let_mut(g, b, "code", ilit(g, 0), 63.0);
 	code->nonneg = true;
 	for (a = 0; a < n; a++) {
-		Expr *l = lo ? comp(g, use(g, lo), a) : lit(g, -ext), *h = hi ? comp(g, use(g, hi), a) : lit(g, ext);
-		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, comp(g, use(g, p), a), l));
+		Expr *l = lo ? comp(g, use(g, lo), a) : half ? ex_un(g->A, OP_NEG, comp(g, use(g, half), a)) : lit(g, -ext);
+		Expr *h = hi ? comp(g, use(g, hi), a) : half ? comp(g, use(g, half), a) : lit(g, ext);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, incl ? OP_LE : OP_LT, comp(g, use(g, p), a), l));
 		Stmt *e = st_new(g->A, S_IF);
 		int bit;
 
 		e->elif = true;
-		e->e = ex_cmp(g->A, OP_GT, comp(g, use(g, p), a), h);
+		e->e = ex_cmp(g->A, incl ? OP_GE : OP_GT, comp(g, use(g, p), a), h);
 		block_push(g->A, &s->orelse, e);
 		for (bit = 0; bit < 2; bit++) {
 			Block *into = bit ? &e->body : &s->body;
@@ -867,15 +1027,28 @@ rec_outcode(Gen *g)
 		store(g, b, faces, call1(g, "wp.bit_count", I(), 6.0, use(g, code)));
 		clause(g, "with the number of faces crossed");
 	}
+	if (free_) {
+		store(g, b, free_, ex_bin(g->A, OP_BITAND, ex_un(g->A, OP_INVERT, use(g, code)), ilit(g, (1 << (2 * n)) - 1), I(), 63.0));
+		clause(g, "with the complement of the code over the box's faces");
+	}
 	if (outside) {
 		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
 
 		atomic(g, &s->body, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, outside, ilit(g, 0), ilit(g, 1));
 		clause(g, "counting the points outside");
 	}
+	if (any) {
+		atomic(g, b, "wp.atomic_or", any, ilit(g, 0), use(g, code));
+		clause(g, "or-ing every code into one mask");
+	}
+	if (all) {
+		atomic(g, b, "wp.atomic_and", all, ilit(g, 0), use(g, code));
+		clause(g, "and-ing the codes for a trivial reject of the whole set");
+	}
 	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
 	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
-	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code", params ? "" : " fixed"),
+	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code",
+			   box == 0 ? " fixed" : box == 2 ? " centred" : ""),
 	      NULL);
 }
 
@@ -899,31 +1072,84 @@ rec_sampling(Gen *g)
 		{ "wp.sample_triangle", "uniform barycentric coordinates on a triangle", 2 },
 		{ "wp.sample_unit_hemisphere", "points inside the unit half-ball", 3 },
 	};
-	int s = pick(g, 9), n = smp[s].n;
-	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
-	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
+	int s = pick(g, 9), n = smp[s].n, nsamp = rng_pct(&g->rng, 30) ? 2 << pick(g, 3) : 1, integrand = pick(g, 3);
+	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40), radii = jitter && rng_pct(&g->rng, 40);
+	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL;
+	Expr *f, *init;
 
 	nclauses = 0;
 	set_launch(g, 1);
 	seed = scalar(g, "seed", I());
 	if (jitter) {
 		centers = arr(g, rng_pct(&g->rng, 50) ? "centers" : "anchors", V(n), IO_IN);
-		radius = scalar(g, "radius", F());
+		radius = radii ? arr(g, "radii", F(), IO_IN) : scalar(g, "radius", F());
 	}
-	out = arr(g, jitter ? "samples" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	out = arr(g, jitter ? "samples" : nsamp > 1 ? "means" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	if (counts)
+		cnt = arr(g, rng_pct(&g->rng, 50) ? "counts" : "events", I(), IO_OUT);
 	if (mc)
 		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
 	emit_tid(g, b);
-	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0])));
-	d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	/* the per-thread stream: (seed, thread) or an offset seed, as in Warp's examples */
+	init = offset ? ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 1,
+				add(g, mul(g, use(g, seed), ilit(g, 7919)), use(g, g->tid[0])))
+		      : ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0]));
+	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", init);
+	if (nsamp > 1) {
+		Stmt *fl = st_new(g->A, S_FOR);
+		Var *sv, *acc;
+		double z[3] = { 0, 0, 0 };
+		Stmt *a;
+		Expr *e;
+
+		acc = def_local(g, b, "acc", vlit(g, n, z));
+		fl->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+		fl->idx[0] = ilit(g, nsamp);
+		fl->nidx = 1;
+		fl->trips = nsamp;
+		sv = new_var(g, "s", I(), V_LOOP);
+		sv->bound = sv->base = nsamp;
+		fl->var = sv;
+		block_push(g->A, b, fl);
+		e = ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st));
+		a = st_new(g->A, S_AUG);
+		a->var = acc;
+		a->op = OP_ADD;
+		a->e = e;
+		acc->mutated = true;
+		var_assigned(g, acc, e);
+		block_push(g->A, &fl->body, a);
+		acc->bound = acc->base = nsamp;
+		d = let(g, b, "mean", mul(g, use(g, acc), lit(g, 1.0 / nsamp)));
+		clause(g, arena_printf(g->A, "averaging %d draws per thread", nsamp));
+	} else
+		d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	if (flip) { /* mirrored into the upper half space */
+		Var *h = let(g, b, "h", ex_call(g->A, "wp.where", V(3), 1.0, 3, ex_cmp(g->A, OP_LT, comp(g, use(g, d), 2), lit(g, 0.0)),
+						ex_un(g->A, OP_NEG, use(g, d)), use(g, d)));
+
+		d = h;
+		clause(g, "mirrored into the upper half space");
+	}
 	if (jitter) {
-		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), use(g, radius))));
-		clause(g, "scattered around per-thread centres");
+		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), radii ? load_tid(g, radius) : use(g, radius))));
+		clause(g, radii ? "scattered around per-thread centres by per-thread radii" : "scattered around per-thread centres");
 	} else
 		store(g, b, out, use(g, d));
-	if (est) {
-		Expr *f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+	if (cnt) {
+		double lam = 0.5 * (1 + pick(g, 8));
 
+		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
+		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g", lam));
+	}
+	if (est) {
+		if (integrand == 0)
+			f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+		else if (integrand == 1)
+			f = call1(g, "wp.exp", F(), 1.0, ex_un(g->A, OP_NEG, call1(g, "wp.length_sq", F(), 3.0, use(g, d))));
+		else
+			f = call1(g, "wp.cos", F(), 1.0, comp(g, use(g, d), 0));
 		atomic(g, b, "wp.atomic_add", est, ilit(g, 0), mul(g, f, lit(g, 1.0 / 64.0)));
 		clause(g, "accumulating a Monte Carlo estimate");
 	}
@@ -944,8 +1170,9 @@ void
 rec_rigid(Gen *g)
 {
 	Block *b = &g->k->body;
-	int mode = pick(g, 3);
-	bool mat = rng_pct(&g->rng, 35);
+	int mode = pick(g, 3), mk = pick(g, 3); /* the extra output: 3x3 rotation, roll-pitch-yaw, 4x4 matrix */
+	bool mat = rng_pct(&g->rng, 45), aa = rng_pct(&g->rng, 45), body = rng_pct(&g->rng, 35), tarr = rng_pct(&g->rng, 35);
+	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35);
 	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
 
 	nclauses = 0;
@@ -959,7 +1186,8 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
+				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -970,33 +1198,55 @@ rec_rigid(Gen *g)
 			q = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf))));
 		}
 		wv = let(g, b, "w", load_tid(g, w));
-		p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
-		spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
-		q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
-					   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		if (body) { /* the linear velocity is given in the body frame */
+			p1 = let(g, b, "p1", add(g, use(g, p), mul(g, call2(g, "wp.quat_rotate", V(3), 1.0, use(g, q), load_tid(g, v)), use(g, dt))));
+			clause(g, "rotating the body-frame velocity into the world");
+		} else
+			p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
+		if (aa) { /* rotate by |w| dt about w */
+			Var *ang = let(g, b, rng_pct(&g->rng, 50) ? "angle" : "theta", mul(g, call1(g, "wp.length", F(), 2.0, use(g, wv)), use(g, dt)));
+			Var *dq = let(g, b, "dq", ex_call(g->A, "wp.quat_from_axis_angle", Q(), 1.0, 2, call1(g, "wp.normalize", V(3), 1.0, use(g, wv)), use(g, ang)));
+
+			q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0, ex_bin(g->A, OP_MUL, use(g, dq), use(g, q), Q(), 1.0)));
+			clause(g, "turning each body by its angular speed about the spin axis");
+		} else {
+			spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
+			q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
+						   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		}
 		name(g, ONE(((const char *const[]){ "integrate", "advance" })), "bodies");
 		heads(g, "Integrates rigid-body poses from linear and angular velocity, renormalising the orientation quaternion",
 		      "Advances each body's position and orientation by one time step dt", NULL);
 	} else if (mode == 1) {
-		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN), *alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN);
+		Var *alpha = tarr ? arr(g, rng_pct(&g->rng, 50) ? "weights" : "blend", F(), IO_IN) : scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *al;
 		Var *xa, *xb;
 
 		pout = arr(g, "blended", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
+				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "Xa", load_tid(g, pa));
 		xb = let(g, b, "Xb", load_tid(g, pb));
+		al = tarr ? let(g, b, "a", load_tid(g, alpha)) : alpha;
+		if (tarr)
+			clause(g, "with a blend weight per body");
+		if (ease) {
+			al = let(g, b, "s", ex_call(g->A, "wp.smoothstep", F(), 1.0, 3, lit(g, 0.0), lit(g, 1.0), use(g, al)));
+			clause(g, "easing the fraction with a smoothstep");
+		}
 		p1 = let(g, b, "p", ex_call(g->A, "wp.lerp", V(3), 2.0, 3, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)),
-					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, alpha)));
+					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, al)));
 		{
 			Expr *a3[3];
 
 			a3[0] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa)));
 			a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
-			a3[2] = use(g, alpha);
+			a3[2] = use(g, al);
 			q1 = let(g, b, "q", ex_calln(g->A, "wp.quat_slerp", Q(), 1.0, 3, a3));
 		}
 		name(g, ONE(((const char *const[]){ "blend", "interpolate" })), "poses");
@@ -1007,25 +1257,62 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
+				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "X_p", load_tid(g, pa));
-		xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa)), load_tid(g, pc)));
-		p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
-		q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		if (aa) { /* by parts: the parent's inverse rotation applied to the offset and to the child's rotation */
+			Var *xc = let(g, b, "X_c", load_tid(g, pc));
+			Var *qa = let(g, b, "q_p", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa))));
+
+			p1 = let(g, b, "p", call2(g, "wp.quat_rotate_inv", V(3), 4.0, use(g, qa),
+						  sub(g, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xc)),
+						      call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)))));
+			q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0,
+						  ex_bin(g->A, OP_MUL, call1(g, "wp.quat_inverse", Q(), 1.0, use(g, qa)),
+							 call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xc)), Q(), 1.0)));
+			clause(g, "splitting the product into a rotated offset and a relative rotation");
+		} else {
+			Expr *inv = call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa));
+
+			xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, inv, load_tid(g, pc)));
+			p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
+			q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		}
 		name(g, ONE(((const char *const[]){ "compute", "express" })), "relative_poses");
 		heads(g, "Expresses each child pose in its parent's frame with an inverse and a transform product",
 		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
 	}
-	if (local) {
+	if (local || (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4)) {
 		Var *x1 = let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 
+		if (!local) {
+			store(g, b, pout, use(g, x1));
+			store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+			clause(g, "also writing the pose as a 4x4 matrix");
+			mo = NULL;
+		} else {
 		store(g, b, pout, use(g, x1));
 		store(g, b, local, ex_call(g->A, rng_pct(&g->rng, 60) ? "wp.transform_point" : "wp.transform_vector", V(3), 12.0, 2,
 					 use(g, x1), load_tid(g, lpts)));
 		clause(g, "mapping body-frame points into the world");
+		if (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4) {
+			store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+			clause(g, "also writing the pose as a 4x4 matrix");
+			mo = NULL;
+		}
+		}
+	} else if (split) { /* positions and rotations in arrays of their own */
+		static const char *const pn[3] = { "new_positions", "blended_p", "rel_pos" }, *const qn[3] = { "new_rotations", "blended_q", "rel_rot" };
+		Var *ro = arr(g, qn[mode], Q(), IO_OUT);
+
+		pout->elem = V(3);
+		pout->name = pn[mode];
+		store(g, b, pout, use(g, p1));
+		store(g, b, ro, use(g, q1));
+		clause(g, "writing positions and rotations to separate arrays");
 	} else
 		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 	if (mo && mo->elem.kind == TY_MAT) {
@@ -1045,24 +1332,39 @@ void
 rec_loss(Gen *g)
 {
 	Block *b = &g->k->body;
-	int kind = pick(g, 4); /* mse, mse of vectors, huber, logistic */
-	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50);
+	int kind = pick(g, 7); /* mse, mse of vectors, huber, logistic, L1, log-cosh, hinge */
+	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50), per = rng_pct(&g->rng, 30);
+	bool clipg = kind != 1 && rng_pct(&g->rng, 30), masked = !weighted && rng_pct(&g->rng, 30);
+	Var *mask = NULL;
 	Type t = kind == 1 ? V(rng_pct(&g->rng, 60) ? 3 : 2) : F();
-	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr;
-	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss" };
+	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr, *pl = NULL;
+	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss", "mae_loss", "log_cosh_loss", "hinge_loss" };
+	static const char *const what[] = { "squared-error loss", "squared-error loss", "Huber loss", "logistic loss",
+					    "mean absolute error", "log-cosh loss", "hinge loss" };
 
 	nclauses = 0;
 	set_launch(g, 1);
-	pred = arr(g, kind == 3 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
-	tgt = arr(g, kind == 3 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
+	pred = arr(g, kind == 3 || kind == 6 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
+	tgt = arr(g, kind == 3 || kind == 6 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
 	if (weighted)
 		w = arr(g, rng_pct(&g->rng, 50) ? "weights" : "sample_weight", F(), IO_IN);
+	if (masked)
+		mask = arr(g, rng_pct(&g->rng, 50) ? "mask" : "valid", I(), IO_IN);
 	if (scaled)
 		sc = scalar(g, rng_pct(&g->rng, 50) ? "inv_n" : "scale", F());
 	loss = arr(g, "loss", F(), IO_ACC);
 	grad = arr(g, rng_pct(&g->rng, 50) ? "dpred" : "dloss", t, IO_OUT);
+	if (per)
+		pl = arr(g, rng_pct(&g->rng, 50) ? "losses" : "per_sample", F(), IO_OUT);
 	emit_tid(g, b);
-	if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
+	if (kind == 6) { /* max(0, 1 - y z) and its subgradient */
+		Var *y = let(g, b, "y", load_tid(g, tgt));
+		Var *m = let(g, b, "margin", sub(g, lit(g, 1.0), mul(g, use(g, y), load_tid(g, pred))));
+
+		l = let(g, b, "l", call2(g, "wp.max", F(), 2.0, use(g, m), lit(g, 0.0)));
+		gr = let(g, b, "dl", ex_call(g->A, "wp.where", F(), 1.0, 3, ex_cmp(g->A, OP_GT, use(g, m), lit(g, 0.0)),
+					     ex_un(g->A, OP_NEG, use(g, y)), lit(g, 0.0)));
+	} else if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
 		Var *y = let(g, b, "y", load_tid(g, tgt));
 		Var *m = let(g, b, "margin", mul(g, use(g, y), load_tid(g, pred)));
 		Var *e = let(g, b, "e", call1(g, "wp.exp", F(), 3.0, ex_un(g->A, OP_NEG, use(g, m))));
@@ -1084,6 +1386,12 @@ rec_loss(Gen *g)
 			assign(g, &s->body, l, mul(g, lit(g, delta), sub(g, use(g, a), lit(g, 0.5 * delta))));
 			assign(g, &s->body, gr, mul(g, lit(g, delta), call1(g, "wp.sign", F(), 1.0, use(g, diff))));
 			clause(g, arena_printf(g->A, "with a threshold of %g for the linear branch", delta));
+		} else if (kind == 4) {
+			l = let(g, b, "l", call1(g, "wp.abs", F(), 2.0, use(g, diff)));
+			gr = let(g, b, "dl", call1(g, "wp.sign", F(), 1.0, use(g, diff)));
+		} else if (kind == 5) {
+			l = let(g, b, "l", call1(g, "wp.log", F(), 2.0, call1(g, "wp.cosh", F(), 4.0, use(g, diff))));
+			gr = let(g, b, "dl", call1(g, "wp.tanh", F(), 1.0, use(g, diff)));
 		} else {
 			l = let(g, b, "l", kind == 1 ? call2(g, "wp.dot", F(), 8.0, use(g, diff), use(g, diff)) : mul(g, use(g, diff), use(g, diff)));
 			gr = let(g, b, "dl", mul(g, lit(g, 2.0), use(g, diff)));
@@ -1099,18 +1407,35 @@ rec_loss(Gen *g)
 			ge = mul(g, use(g, wi), ge);
 			clause(g, "weighting each sample");
 		}
+		if (mask) {
+			Var *keep = let(g, b, "keep", ex_call(g->A, "wp.where", F(), 1.0, 3, ex_cmp(g->A, OP_GT, load_tid(g, mask), ilit(g, 0)),
+							     lit(g, 1.0), lit(g, 0.0)));
+
+			le = mul(g, use(g, keep), le);
+			ge = mul(g, use(g, keep), ge);
+			clause(g, "ignoring masked-out samples");
+		}
+		if (clipg) {
+			ge = ex_call(g->A, "wp.clamp", F(), 1.0, 3, ge, lit(g, -1.0), lit(g, 1.0));
+			clause(g, "clipping the gradient to [-1, 1]");
+		}
 		if (sc) {
 			le = mul(g, le, use(g, sc));
 			ge = mul(g, ge, use(g, sc));
+		}
+		if (pl) {
+			Var *lv = let(g, b, "li", le);
+
+			le = use(g, lv);
+			store(g, b, pl, use(g, lv));
+			clause(g, "keeping each sample's loss");
 		}
 		atomic(g, b, "wp.atomic_add", loss, ilit(g, 0), le);
 		store(g, b, grad, ge);
 	}
 	name(g, ONE(((const char *const[]){ "compute", "eval", "accumulate" })), lname[kind]);
-	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element",
-			      kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared-error loss"),
-	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared error"),
-	      NULL);
+	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element", what[kind]),
+	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", what[kind]), NULL);
 }
 
 /* ----------------------------------------------------------------- image filters */
@@ -1126,42 +1451,57 @@ rec_filter(Gen *g)
 	int r = rng_pct(&g->rng, 60) ? 1 : 2, di, dj;
 	bool gauss = rng_pct(&g->rng, 50), colour = rng_pct(&g->rng, 40), sharpen = rng_pct(&g->rng, 30);
 	bool sep = rng_pct(&g->rng, 40); /* one pass of a separable filter along axis ax */
+	bool offs = rng_pct(&g->rng, 40);  /* range(2 * r + 1) and an offset di - r, not range(-r, r + 1) */
+	bool wsum = rng_pct(&g->rng, 35);  /* normalised by the weights' running sum, not by a literal */
+	bool rgba = colour && rng_pct(&g->rng, 35), clamp01 = !colour && !sharpen && rng_pct(&g->rng, 30);
 	int ax = pick(g, 2);
 	static const double ks[] = { 0.25, 0.5, 1.0 };
 	double k = ks[pick(g, 3)], total = 0;
-	Type t = colour ? V(3) : F();
-	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL;
+	Type t = colour ? V(rgba ? 4 : 3) : F();
+	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL, *ws = NULL, *oi, *oj;
 	Stmt *fi, *fj, *a;
 	Expr *e, *idx[2];
 
 	nclauses = 0;
 	set_launch(g, 2);
-	img = arr(g, colour ? (rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
+	img = arr(g, colour ? (rgba ? "rgba" : rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
 	if (sharpen)
 		amount = scalar(g, rng_pct(&g->rng, 50) ? "amount" : "strength", F());
 	out = arr(g, sharpen ? "sharpened" : (rng_pct(&g->rng, 50) ? "blurred" : "out"), t, IO_OUT);
 	emit_tid(g, b);
-	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total", colour ? ex_call(A, "wp.vec3", V(3), 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
+	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total",
+			colour ? ex_call(A, rgba ? "wp.vec4" : "wp.vec3", t, 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
 	if (colour)
 		acc->def->flags = EF_CONST;
+	if (wsum) {
+		ws = def_local(g, b, rng_pct(&g->rng, 50) ? "wsum" : "norm", lit(g, 0.0));
+		ws->bound = ws->base = 25.0;
+	}
 	fi = st_new(A, S_FOR);
 	fi->idx = arena_alloc(A, sizeof(Expr *) * 3);
-	fi->idx[0] = ilit(g, -r);
-	fi->idx[1] = ilit(g, r + 1);
-	fi->nidx = 2;
+	if (offs) {
+		fi->idx[0] = ilit(g, 2 * r + 1);
+		fi->nidx = 1;
+	} else {
+		fi->idx[0] = ilit(g, -r);
+		fi->idx[1] = ilit(g, r + 1);
+		fi->nidx = 2;
+	}
 	fi->trips = 2 * r + 1;
-	vi = new_var(g, "di", I(), V_LOOP);
-	vi->bound = vi->base = r;
+	vi = new_var(g, offs ? (sep && ax == 1 ? "v" : "u") : "di", I(), V_LOOP);
+	vi->bound = vi->base = 2 * r;
 	fi->var = vi;
 	block_push(A, b, fi);
 	scope_push_var(g, vi);
+	oi = offs ? let(g, &fi->body, sep && ax == 1 ? "dj" : "di", sub(g, use(g, vi), ilit(g, r))) : vi;
+	oi->bound = oi->base = r;
 	if (sep) {
 		Var *tv = ax == 0 ? vi : NULL;
 		Expr *id;
 
-		if (!tv) /* the loop runs along axis 1 */
+		if (!tv && !offs) /* the loop runs along axis 1 */
 			vi->name = "dj";
-		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, vi)), ilit(g, 0),
+		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, oi)), ilit(g, 0),
 			     sub(g, ex_shape(A, img, ax), ilit(g, 1)));
 		ii = let(g, &fi->body, ax == 0 ? "ii" : "jj", id);
 		ii->nonneg = true;
@@ -1173,25 +1513,32 @@ rec_filter(Gen *g)
 	} else {
 		fj = st_new(A, S_FOR);
 		fj->idx = arena_alloc(A, sizeof(Expr *) * 3);
-		fj->idx[0] = ilit(g, -r);
-		fj->idx[1] = ilit(g, r + 1);
-		fj->nidx = 2;
+		if (offs) {
+			fj->idx[0] = ilit(g, 2 * r + 1);
+			fj->nidx = 1;
+		} else {
+			fj->idx[0] = ilit(g, -r);
+			fj->idx[1] = ilit(g, r + 1);
+			fj->nidx = 2;
+		}
 		fj->trips = 2 * r + 1;
-		vj = new_var(g, "dj", I(), V_LOOP);
-		vj->bound = vj->base = r;
+		vj = new_var(g, offs ? "v" : "dj", I(), V_LOOP);
+		vj->bound = vj->base = 2 * r;
 		fj->var = vj;
 		block_push(A, &fi->body, fj);
 		scope_push_var(g, vj);
-		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, vi)), ilit(g, 0),
+		oj = offs ? let(g, &fj->body, "dj", sub(g, use(g, vj), ilit(g, r))) : vj;
+		oj->bound = oj->base = r;
+		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, oi)), ilit(g, 0),
 						    sub(g, ex_shape(A, img, 0), ilit(g, 1))));
-		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, vj)), ilit(g, 0),
+		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, oj)), ilit(g, 0),
 						    sub(g, ex_shape(A, img, 1), ilit(g, 1))));
 		ii->nonneg = jj->nonneg = true;
 		idx[0] = use(g, ii), idx[1] = use(g, jj);
 		e = ex_load(A, img, 2, idx);
 	}
 	if (gauss) {
-		Expr *d2 = vj ? add(g, mul(g, use(g, vi), use(g, vi)), mul(g, use(g, vj), use(g, vj))) : mul(g, use(g, vi), use(g, vi));
+		Expr *d2 = vj ? add(g, mul(g, use(g, oi), use(g, oi)), mul(g, use(g, oj), use(g, oj))) : mul(g, use(g, oi), use(g, oi));
 
 		w = let(g, &fj->body, "w", call1(g, "wp.exp", F(), 1.0, mul(g, ex_un(A, OP_NEG, call1(g, "float", F(), d2->bound, d2)), lit(g, k))));
 		e = mul(g, use(g, w), e);
@@ -1208,10 +1555,35 @@ rec_filter(Gen *g)
 	var_assigned(g, acc, e);
 	block_push(A, &fj->body, a);
 	acc->bound = acc->base + (2 * r + 1) * (2 * r + 1);
+	if (ws) {
+		Expr *we = w ? use(g, w) : lit(g, 1.0);
+
+		a = st_new(A, S_AUG);
+		a->var = ws;
+		a->op = OP_ADD;
+		a->e = we;
+		ws->mutated = true;
+		var_assigned(g, ws, we);
+		block_push(A, &fj->body, a);
+		ws->bound = ws->base = 25.0;
+	}
 	g->nscope -= sep ? 2 : 4; /* di, (dj,) ii, (jj,) and w when present */
 	if (w)
 		g->nscope--;
-	{
+	if (offs)
+		g->nscope -= sep ? 1 : 2;
+	if (ws) {
+		Expr *blur = dvd(g, use(g, acc), call2(g, "wp.max", F(), 25.0, use(g, ws), lit(g, 1.0e-6)), acc->bound);
+
+		if (sharpen) {
+			Var *c = let(g, b, "c", load_tid(g, img));
+			Var *bl = let(g, b, "blur", blur);
+
+			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
+		} else
+			store(g, b, out, clamp01 ? ex_call(A, "wp.clamp", F(), 1.0, 3, blur, lit(g, 0.0), lit(g, 1.0)) : blur);
+		clause(g, "dividing by the sum of the weights");
+	} else {
 		/* the weights' sum to 4 digits, so the literal is what Python prints */
 		double inv = floor(1.0e4 / total + 0.5) / 1.0e4;
 		Expr *blur = mul(g, use(g, acc), lit(g, inv));
@@ -1222,8 +1594,10 @@ rec_filter(Gen *g)
 
 			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
 		} else
-			store(g, b, out, blur);
+			store(g, b, out, clamp01 ? ex_call(A, "wp.clamp", F(), 1.0, 3, blur, lit(g, 0.0), lit(g, 1.0)) : blur);
 	}
+	if (clamp01)
+		clause(g, "clamping the result to [0, 1]");
 	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
 	if (sep)
 		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));

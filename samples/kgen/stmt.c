@@ -529,6 +529,10 @@ acc_class(const Stmt *s)
 		return ACC_MIN;
 	if (s->s && !strcmp(s->s, "wp.atomic_max"))
 		return ACC_MAX;
+	if (s->s && !strcmp(s->s, "wp.atomic_or"))
+		return ACC_OR;
+	if (s->s && !strcmp(s->s, "wp.atomic_and"))
+		return ACC_AND;
 	return ACC_ADD;
 }
 
