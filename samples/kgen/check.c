@@ -410,7 +410,8 @@ check_call(Ck *c, const Expr *e)
 			bad(c, "wp.inverse of a matrix not built as c*I + E");
 	} else if (!strcmp(s, "float") || !strcmp(s, "int") || !strcmp(s, "wp.float64") || !strcmp(s, "wp.float32")) {
 		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT &&
-				  !(e->a[0]->ty.kind == TY_UINT && !strcmp(s, "int") && is_call(e->a[0], "wp.poisson"))))
+				  !(e->a[0]->ty.kind == TY_UINT && !strcmp(s, "int") &&
+				    (is_call(e->a[0], "wp.poisson") || is_call(e->a[0], "wp.argmin") || is_call(e->a[0], "wp.argmax")))))
 			bad(c, "%s conversion of a non-scalar", s);
 		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR &&
 		    (e->a[0]->var->role == V_LOOP || (e->a[0]->var->literal_init && (e->a[0]->ty.kind == TY_INT || !e->a[0]->var->mutated))))

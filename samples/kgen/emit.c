@@ -373,8 +373,8 @@ emit_params(Buf *b, Var *const *p, int n, const Kernel *k)
 static const char *
 np_size(Type t)
 {
-	static const char *const v[5] = { "", "", "shape + (2,)", "shape + (3,)", "shape + (4,)" };
-	static const char *const m[5] = { "", "", "shape + (2, 2)", "shape + (3, 3)", "shape + (4, 4)" };
+	static const char *const v[7] = { "", "", "shape + (2,)", "shape + (3,)", "shape + (4,)", "", "shape + (6,)" };
+	static const char *const m[7] = { "", "", "shape + (2, 2)", "shape + (3, 3)", "shape + (4, 4)", "", "shape + (6, 6)" };
 
 	switch (t.kind) {
 	case TY_VEC:

@@ -524,6 +524,8 @@ void rec_sampling(Gen *g);
 void rec_rigid(Gen *g);
 void rec_loss(Gen *g);
 void rec_filter(Gen *g);
+void rec_twist(Gen *g);
+void rec_strain(Gen *g);
 void recipe_vary(Gen *g);
 
 extern const int ncategories;

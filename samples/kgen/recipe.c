@@ -719,9 +719,16 @@ rec_optimizer(Gen *g)
 		ge = ex_call(g->A, "wp.clamp", F(), c, 3, ge, lit(g, -c), lit(g, c));
 		clause(g, "clipping the gradient");
 	}
-	if (rng_pct(&g->rng, 30)) { /* a non-finite gradient contributes nothing */
+	if (rng_pct(&g->rng, 45)) { /* a non-finite gradient contributes nothing */
+		Expr *c;
+
 		gv = let_mut(g, b, "g", ge, ge->bound);
-		assign(g, &if_stmt(g, b, ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv))))->body, gv, lit(g, 0.0));
+		if (rng_pct(&g->rng, 50))
+			c = ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv)));
+		else
+			c = ex_bool(g->A, OP_OR, ex_call(g->A, "wp.isnan", ty_bool(), 1.0, 1, use(g, gv)),
+				    ex_call(g->A, "wp.isinf", ty_bool(), 1.0, 1, use(g, gv)));
+		assign(g, &if_stmt(g, b, c)->body, gv, lit(g, 0.0));
 		clause(g, "zeroing non-finite gradients");
 	} else
 		gv = let(g, b, "g", ge);
@@ -968,6 +975,8 @@ rec_outcode(Gen *g)
 	int n = rng_pct(&g->rng, 50) ? 3 : 2, a, box = pick(g, 3); /* literal, lower/upper, centre/half */
 	int masks = rng_pct(&g->rng, 40) ? pick(g, 3) : -1;   /* union (or), common (and), both */
 	bool count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50), open = rng_pct(&g->rng, 30), incl = rng_pct(&g->rng, 40);
+	int axis = rng_pct(&g->rng, 40) ? pick(g, 2) : -1; /* the axis of the largest (argmax) or smallest (argmin) |p| */
+	Var *ax = NULL;
 	Var *pts, *lo = NULL, *hi = NULL, *ctr = NULL, *half = NULL, *codes, *faces, *outside = NULL, *p, *code;
 	Var *any = NULL, *all = NULL, *free_ = NULL;
 	double ext = 0.25 * (1 + pick(g, 3));
@@ -986,6 +995,8 @@ rec_outcode(Gen *g)
 	faces = rng_pct(&g->rng, 35) ? arr(g, rng_pct(&g->rng, 50) ? "num_faces" : "face_count", I(), IO_OUT) : NULL;
 	if (open)
 		free_ = arr(g, rng_pct(&g->rng, 50) ? "open_faces" : "inside_bits", I(), IO_OUT);
+	if (axis >= 0)
+		ax = arr(g, axis ? "minor_axis" : "major_axis", I(), IO_OUT);
 	if (count)
 		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
 	if (masks == 0 || masks == 2)
@@ -1031,6 +1042,11 @@ rec_outcode(Gen *g)
 		store(g, b, free_, ex_bin(g->A, OP_BITAND, ex_un(g->A, OP_INVERT, use(g, code)), ilit(g, (1 << (2 * n)) - 1), I(), 63.0));
 		clause(g, "with the complement of the code over the box's faces");
 	}
+	if (ax) {
+		store(g, b, ax, call1(g, "int", I(), 3.0, call1(g, axis ? "wp.argmin" : "wp.argmax", ty_make(TY_UINT, 0, 1), 3.0,
+								 call1(g, "wp.abs", V(n), 1.0, use(g, p)))));
+		clause(g, axis ? "with the axis the point is closest to the centre along" : "with the axis of its largest coordinate");
+	}
 	if (outside) {
 		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
 
@@ -1074,8 +1090,8 @@ rec_sampling(Gen *g)
 	};
 	int s = pick(g, 9), n = smp[s].n, nsamp = rng_pct(&g->rng, 30) ? 2 << pick(g, 3) : 1, integrand = pick(g, 3);
 	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40), radii = jitter && rng_pct(&g->rng, 40);
-	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
-	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL;
+	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), gauss = rng_pct(&g->rng, 25), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL, *gz = NULL;
 	Expr *f, *init;
 
 	nclauses = 0;
@@ -1088,6 +1104,8 @@ rec_sampling(Gen *g)
 	out = arr(g, jitter ? "samples" : nsamp > 1 ? "means" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
 	if (counts)
 		cnt = arr(g, rng_pct(&g->rng, 50) ? "counts" : "events", I(), IO_OUT);
+	if (gauss)
+		gz = arr(g, rng_pct(&g->rng, 50) ? "normal" : "z", F(), IO_OUT);
 	if (mc)
 		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
 	emit_tid(g, b);
@@ -1143,6 +1161,15 @@ rec_sampling(Gen *g)
 		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
 		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g", lam));
 	}
+	if (gz) { /* a standard normal by inverting its CDF: sqrt(2) erfinv(2u - 1) = -sqrt(2) erfcinv(2u) */
+		Var *u = let(g, b, "u", ex_call(g->A, "wp.randf", F(), 1.0, 3, use(g, st), lit(g, 0.001), lit(g, 0.999)));
+
+		if (rng_pct(&g->rng, 50))
+			store(g, b, gz, mul(g, lit(g, -1.41421356), call1(g, "wp.erfcinv", F(), 3.0, mul(g, lit(g, 2.0), use(g, u)))));
+		else
+			store(g, b, gz, mul(g, lit(g, 1.41421356), call1(g, "wp.erfinv", F(), 3.0, sub(g, mul(g, lit(g, 2.0), use(g, u)), lit(g, 1.0)))));
+		clause(g, "with a normal variate by the inverse CDF");
+	}
 	if (est) {
 		if (integrand == 0)
 			f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
@@ -1163,6 +1190,20 @@ rec_sampling(Gen *g)
 static Type Q(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
 static Type X(void) { return ty_make(TY_XFORM, PREC_F32, 7); }
 
+/* The optional extra output of rec_rigid: 0 a 3x3 rotation, 1 roll-pitch-yaw, 2 a
+ * 4x4 matrix, 3 ZYX Euler angles, 4 the rotation vector (axis times angle). */
+static Var *
+rigid_extra(Gen *g, int mk)
+{
+	switch (mk) {
+	case 0: return arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+	case 1: return arr(g, "rpy", V(3), IO_OUT);
+	case 2: return arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
+	case 3: return arr(g, "euler", V(3), IO_OUT);
+	default: return arr(g, rng_pct(&g->rng, 50) ? "rot_vec" : "axis_angle", V(3), IO_OUT);
+	}
+}
+
 /* Rigid-body poses: integrate a pose from its velocities, blend two poses (slerp
  * and lerp), or express one pose relative to another; optionally the rotation
  * matrix of the result. */
@@ -1170,9 +1211,12 @@ void
 rec_rigid(Gen *g)
 {
 	Block *b = &g->k->body;
-	int mode = pick(g, 3), mk = pick(g, 3); /* the extra output: 3x3 rotation, roll-pitch-yaw, 4x4 matrix */
+	int mode = pick(g, 3), mk = pick(g, 5); /* the extra output: see rigid_extra */
 	bool mat = rng_pct(&g->rng, 45), aa = rng_pct(&g->rng, 45), body = rng_pct(&g->rng, 35), tarr = rng_pct(&g->rng, 35);
-	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35);
+	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35), compose = rng_pct(&g->rng, 40);
+	bool eul = rng_pct(&g->rng, 30), hinge = rng_pct(&g->rng, 40);
+	int tw = pick(g, 3), hax = pick(g, 3);
+	Var *scl = NULL, *jo = NULL;
 	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
 
 	nclauses = 0;
@@ -1186,8 +1230,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
 		if (mat)
-			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
-				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -1218,20 +1261,20 @@ rec_rigid(Gen *g)
 		heads(g, "Integrates rigid-body poses from linear and angular velocity, renormalising the orientation quaternion",
 		      "Advances each body's position and orientation by one time step dt", NULL);
 	} else if (mode == 1) {
-		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN);
+		Var *pb = eul ? NULL : arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN);
+		Var *tp = eul ? arr(g, "target_pos", V(3), IO_IN) : NULL, *te = eul ? arr(g, "target_euler", V(3), IO_IN) : NULL;
 		Var *alpha = tarr ? arr(g, rng_pct(&g->rng, 50) ? "weights" : "blend", F(), IO_IN) : scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
 		Var *al;
 		Var *xa, *xb;
 
 		pout = arr(g, "blended", X(), IO_OUT);
 		if (mat)
-			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
-				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "Xa", load_tid(g, pa));
-		xb = let(g, b, "Xb", load_tid(g, pb));
+		xb = pb ? let(g, b, "Xb", load_tid(g, pb)) : NULL;
 		al = tarr ? let(g, b, "a", load_tid(g, alpha)) : alpha;
 		if (tarr)
 			clause(g, "with a blend weight per body");
@@ -1240,12 +1283,17 @@ rec_rigid(Gen *g)
 			clause(g, "easing the fraction with a smoothstep");
 		}
 		p1 = let(g, b, "p", ex_call(g->A, "wp.lerp", V(3), 2.0, 3, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)),
-					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, al)));
+					     xb ? call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)) : load_tid(g, tp), use(g, al)));
 		{
 			Expr *a3[3];
 
 			a3[0] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa)));
-			a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
+			if (xb)
+				a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
+			else { /* the target's orientation as Euler angles */
+				a3[1] = ex_call(g->A, "wp.quat_from_euler", Q(), 1.0, 4, load_tid(g, te), ilit(g, 0), ilit(g, 1), ilit(g, 2));
+				clause(g, "the target given by a position and XYZ Euler angles");
+			}
 			a3[2] = use(g, al);
 			q1 = let(g, b, "q", ex_calln(g->A, "wp.quat_slerp", Q(), 1.0, 3, a3));
 		}
@@ -1257,8 +1305,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
 		if (mat)
-			mo = mk == 0 ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : mk == 1 ? arr(g, "rpy", V(3), IO_OUT)
-				     : arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -1290,8 +1337,14 @@ rec_rigid(Gen *g)
 
 		if (!local) {
 			store(g, b, pout, use(g, x1));
-			store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
-			clause(g, "also writing the pose as a 4x4 matrix");
+			if (compose) {
+				scl = scalar(g, "scale", V(3));
+				store(g, b, mo, ex_call(g->A, "wp.transform_compose", ty_make(TY_MAT, PREC_F32, 4), 4.0, 3, use(g, p1), use(g, q1), use(g, scl)));
+				clause(g, "also writing a scaled 4x4 matrix of the pose");
+			} else {
+				store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+				clause(g, "also writing the pose as a 4x4 matrix");
+			}
 			mo = NULL;
 		} else {
 		store(g, b, pout, use(g, x1));
@@ -1318,9 +1371,39 @@ rec_rigid(Gen *g)
 	if (mo && mo->elem.kind == TY_MAT) {
 		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
 		clause(g, "also writing the rotation as a 3x3 matrix");
+	} else if (mo && mk == 3) {
+		store(g, b, mo, ex_call(g->A, "wp.quat_to_euler", V(3), 4.0, 4, use(g, q1), ilit(g, 2), ilit(g, 1), ilit(g, 0)));
+		clause(g, "also writing ZYX Euler angles");
+	} else if (mo && mk == 4) { /* the rotation vector, axis times angle */
+		Stmt *u = st_new(g->A, S_UNPACK);
+		Var *ax = new_var(g, "axis", V(3), V_LOCAL), *an = new_var(g, "angle", F(), V_LOCAL);
+
+		ax->bound = ax->base = 1.0;
+		an->bound = an->base = 4.0;
+		u->e = call1(g, "wp.quat_to_axis_angle", V(3), 1.0, use(g, q1));
+		u->nvars = 2;
+		u->vars = arena_alloc(g->A, sizeof(Var *) * 2);
+		u->vars[0] = ax;
+		u->vars[1] = an;
+		block_push(g->A, b, u);
+		scope_push_var(g, ax);
+		scope_push_var(g, an);
+		store(g, b, mo, mul(g, use(g, ax), use(g, an)));
+		clause(g, "also writing the rotation vector");
 	} else if (mo) {
 		store(g, b, mo, call1(g, "wp.quat_to_rpy", V(3), 4.0, use(g, q1)));
 		clause(g, "also writing roll, pitch and yaw angles");
+	}
+	if (mode == 2 && hinge) { /* swing-twist about a joint axis */
+		double e[3] = { 0, 0, 0 };
+		static const char *const fn[3] = { "wp.quat_twist", "wp.quat_twist_angle", "wp.quat_twist_angle_signed" };
+		Expr *te;
+
+		e[hax] = 1.0;
+		jo = arr(g, tw == 0 ? "twist" : "joint_angle", tw == 0 ? Q() : F(), IO_OUT);
+		te = call2(g, fn[tw], tw == 0 ? Q() : F(), 4.0, vlit(g, 3, e), use(g, q1));
+		store(g, b, jo, te);
+		clause(g, tw == 0 ? "with the twist of the relative rotation about a joint axis" : "with the joint angle about a hinge axis");
 	}
 }
 
@@ -1641,4 +1724,248 @@ recipe_vary(Gen *g)
 		b->v[i] = b->v[j];
 		b->v[j] = t;
 	}
+}
+
+/* ----------------------------------------------------------------- spatial velocities */
+
+static Type SV(void) { return ty_make(TY_VEC, PREC_F32, 6); }
+
+/* Rigid-body twists and wrenches as Warp's spatial vectors (angular part on top,
+ * linear below): velocities of body points, twists and wrenches moved into the
+ * world frame, power, velocity-product terms, the pose's spatial adjoint. */
+void
+rec_twist(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool pts = rng_pct(&g->rng, 50), world = rng_pct(&g->rng, 45), wrench = rng_pct(&g->rng, 45), bias = rng_pct(&g->rng, 40);
+	bool energy = rng_pct(&g->rng, 35), adj = rng_pct(&g->rng, 25), vap = rng_pct(&g->rng, 50), dual = rng_pct(&g->rng, 50);
+	bool psum = rng_pct(&g->rng, 50);
+	Var *bq = NULL, *bqd, *bf = NULL, *r = NULL, *mass = NULL, *pv = NULL, *qw = NULL, *fw = NULL, *pw = NULL, *bo = NULL, *ke = NULL, *ao = NULL;
+	Var *jq = NULL, *xf = NULL, *qd, *w = NULL, *v = NULL, *f = NULL;
+	int nout;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	if (!pts && !world && !wrench && !bias && !energy && !adj)
+		pts = true;
+	if (world || wrench || adj || (pts && !vap))
+		bq = arr(g, rng_pct(&g->rng, 50) ? "body_q" : "body_pose", X(), IO_IN);
+	bqd = arr(g, rng_pct(&g->rng, 50) ? "body_qd" : "body_twist", SV(), IO_IN);
+	if (wrench || (bias && dual))
+		bf = arr(g, rng_pct(&g->rng, 50) ? "body_f" : "body_wrench", SV(), IO_IN);
+	if (bias && !dual)
+		jq = arr(g, rng_pct(&g->rng, 50) ? "joint_qd" : "joint_twist", SV(), IO_IN);
+	if (pts)
+		r = arr(g, rng_pct(&g->rng, 50) ? "offsets" : "local_points", V(3), IO_IN);
+	if (energy)
+		mass = arr(g, rng_pct(&g->rng, 50) ? "body_mass" : "mass", F(), IO_IN);
+	if (pts)
+		pv = arr(g, rng_pct(&g->rng, 50) ? "point_vel" : "point_velocities", V(3), IO_OUT);
+	if (world)
+		qw = arr(g, rng_pct(&g->rng, 50) ? "twist_world" : "body_qd_world", SV(), IO_OUT);
+	if (wrench)
+		fw = arr(g, rng_pct(&g->rng, 50) ? "wrench_world" : "body_f_world", SV(), IO_OUT);
+	if (wrench && rng_pct(&g->rng, 60))
+		pw = psum ? arr(g, rng_pct(&g->rng, 50) ? "total_power" : "power", F(), IO_ACC) : arr(g, "power", F(), IO_OUT);
+	if (bias)
+		bo = arr(g, rng_pct(&g->rng, 50) ? "bias" : "coriolis", SV(), IO_OUT);
+	if (energy)
+		ke = psum ? arr(g, rng_pct(&g->rng, 50) ? "kinetic_energy" : "energy", F(), IO_ACC) : arr(g, "energy", F(), IO_OUT);
+	if (adj)
+		ao = arr(g, rng_pct(&g->rng, 50) ? "adjoint" : "X_adj", ty_make(TY_MAT, PREC_F32, 6), IO_OUT);
+	emit_tid(g, b);
+	qd = let(g, b, "qd", load_tid(g, bqd));
+	if (bq)
+		xf = let(g, b, "X", load_tid(g, bq));
+	if (energy || (pts && !vap)) {
+		w = let(g, b, "w", call1(g, "wp.spatial_top", V(3), 1.0, use(g, qd)));
+		v = let(g, b, "v", call1(g, "wp.spatial_bottom", V(3), 1.0, use(g, qd)));
+	}
+	if (bf)
+		f = let(g, b, "f", load_tid(g, bf));
+	nout = 0;
+	if (pts) {
+		if (vap) {
+			store(g, b, pv, call2(g, "wp.velocity_at_point", V(3), 2.0, use(g, qd), load_tid(g, r)));
+		} else { /* the offset rotated into the world, then v + w x r */
+			Var *rw = let(g, b, "r_world", call2(g, "wp.transform_vector", V(3), 2.0, use(g, xf), load_tid(g, r)));
+
+			store(g, b, pv, add(g, use(g, v), call2(g, "wp.cross", V(3), 2.0, use(g, w), use(g, rw))));
+		}
+		clause(g, "with the velocity of a point fixed to each body");
+		nout++;
+	}
+	if (qw) {
+		store(g, b, qw, call2(g, "wp.transform_twist", SV(), 4.0, use(g, xf), use(g, qd)));
+		clause(g, "moving the twist into the world frame");
+		nout++;
+	}
+	if (fw) {
+		store(g, b, fw, call2(g, "wp.transform_wrench", SV(), 4.0, use(g, xf), use(g, f)));
+		if (pw) {
+			Expr *pe = call2(g, "wp.spatial_dot", F(), 8.0, use(g, qd), use(g, f));
+
+			if (pw->io == IO_ACC)
+				atomic(g, b, "wp.atomic_add", pw, ilit(g, 0), pe);
+			else
+				store(g, b, pw, pe);
+			clause(g, "and the power the wrench delivers");
+		}
+		nout++;
+	}
+	if (bo) {
+		store(g, b, bo, dual ? call2(g, "wp.spatial_cross_dual", SV(), 2.0, use(g, qd), use(g, f))
+				     : call2(g, "wp.spatial_cross", SV(), 2.0, use(g, qd), load_tid(g, jq)));
+		clause(g, dual ? "with the force cross product of the twist and the wrench" : "with the velocity-product term of the twist");
+		nout++;
+	}
+	if (ke) {
+		Expr *e = mul(g, mul(g, lit(g, 0.5), load_tid(g, mass)),
+			      add(g, call2(g, "wp.dot", F(), 3.0, use(g, v), use(g, v)), call2(g, "wp.dot", F(), 3.0, use(g, w), use(g, w))));
+
+		if (ke->io == IO_ACC)
+			atomic(g, b, "wp.atomic_add", ke, ilit(g, 0), e);
+		else
+			store(g, b, ke, e);
+		clause(g, "with the kinetic energy of a unit-inertia body");
+		nout++;
+	}
+	if (ao) { /* [R 0; [p]x R  R] */
+		Var *R = let(g, b, "R", call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0,
+					      call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf)))));
+		Var *S = let(g, b, "S", ex_bin(g->A, OP_MATMUL, call1(g, "wp.skew", ty_make(TY_MAT, PREC_F32, 3), 1.0,
+								  call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xf))),
+					       use(g, R), ty_make(TY_MAT, PREC_F32, 3), 3.0));
+
+		store(g, b, ao, call2(g, "wp.spatial_adjoint", ty_make(TY_MAT, PREC_F32, 6), 3.0, use(g, R), use(g, S)));
+		clause(g, "with the pose's 6x6 spatial adjoint");
+	}
+	name(g, ONE(((const char *const[]){ "eval", "compute", "transform" })), pts && !nout ? "point_velocities" : qw ? "body_twists" : "body_velocities");
+	heads(g, "Works with rigid-body twists stored as spatial vectors, angular part first",
+	      "Evaluates rigid-body motion quantities from each body's spatial velocity", NULL);
+}
+
+/* ----------------------------------------------------------------- deformation */
+
+static Type M(int n) { return ty_make(TY_MAT, PREC_F32, n); }
+
+/* name1, name2[, name3] = fn(a): an unpack of a builtin returning a tuple */
+static void
+unpack(Gen *g, Block *b, Expr *call, int n, Var **v, const char *const *names, const Type *t)
+{
+	Stmt *u = st_new(g->A, S_UNPACK);
+	int i;
+
+	u->e = call;
+	u->nvars = n;
+	u->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)n);
+	for (i = 0; i < n; i++) {
+		v[i] = new_var(g, names[i], t[i], V_LOCAL);
+		v[i]->bound = v[i]->base = 4.0;
+		u->vars[i] = v[i];
+	}
+	block_push(g->A, b, u);
+	for (i = 0; i < n; i++)
+		scope_push_var(g, v[i]);
+}
+
+/* Continuum mechanics per element: a deformation gradient F = I + H (H read
+ * from an array and scaled, so F is well conditioned), the polar rotation and
+ * principal stretches by svd3/svd2, principal strains by eig3 of C = F^T F, a QR
+ * factorisation, the Green strain and a St. Venant-Kirchhoff energy. */
+void
+rec_strain(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 25) ? 2 : 3, what = pick(g, n == 3 ? 4 : 2); /* svd, energy only, eig3, qr3 */
+	bool energy = what == 1 || rng_pct(&g->rng, 40), strain_out = rng_pct(&g->rng, 35), psum = rng_pct(&g->rng, 50);
+	Var *H, *mu = NULL, *lam = NULL, *rot = NULL, *str = NULL, *en = NULL, *eo = NULL, *qo = NULL, *ro = NULL, *Fm, *C = NULL, *E = NULL;
+	double sc = 0.1 * (1 + pick(g, 2));
+	Expr *id = ex_new(g->A, E_CALL, M(n), 0);
+
+	nclauses = 0;
+	set_launch(g, 1);
+	id->s = arena_printf(g->A, "wp.identity(n=%d, dtype=float)", n);
+	id->bound = 1.0;
+	id->flags = EF_CONST;
+	H = arr(g, rng_pct(&g->rng, 50) ? "displacement_grad" : "grad_u", M(n), IO_IN);
+	if (energy) {
+		mu = scalar(g, rng_pct(&g->rng, 50) ? "mu" : "k_mu", F());
+		lam = scalar(g, rng_pct(&g->rng, 50) ? "lam" : "k_lambda", F());
+	}
+	if (what == 0) {
+		rot = arr(g, rng_pct(&g->rng, 50) ? "rotation" : "R_out", M(n), IO_OUT);
+		str = arr(g, rng_pct(&g->rng, 50) ? "stretches" : "sigma_out", V(n), IO_OUT);
+	} else if (what == 2) {
+		str = arr(g, rng_pct(&g->rng, 50) ? "principal" : "eigenvalues", V(3), IO_OUT);
+		rot = arr(g, rng_pct(&g->rng, 50) ? "directions" : "axes", M(3), IO_OUT);
+	} else if (what == 3) {
+		qo = arr(g, "Q_out", M(3), IO_OUT);
+		ro = arr(g, "R_out", M(3), IO_OUT);
+	}
+	if (strain_out || what == 1)
+		eo = arr(g, rng_pct(&g->rng, 50) ? "strain" : "green_strain", M(n), IO_OUT);
+	if (energy)
+		en = psum ? arr(g, rng_pct(&g->rng, 50) ? "total_energy" : "energy", F(), IO_ACC) : arr(g, "energy_density", F(), IO_OUT);
+	emit_tid(g, b);
+	if (eo || energy) { /* I is used twice: named once */
+		Var *iv = let(g, b, "I", id);
+
+		id = use(g, iv);
+	}
+	Fm = let(g, b, "F", add(g, id, mul(g, lit(g, sc), load_tid(g, H))));
+	if (what == 0) {
+		Var *usv[3];
+		static const char *const nm[3] = { "U", "sigma", "V" };
+		Type ty[3];
+
+		ty[0] = M(n), ty[1] = V(n), ty[2] = M(n);
+		unpack(g, b, call1(g, n == 3 ? "wp.svd3" : "wp.svd2", M(n), 4.0, use(g, Fm)), 3, usv, nm, ty);
+		store(g, b, rot, ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
+		store(g, b, str, use(g, usv[1]));
+		clause(g, "with the polar rotation U V^T and the principal stretches of an SVD");
+	}
+	if (what == 2 || energy || eo) {
+		C = let(g, b, "C", ex_bin(g->A, OP_MATMUL, call1(g, "wp.transpose", M(n), 2.0, use(g, Fm)), use(g, Fm), M(n), 4.0));
+		if (eo || energy)
+			E = let(g, b, "E", mul(g, lit(g, 0.5), sub(g, use(g, C), use(g, id->var))));
+	}
+	if (what == 2) {
+		Var *qd[2];
+		static const char *const nm[2] = { "Q", "d" };
+		Type ty[2];
+
+		ty[0] = M(3), ty[1] = V(3);
+		unpack(g, b, call1(g, "wp.eig3", M(3), 4.0, use(g, C)), 2, qd, nm, ty);
+		store(g, b, str, use(g, qd[1]));
+		if (rot)
+			store(g, b, rot, use(g, qd[0]));
+		clause(g, "with the eigen-decomposition of the right Cauchy-Green tensor");
+	} else if (what == 3) {
+		Var *qr[2];
+		static const char *const nm[2] = { "Q", "R" };
+		Type ty[2];
+
+		ty[0] = M(3), ty[1] = M(3);
+		unpack(g, b, call1(g, "wp.qr3", M(3), 4.0, use(g, Fm)), 2, qr, nm, ty);
+		store(g, b, qo, use(g, qr[0]));
+		store(g, b, ro, use(g, qr[1]));
+		clause(g, "with a QR factorisation of F");
+	}
+	if (eo)
+		store(g, b, eo, use(g, E));
+	if (en) { /* mu E:E + lambda / 2 tr(E)^2 */
+		Var *tr = let(g, b, "tr", call1(g, "wp.trace", F(), 4.0, use(g, E)));
+		Expr *psi = add(g, mul(g, use(g, mu), call2(g, "wp.ddot", F(), 16.0, use(g, E), use(g, E))),
+				mul(g, mul(g, lit(g, 0.5), use(g, lam)), mul(g, use(g, tr), use(g, tr))));
+
+		if (en->io == IO_ACC)
+			atomic(g, b, "wp.atomic_add", en, ilit(g, 0), psi);
+		else
+			store(g, b, en, psi);
+		clause(g, "with the St. Venant-Kirchhoff energy density");
+	}
+	name(g, ONE(((const char *const[]){ "compute", "eval", "analyze" })), what == 0 ? "polar_decomposition" : what == 2 ? "principal_strains" : what == 3 ? "qr_factors" : "strain_energy");
+	heads(g, arena_printf(g->A, "Forms the %dx%d deformation gradient of each element from its displacement gradient", n, n),
+	      "Evaluates strain measures of each element's deformation gradient F = I + grad u", NULL);
 }
