@@ -411,7 +411,8 @@ check_call(Ck *c, const Expr *e)
 	} else if (!strcmp(s, "float") || !strcmp(s, "int") || !strcmp(s, "wp.float64") || !strcmp(s, "wp.float32")) {
 		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT &&
 				  !(e->a[0]->ty.kind == TY_UINT && !strcmp(s, "int") &&
-				    (is_call(e->a[0], "wp.poisson") || is_call(e->a[0], "wp.argmin") || is_call(e->a[0], "wp.argmax")))))
+				    (is_call(e->a[0], "wp.poisson") || is_call(e->a[0], "wp.randu") || is_call(e->a[0], "wp.argmin") ||
+				     is_call(e->a[0], "wp.argmax")))))
 			bad(c, "%s conversion of a non-scalar", s);
 		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR &&
 		    (e->a[0]->var->role == V_LOOP || (e->a[0]->var->literal_init && (e->a[0]->ty.kind == TY_INT || !e->a[0]->var->mutated))))
@@ -744,6 +745,12 @@ check_stmt(Ck *c, const Stmt *s)
 		bool found = false;
 
 		check_expr(c, s->e);
+		if (s->s[0] == '[') { /* v[k] = e on a local vector */
+			if (s->var->ty.kind != TY_VEC || !visible(c, s->var) || s->var->role != V_LOCAL || !s->var->mutable_ ||
+			    atoi(s->s + 1) < 0 || atoi(s->s + 1) >= s->var->ty.n || s->e->ty.kind != TY_FLOAT || s->e->ty.prec != s->var->ty.prec)
+				bad(c, "component store %s%s", s->var->name, s->s);
+			break;
+		}
 		if (s->var->ty.kind != TY_STRUCT || !visible(c, s->var)) {
 			bad(c, "field store into '%s', not a visible struct", s->var->name);
 			break;

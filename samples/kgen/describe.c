@@ -185,6 +185,8 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 			buf_printf(&extra, rng_pct(r, 50) ? "keeps the maximum in %s" : "tracks the largest value in %s", p->name);
 		else if (p->acc == ACC_OR)
 			buf_printf(&extra, rng_pct(r, 50) ? "ors the bits into %s" : "sets the flags it finds in %s", p->name);
+		else if (p->acc == ACC_XOR)
+			buf_printf(&extra, "xors the bits into %s", p->name);
 		else if (p->acc == ACC_AND)
 			buf_printf(&extra, rng_pct(r, 50) ? "ands the bits into %s" : "keeps in %s the bits every thread has", p->name);
 		else

@@ -319,8 +319,8 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 		buf_puts(b, " = ");
 		emit_expr(b, s->e, k);
 		break;
-	case S_SETATTR:
-		buf_printf(b, "%s.%s = ", s->var->name, s->s);
+	case S_SETATTR: /* s "[k]": a vector component */
+		buf_printf(b, s->s[0] == '[' ? "%s%s = " : "%s.%s = ", s->var->name, s->s);
 		emit_expr(b, s->e, k);
 		break;
 	default:

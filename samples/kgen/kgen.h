@@ -218,9 +218,9 @@ typedef enum ArrayUse {
  * order changes only float rounding), a min with mins, a max with maxes;
  * any other mix on one element depends on the order of the threads, so an
  * accumulator receives atomics of one class only.  Bitwise ors commute with
- * ors and ands with ands (exactly), so they are classes of their own. */
+ * ors, ands with ands and xors with xors (exactly): classes of their own. */
 typedef enum AccClass {
-	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX, ACC_OR, ACC_AND,
+	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX, ACC_OR, ACC_AND, ACC_XOR,
 } AccClass;
 
 struct Var {
@@ -264,7 +264,7 @@ typedef enum StmtKind {
 	S_CONTINUE,
 	S_RETURN,   /* return idx[0], ..., idx[nidx-1] */
 	S_UNPACK,   /* vars[0], ..., vars[nvars-1] = e */
-	S_SETATTR,  /* var.s = e */
+	S_SETATTR,  /* var.s = e, or var[k] = e when s is "[k]" (a vector component) */
 } StmtKind;
 
 typedef struct Block {

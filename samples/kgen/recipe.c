@@ -342,6 +342,20 @@ comp(Gen *g, Expr *v, int c)
 	return ex_index(g->A, v, F(), v->bound, 1, ilit(g, c));
 }
 
+/* v[k] = e on a mutable local vector */
+static void
+setcomp(Gen *g, Block *b, Var *v, int k, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_SETATTR);
+
+	s->var = v;
+	s->s = arena_printf(g->A, "[%d]", k);
+	s->e = e;
+	v->mutated = true;
+	v->reassigned = true;
+	block_push(g->A, b, s);
+}
+
 /* ----------------------------------------------------------------- particles */
 
 /* Semi-implicit Euler step of particles under gravity (and optional forces), with
@@ -353,6 +367,7 @@ rec_particles(Gen *g)
 	int n = rng_pct(&g->rng, 70) ? 3 : 2, up = 1;
 	bool forces = rng_pct(&g->rng, 50), drag = rng_pct(&g->rng, 50), ground = rng_pct(&g->rng, 60);
 	bool gparam = rng_pct(&g->rng, 40), inv_mass = forces && rng_pct(&g->rng, 60), obstacle = rng_pct(&g->rng, 35);
+	bool setc = rng_pct(&g->rng, 50); /* the bounce by component stores x1[1] = ..., not new vectors */
 	static const char *const xs[] = { "x", "pos", "positions", "particle_x" };
 	static const char *const vs[] = { "v", "vel", "velocities", "particle_v" };
 	Var *x, *v, *f = NULL, *w = NULL, *floor_y, *grav, *dt, *damp = NULL, *xo, *vo, *acc, *v1, *x1;
@@ -405,7 +420,10 @@ rec_particles(Gen *g)
 		if (e < 0.1)
 			e = 0.5;
 		gy = floor_y ? use(g, floor_y) : lit(g, 0.0);
-		if (n == 3) {
+		if (setc) {
+			setcomp(g, &s->body, x1, up, gy);
+			setcomp(g, &s->body, v1, up, mul(g, lit(g, -e), comp(g, use(g, v1), up)));
+		} else if (n == 3) {
 			nx = ex_call(g->A, "wp.vec3", V(3), 48.0, 3, comp(g, use(g, x1), 0), gy, comp(g, use(g, x1), 2));
 			nv = ex_call(g->A, "wp.vec3", V(3), 24.0, 3, comp(g, use(g, v1), 0),
 				     mul(g, lit(g, -e), comp(g, use(g, v1), 1)), comp(g, use(g, v1), 2));
@@ -413,8 +431,10 @@ rec_particles(Gen *g)
 			nx = ex_call(g->A, "wp.vec2", V(2), 48.0, 2, comp(g, use(g, x1), 0), gy);
 			nv = ex_call(g->A, "wp.vec2", V(2), 24.0, 2, comp(g, use(g, v1), 0), mul(g, lit(g, -e), comp(g, use(g, v1), 1)));
 		}
-		assign(g, &s->body, x1, nx);
-		assign(g, &s->body, v1, nv);
+		if (!setc) {
+			assign(g, &s->body, x1, nx);
+			assign(g, &s->body, v1, nv);
+		}
 		clause(g, "bouncing off a ground plane");
 	}
 	if (obstacle) {
@@ -973,12 +993,12 @@ rec_outcode(Gen *g)
 {
 	Block *b = &g->k->body;
 	int n = rng_pct(&g->rng, 50) ? 3 : 2, a, box = pick(g, 3); /* literal, lower/upper, centre/half */
-	int masks = rng_pct(&g->rng, 40) ? pick(g, 3) : -1;   /* union (or), common (and), both */
+	int masks = rng_pct(&g->rng, 45) ? pick(g, 4) : -1;   /* union (or), common (and), both, parity (xor) */
 	bool count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50), open = rng_pct(&g->rng, 30), incl = rng_pct(&g->rng, 40);
 	int axis = rng_pct(&g->rng, 40) ? pick(g, 2) : -1; /* the axis of the largest (argmax) or smallest (argmin) |p| */
 	Var *ax = NULL;
 	Var *pts, *lo = NULL, *hi = NULL, *ctr = NULL, *half = NULL, *codes, *faces, *outside = NULL, *p, *code;
-	Var *any = NULL, *all = NULL, *free_ = NULL;
+	Var *any = NULL, *all = NULL, *par = NULL, *free_ = NULL;
 	double ext = 0.25 * (1 + pick(g, 3));
 
 	nclauses = 0;
@@ -1003,6 +1023,8 @@ rec_outcode(Gen *g)
 		any = arr(g, rng_pct(&g->rng, 50) ? "union_code" : "any_code", I(), IO_ACC);
 	if (masks == 1 || masks == 2)
 		all = arr(g, rng_pct(&g->rng, 50) ? "common_code" : "all_code", I(), IO_ACC);
+	if (masks == 3)
+		par = arr(g, rng_pct(&g->rng, 50) ? "parity" : "code_parity", I(), IO_ACC);
 	emit_tid(g, b);
 	p = let(g, b, "p", ctr ? sub(g, load_tid(g, pts), use(g, ctr)) : load_tid(g, pts));
 	code = let_mut(g, b, "code", ilit(g, 0), 63.0);
@@ -1061,6 +1083,10 @@ rec_outcode(Gen *g)
 		atomic(g, b, "wp.atomic_and", all, ilit(g, 0), use(g, code));
 		clause(g, "and-ing the codes for a trivial reject of the whole set");
 	}
+	if (par) {
+		atomic(g, b, "wp.atomic_xor", par, ilit(g, 0), use(g, code));
+		clause(g, "xor-ing the codes into a parity mask");
+	}
 	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
 	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
 	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code",
@@ -1090,8 +1116,8 @@ rec_sampling(Gen *g)
 	};
 	int s = pick(g, 9), n = smp[s].n, nsamp = rng_pct(&g->rng, 30) ? 2 << pick(g, 3) : 1, integrand = pick(g, 3);
 	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40), radii = jitter && rng_pct(&g->rng, 40);
-	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), gauss = rng_pct(&g->rng, 25), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
-	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL, *gz = NULL;
+	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), gauss = rng_pct(&g->rng, 25), choose = rng_pct(&g->rng, 20), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL, *gz = NULL, *ch = NULL;
 	Expr *f, *init;
 
 	nclauses = 0;
@@ -1106,6 +1132,8 @@ rec_sampling(Gen *g)
 		cnt = arr(g, rng_pct(&g->rng, 50) ? "counts" : "events", I(), IO_OUT);
 	if (gauss)
 		gz = arr(g, rng_pct(&g->rng, 50) ? "normal" : "z", F(), IO_OUT);
+	if (choose)
+		ch = arr(g, rng_pct(&g->rng, 50) ? "choice" : "picks", I(), IO_OUT);
 	if (mc)
 		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
 	emit_tid(g, b);
@@ -1161,6 +1189,13 @@ rec_sampling(Gen *g)
 		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
 		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g", lam));
 	}
+	if (ch) { /* one of k options, uniformly: randu over [0, k) as uint32 */
+		int k = 2 + pick(g, 7);
+		Expr *lo = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), 0.0, ilit(g, 0)), *hi = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), k, ilit(g, k));
+
+		store(g, b, ch, call1(g, "int", I(), k, ex_call(g->A, "wp.randu", ty_make(TY_UINT, 0, 1), k, 3, use(g, st), lo, hi)));
+		clause(g, arena_printf(g->A, "picking one of %d options at random", k));
+	}
 	if (gz) { /* a standard normal by inverting its CDF: sqrt(2) erfinv(2u - 1) = -sqrt(2) erfcinv(2u) */
 		Var *u = let(g, b, "u", ex_call(g->A, "wp.randf", F(), 1.0, 3, use(g, st), lit(g, 0.001), lit(g, 0.999)));
 
@@ -1190,6 +1225,28 @@ rec_sampling(Gen *g)
 static Type Q(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
 static Type X(void) { return ty_make(TY_XFORM, PREC_F32, 7); }
 
+static Type M(int n) { return ty_make(TY_MAT, PREC_F32, n); }
+
+/* name1, name2[, name3] = fn(a): an unpack of a builtin returning a tuple */
+static void
+unpack(Gen *g, Block *b, Expr *call, int n, Var **v, const char *const *names, const Type *t)
+{
+	Stmt *u = st_new(g->A, S_UNPACK);
+	int i;
+
+	u->e = call;
+	u->nvars = n;
+	u->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)n);
+	for (i = 0; i < n; i++) {
+		v[i] = new_var(g, names[i], t[i], V_LOCAL);
+		v[i]->bound = v[i]->base = 4.0;
+		u->vars[i] = v[i];
+	}
+	block_push(g->A, b, u);
+	for (i = 0; i < n; i++)
+		scope_push_var(g, v[i]);
+}
+
 /* The optional extra output of rec_rigid: 0 a 3x3 rotation, 1 roll-pitch-yaw, 2 a
  * 4x4 matrix, 3 ZYX Euler angles, 4 the rotation vector (axis times angle). */
 static Var *
@@ -1212,9 +1269,11 @@ rec_rigid(Gen *g)
 {
 	Block *b = &g->k->body;
 	int mode = pick(g, 3), mk = pick(g, 5); /* the extra output: see rigid_extra */
-	bool mat = rng_pct(&g->rng, 45), aa = rng_pct(&g->rng, 45), body = rng_pct(&g->rng, 35), tarr = rng_pct(&g->rng, 35);
-	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35), compose = rng_pct(&g->rng, 40);
-	bool eul = rng_pct(&g->rng, 30), hinge = rng_pct(&g->rng, 40);
+	bool mat = rng_pct(&g->rng, 60), aa = rng_pct(&g->rng, 45), body = rng_pct(&g->rng, 35), tarr = rng_pct(&g->rng, 35);
+	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35), compose = rng_pct(&g->rng, 50);
+	bool eul = rng_pct(&g->rng, 40), hinge = rng_pct(&g->rng, 55);
+	int viam = mode == 2 && rng_pct(&g->rng, 40) ? 1 + pick(g, 2) : 0; /* through 4x4 matrices: from_matrix, decompose */
+	Var *so = NULL;
 	int tw = pick(g, 3), hax = pick(g, 3);
 	Var *scl = NULL, *jo = NULL;
 	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
@@ -1321,6 +1380,28 @@ rec_rigid(Gen *g)
 						  ex_bin(g->A, OP_MUL, call1(g, "wp.quat_inverse", Q(), 1.0, use(g, qa)),
 							 call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xc)), Q(), 1.0)));
 			clause(g, "splitting the product into a rotated offset and a relative rotation");
+		} else if (viam) { /* as a product of 4x4 matrices, converted back */
+			Var *m = let(g, b, "M", ex_bin(g->A, OP_MATMUL,
+						      call1(g, "wp.transform_to_matrix", M(4), 4.0, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa))),
+						      call1(g, "wp.transform_to_matrix", M(4), 4.0, load_tid(g, pc)), M(4), 16.0));
+
+			if (viam == 1) {
+				xr = let(g, b, "X_rel", call1(g, "wp.transform_from_matrix", X(), 16.0, use(g, m)));
+				p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 16.0, use(g, xr)));
+				q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+			} else {
+				Var *pqs[3];
+				static const char *const nm[3] = { "p", "q", "s" };
+				Type ty[3];
+
+				ty[0] = V(3), ty[1] = Q(), ty[2] = V(3);
+				unpack(g, b, call1(g, "wp.transform_decompose", V(3), 16.0, use(g, m)), 3, pqs, nm, ty);
+				p1 = pqs[0];
+				q1 = pqs[1];
+				so = arr(g, rng_pct(&g->rng, 50) ? "scales" : "scale_out", V(3), IO_OUT);
+				store(g, b, so, use(g, pqs[2]));
+			}
+			clause(g, "through the product of their 4x4 matrices");
 		} else {
 			Expr *inv = call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa));
 
@@ -1352,8 +1433,14 @@ rec_rigid(Gen *g)
 					 use(g, x1), load_tid(g, lpts)));
 		clause(g, "mapping body-frame points into the world");
 		if (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4) {
-			store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
-			clause(g, "also writing the pose as a 4x4 matrix");
+			if (compose) {
+				scl = scalar(g, "scale", V(3));
+				store(g, b, mo, ex_call(g->A, "wp.transform_compose", ty_make(TY_MAT, PREC_F32, 4), 4.0, 3, use(g, p1), use(g, q1), use(g, scl)));
+				clause(g, "also writing a scaled 4x4 matrix of the pose");
+			} else {
+				store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+				clause(g, "also writing the pose as a 4x4 matrix");
+			}
 			mo = NULL;
 		}
 		}
@@ -1847,27 +1934,6 @@ rec_twist(Gen *g)
 
 /* ----------------------------------------------------------------- deformation */
 
-static Type M(int n) { return ty_make(TY_MAT, PREC_F32, n); }
-
-/* name1, name2[, name3] = fn(a): an unpack of a builtin returning a tuple */
-static void
-unpack(Gen *g, Block *b, Expr *call, int n, Var **v, const char *const *names, const Type *t)
-{
-	Stmt *u = st_new(g->A, S_UNPACK);
-	int i;
-
-	u->e = call;
-	u->nvars = n;
-	u->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)n);
-	for (i = 0; i < n; i++) {
-		v[i] = new_var(g, names[i], t[i], V_LOCAL);
-		v[i]->bound = v[i]->base = 4.0;
-		u->vars[i] = v[i];
-	}
-	block_push(g->A, b, u);
-	for (i = 0; i < n; i++)
-		scope_push_var(g, v[i]);
-}
 
 /* Continuum mechanics per element: a deformation gradient F = I + H (H read
  * from an array and scaled, so F is well conditioned), the polar rotation and
@@ -1879,6 +1945,7 @@ rec_strain(Gen *g)
 	Block *b = &g->k->body;
 	int n = rng_pct(&g->rng, 25) ? 2 : 3, what = pick(g, n == 3 ? 4 : 2); /* svd, energy only, eig3, qr3 */
 	bool energy = what == 1 || rng_pct(&g->rng, 40), strain_out = rng_pct(&g->rng, 35), psum = rng_pct(&g->rng, 50);
+	bool qrot = what == 0 && n == 3 && rng_pct(&g->rng, 50); /* the polar rotation as a quaternion */
 	Var *H, *mu = NULL, *lam = NULL, *rot = NULL, *str = NULL, *en = NULL, *eo = NULL, *qo = NULL, *ro = NULL, *Fm, *C = NULL, *E = NULL;
 	double sc = 0.1 * (1 + pick(g, 2));
 	Expr *id = ex_new(g->A, E_CALL, M(n), 0);
@@ -1894,7 +1961,8 @@ rec_strain(Gen *g)
 		lam = scalar(g, rng_pct(&g->rng, 50) ? "lam" : "k_lambda", F());
 	}
 	if (what == 0) {
-		rot = arr(g, rng_pct(&g->rng, 50) ? "rotation" : "R_out", M(n), IO_OUT);
+		rot = qrot ? arr(g, rng_pct(&g->rng, 50) ? "orientation" : "q_out", Q(), IO_OUT)
+			   : arr(g, rng_pct(&g->rng, 50) ? "rotation" : "R_out", M(n), IO_OUT);
 		str = arr(g, rng_pct(&g->rng, 50) ? "stretches" : "sigma_out", V(n), IO_OUT);
 	} else if (what == 2) {
 		str = arr(g, rng_pct(&g->rng, 50) ? "principal" : "eigenvalues", V(3), IO_OUT);
@@ -1921,7 +1989,12 @@ rec_strain(Gen *g)
 
 		ty[0] = M(n), ty[1] = V(n), ty[2] = M(n);
 		unpack(g, b, call1(g, n == 3 ? "wp.svd3" : "wp.svd2", M(n), 4.0, use(g, Fm)), 3, usv, nm, ty);
-		store(g, b, rot, ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
+		if (qrot) { /* U V^T is a rotation: det F > 0 for F = I + s H with s <= 0.2 */
+			Var *R = let(g, b, "R", ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
+
+			store(g, b, rot, call1(g, "wp.quat_from_matrix", Q(), 1.0, use(g, R)));
+		} else
+			store(g, b, rot, ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
 		store(g, b, str, use(g, usv[1]));
 		clause(g, "with the polar rotation U V^T and the principal stretches of an SVD");
 	}

@@ -533,6 +533,8 @@ acc_class(const Stmt *s)
 		return ACC_OR;
 	if (s->s && !strcmp(s->s, "wp.atomic_and"))
 		return ACC_AND;
+	if (s->s && !strcmp(s->s, "wp.atomic_xor"))
+		return ACC_XOR;
 	return ACC_ADD;
 }
 
