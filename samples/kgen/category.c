@@ -1460,7 +1460,7 @@ const Category categories[] = {
 	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
 	{ "training_loss", 4, "recipe: squared-error, Huber and logistic losses summed atomically, gradients", rec_loss },
 	{ "image_filter", 3, "recipe: box or Gaussian blur and unsharp mask, nested window loops, clamped reads", rec_filter },
-	{ "body_twist", 3, "recipe: spatial twists and wrenches of rigid bodies, point velocities, power, adjoints", rec_twist },
+	{ "spatial_motion", 3, "recipe: spatial twists and wrenches of rigid bodies, point velocities, power, adjoints", rec_twist },
 	{ "deformation", 3, "recipe: deformation gradients, polar SVD, eig3/qr3, Green strain, St. Venant-Kirchhoff energy", rec_strain },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);

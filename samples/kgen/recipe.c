@@ -1587,7 +1587,7 @@ rec_loss(Gen *g)
 		}
 		if (clipg) {
 			ge = ex_call(g->A, "wp.clamp", F(), 1.0, 3, ge, lit(g, -1.0), lit(g, 1.0));
-			clause(g, "clipping the gradient to [-1, 1]");
+			clause(g, "clipping the gradient to unit magnitude");
 		}
 		if (sc) {
 			le = mul(g, le, use(g, sc));
@@ -1767,7 +1767,7 @@ rec_filter(Gen *g)
 			store(g, b, out, clamp01 ? ex_call(A, "wp.clamp", F(), 1.0, 3, blur, lit(g, 0.0), lit(g, 1.0)) : blur);
 	}
 	if (clamp01)
-		clause(g, "clamping the result to [0, 1]");
+		clause(g, "clamping the result between zero and one");
 	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
 	if (sep)
 		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
