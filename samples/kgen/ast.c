@@ -80,11 +80,11 @@ ty_scalar_py(Type t)
 const char *
 ty_py(Type t, const Kernel *k)
 {
-	static const char *vecs[2][5] = {
-		{ "", "", "wp.vec2", "wp.vec3", "wp.vec4" },
-		{ "", "", "wp.vec2d", "wp.vec3d", "wp.vec4d" },
+	static const char *vecs[2][7] = { /* 6: spatial vectors and matrices (recipes only, float32) */
+		{ "", "", "wp.vec2", "wp.vec3", "wp.vec4", "", "wp.spatial_vector" },
+		{ "", "", "wp.vec2d", "wp.vec3d", "wp.vec4d", "", "wp.spatial_vectord" },
 	};
-	static const char *mats[5] = { "", "", "wp.mat22", "wp.mat33", "wp.mat44" };
+	static const char *mats[7] = { "", "", "wp.mat22", "wp.mat33", "wp.mat44", "", "wp.spatial_matrix" };
 
 	switch (t.kind) {
 	case TY_VOID:

@@ -1460,6 +1460,8 @@ const Category categories[] = {
 	{ "rigid_pose", 4, "recipe: pose integration, slerp blends, relative transforms, quat_to_matrix", rec_rigid },
 	{ "training_loss", 4, "recipe: squared-error, Huber and logistic losses summed atomically, gradients", rec_loss },
 	{ "image_filter", 3, "recipe: box or Gaussian blur and unsharp mask, nested window loops, clamped reads", rec_filter },
+	{ "spatial_motion", 3, "recipe: spatial twists and wrenches of rigid bodies, point velocities, power, adjoints", rec_twist },
+	{ "deformation", 3, "recipe: deformation gradients, polar SVD, eig3/qr3, Green strain, St. Venant-Kirchhoff energy", rec_strain },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 
@@ -1748,6 +1750,8 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		k->index = index;
 		g->depth = rng_range(&g->rng, o->depth > 1 ? o->depth - 1 : 1, o->depth > 0 ? o->depth : 1);
 		categories[cat].build(g);
+		if (!strncmp(categories[cat].desc, "recipe:", 7))
+			recipe_vary(g);
 		tidy_loads(g);
 		tidy_copies(&k->body);
 		for (i = 0; i < k->nfuncs; i++) {

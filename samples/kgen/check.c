@@ -175,6 +175,8 @@ positive_float(const Expr *e)
 {
 	if (e->kind == E_LIT)
 		return lit_value(e) > 0;
+	if (is_call(e, "wp.cosh")) /* >= 1 */
+		return e->ty.kind == TY_FLOAT;
 	if (is_call(e, "wp.sqrt"))
 		return positive_float(e->a[0]);
 	if (is_call(e, "wp.max") && e->n == 2 && e->ty.kind == TY_FLOAT)
@@ -407,7 +409,10 @@ check_call(Ck *c, const Expr *e)
 		if (!(w->kind == E_BIN && (w->op == OP_ADD || w->op == OP_SUB)))
 			bad(c, "wp.inverse of a matrix not built as c*I + E");
 	} else if (!strcmp(s, "float") || !strcmp(s, "int") || !strcmp(s, "wp.float64") || !strcmp(s, "wp.float32")) {
-		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT))
+		if (e->n != 1 || (e->a[0]->ty.kind != TY_INT && e->a[0]->ty.kind != TY_FLOAT &&
+				  !(e->a[0]->ty.kind == TY_UINT && !strcmp(s, "int") &&
+				    (is_call(e->a[0], "wp.poisson") || is_call(e->a[0], "wp.randu") || is_call(e->a[0], "wp.argmin") ||
+				     is_call(e->a[0], "wp.argmax")))))
 			bad(c, "%s conversion of a non-scalar", s);
 		if (!strcmp(s, "wp.float64") && e->a[0]->kind == E_VAR &&
 		    (e->a[0]->var->role == V_LOOP || (e->a[0]->var->literal_init && (e->a[0]->ty.kind == TY_INT || !e->a[0]->var->mutated))))
@@ -473,7 +478,9 @@ check_expr(Ck *c, const Expr *e)
 		check_bin(c, e);
 		break;
 	case E_UN:
-		if (e->op == OP_NOT ? e->a[0]->ty.kind != TY_BOOL : (e->a[0]->ty.kind == TY_BOOL || !ty_eq(e->a[0]->ty, e->ty)))
+		if (e->op == OP_NOT ? e->a[0]->ty.kind != TY_BOOL
+				    : e->op == OP_INVERT ? e->a[0]->ty.kind != TY_INT
+							 : (e->a[0]->ty.kind == TY_BOOL || !ty_eq(e->a[0]->ty, e->ty)))
 			bad(c, "unary operator on %s", tname(e->a[0]->ty, c->k));
 		break;
 	case E_CMP:
@@ -738,6 +745,12 @@ check_stmt(Ck *c, const Stmt *s)
 		bool found = false;
 
 		check_expr(c, s->e);
+		if (s->s[0] == '[') { /* v[k] = e on a local vector */
+			if (s->var->ty.kind != TY_VEC || !visible(c, s->var) || s->var->role != V_LOCAL || !s->var->mutable_ ||
+			    atoi(s->s + 1) < 0 || atoi(s->s + 1) >= s->var->ty.n || s->e->ty.kind != TY_FLOAT || s->e->ty.prec != s->var->ty.prec)
+				bad(c, "component store %s%s", s->var->name, s->s);
+			break;
+		}
 		if (s->var->ty.kind != TY_STRUCT || !visible(c, s->var)) {
 			bad(c, "field store into '%s', not a visible struct", s->var->name);
 			break;

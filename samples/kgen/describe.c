@@ -183,6 +183,12 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 			buf_printf(&extra, rng_pct(r, 50) ? "keeps the minimum in %s" : "tracks the smallest value in %s", p->name);
 		else if (p->acc == ACC_MAX)
 			buf_printf(&extra, rng_pct(r, 50) ? "keeps the maximum in %s" : "tracks the largest value in %s", p->name);
+		else if (p->acc == ACC_OR)
+			buf_printf(&extra, rng_pct(r, 50) ? "ors the bits into %s" : "sets the flags it finds in %s", p->name);
+		else if (p->acc == ACC_XOR)
+			buf_printf(&extra, "xors the bits into %s", p->name);
+		else if (p->acc == ACC_AND)
+			buf_printf(&extra, rng_pct(r, 50) ? "ands the bits into %s" : "keeps in %s the bits every thread has", p->name);
 		else
 			buf_printf(&extra, addw[rng_below(r, 3)], p->name);
 	}

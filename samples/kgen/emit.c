@@ -141,6 +141,9 @@ emit_prec(Buf *b, const Expr *e, const Kernel *k, int min)
 		if (e->op == OP_NOT) {
 			buf_puts(b, "not ");
 			emit_prec(b, e->a[0], k, PR_NOT);
+		} else if (e->op == OP_INVERT) {
+			buf_puts(b, "~");
+			emit_prec(b, e->a[0], k, PR_UNARY);
 		} else {
 			buf_puts(b, "-");
 			/* never "--x": a negated operand that is itself unary is parenthesised */
@@ -316,8 +319,8 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 		buf_puts(b, " = ");
 		emit_expr(b, s->e, k);
 		break;
-	case S_SETATTR:
-		buf_printf(b, "%s.%s = ", s->var->name, s->s);
+	case S_SETATTR: /* s "[k]": a vector component */
+		buf_printf(b, s->s[0] == '[' ? "%s%s = " : "%s.%s = ", s->var->name, s->s);
 		emit_expr(b, s->e, k);
 		break;
 	default:
@@ -370,8 +373,8 @@ emit_params(Buf *b, Var *const *p, int n, const Kernel *k)
 static const char *
 np_size(Type t)
 {
-	static const char *const v[5] = { "", "", "shape + (2,)", "shape + (3,)", "shape + (4,)" };
-	static const char *const m[5] = { "", "", "shape + (2, 2)", "shape + (3, 3)", "shape + (4, 4)" };
+	static const char *const v[7] = { "", "", "shape + (2,)", "shape + (3,)", "shape + (4,)", "", "shape + (6,)" };
+	static const char *const m[7] = { "", "", "shape + (2, 2)", "shape + (3, 3)", "shape + (4, 4)", "", "shape + (6, 6)" };
 
 	switch (t.kind) {
 	case TY_VEC:

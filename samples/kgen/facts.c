@@ -829,14 +829,44 @@ fx_same(const Expr *a, const Expr *b)
 }
 
 /* Parallel by construction (the zero vector is parallel to everything). */
+/* e less scalar factors and signs: c * v, v * c, v / c, -v */
+static Expr *
+unscaled(Expr *e)
+{
+	for (;;) {
+		if (e->kind == E_UN && e->op == OP_NEG)
+			e = e->a[0];
+		else if (e->kind == E_BIN && (e->op == OP_MUL || e->op == OP_DIV) && e->ty.kind == TY_VEC && e->a[1]->ty.kind == TY_FLOAT)
+			e = e->a[0];
+		else if (e->kind == E_BIN && e->op == OP_MUL && e->ty.kind == TY_VEC && e->a[0]->ty.kind == TY_FLOAT)
+			e = e->a[1];
+		else
+			return e;
+	}
+}
+
 bool
 fx_parallel(Gen *g, Expr *a, Expr *b)
 {
 	const Facts *fa = facts(g, a), *fb = facts(g, b);
+	Expr *u[2];
+	int s, k;
 
 	if (fa->dir == fb->dir || fa->dir == DIR_ZERO || fb->dir == DIR_ZERO)
 		return true;
-	return fx_same(a, b);
+	if (fx_same(a, b))
+		return true;
+	/* a componentwise min or max equals one of its arguments wherever that one
+	 * is the smaller (larger) in every component: a region of inputs, where a
+	 * cross product with a vector parallel to that argument is zero */
+	u[0] = unscaled(a), u[1] = unscaled(b);
+	for (s = 0; s < 2; s++)
+		if (u[s]->kind == E_CALL && u[s]->n == 2 && u[s]->ty.kind == TY_VEC &&
+		    (!strcmp(u[s]->s, "wp.min") || !strcmp(u[s]->s, "wp.max")))
+			for (k = 0; k < 2; k++)
+				if (u[s]->a[k]->ty.kind == TY_VEC && fx_parallel(g, s ? a : b, u[s]->a[k]))
+					return true;
+	return false;
 }
 
 bool

@@ -125,6 +125,7 @@ typedef enum Op {
 	OP_NEG, OP_NOT,
 	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
 	OP_AND, OP_OR,
+	OP_INVERT, /* ~a on int (E_UN) */
 } Op;
 
 typedef enum ExprKind {
@@ -216,9 +217,10 @@ typedef enum ArrayUse {
 /* What an accumulator receives.  Additions commute with additions (their
  * order changes only float rounding), a min with mins, a max with maxes;
  * any other mix on one element depends on the order of the threads, so an
- * accumulator receives atomics of one class only. */
+ * accumulator receives atomics of one class only.  Bitwise ors commute with
+ * ors, ands with ands and xors with xors (exactly): classes of their own. */
 typedef enum AccClass {
-	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX,
+	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX, ACC_OR, ACC_AND, ACC_XOR,
 } AccClass;
 
 struct Var {
@@ -262,7 +264,7 @@ typedef enum StmtKind {
 	S_CONTINUE,
 	S_RETURN,   /* return idx[0], ..., idx[nidx-1] */
 	S_UNPACK,   /* vars[0], ..., vars[nvars-1] = e */
-	S_SETATTR,  /* var.s = e */
+	S_SETATTR,  /* var.s = e, or var[k] = e when s is "[k]" (a vector component) */
 } StmtKind;
 
 typedef struct Block {
@@ -522,6 +524,9 @@ void rec_sampling(Gen *g);
 void rec_rigid(Gen *g);
 void rec_loss(Gen *g);
 void rec_filter(Gen *g);
+void rec_twist(Gen *g);
+void rec_strain(Gen *g);
+void recipe_vary(Gen *g);
 
 extern const int ncategories;
 int category_find(const char *name);

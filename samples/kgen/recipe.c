@@ -51,9 +51,24 @@ use(Gen *g, Var *v)
 	return use_var(g, v);
 }
 
+/* Float sums and products with a scalar factor come in either operand order, as
+ * people write them (`dt * v`, `v * dt`); integer ones keep theirs (index idioms
+ * such as `i + 1` are matched by kgen's check and tests). */
+static bool
+swap_operands(Gen *g, const Expr *a, const Expr *b)
+{
+	return a->ty.kind != TY_INT && a->ty.kind != TY_BOOL && b->ty.kind != TY_INT && rng_pct(&g->rng, 30);
+}
+
 static Expr *
 add(Gen *g, Expr *a, Expr *b)
 {
+	if (swap_operands(g, a, b)) {
+		Expr *t = a;
+
+		a = b;
+		b = t;
+	}
 	return ex_bin(g->A, OP_ADD, a, b, a->ty, a->bound + b->bound);
 }
 
@@ -68,6 +83,12 @@ mul(Gen *g, Expr *a, Expr *b)
 {
 	Type t = a->ty.kind == TY_FLOAT || a->ty.kind == TY_INT ? b->ty : a->ty;
 
+	if ((a->ty.kind == TY_FLOAT || b->ty.kind == TY_FLOAT) && swap_operands(g, a, b)) {
+		Expr *s = a;
+
+		a = b;
+		b = s;
+	}
 	return ex_bin(g->A, OP_MUL, a, b, t, a->bound * b->bound);
 }
 
@@ -314,18 +335,25 @@ func_end(Gen *g, FnSave *sv, Func *f, Expr *ret)
 	memcpy(g->tid, sv->tid, sizeof sv->tid);
 }
 
-static Expr *
-callf(Gen *g, Func *f, double bound, int n, Expr *a, Expr *b)
-{
-	f->used = true;
-	return n == 1 ? ex_call(g->A, f->name, f->rets[0], bound, 1, a) : ex_call(g->A, f->name, f->rets[0], bound, 2, a, b);
-}
-
 /* A vector's component, v[c] */
 static Expr *
 comp(Gen *g, Expr *v, int c)
 {
 	return ex_index(g->A, v, F(), v->bound, 1, ilit(g, c));
+}
+
+/* v[k] = e on a mutable local vector */
+static void
+setcomp(Gen *g, Block *b, Var *v, int k, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_SETATTR);
+
+	s->var = v;
+	s->s = arena_printf(g->A, "[%d]", k);
+	s->e = e;
+	v->mutated = true;
+	v->reassigned = true;
+	block_push(g->A, b, s);
 }
 
 /* ----------------------------------------------------------------- particles */
@@ -339,6 +367,7 @@ rec_particles(Gen *g)
 	int n = rng_pct(&g->rng, 70) ? 3 : 2, up = 1;
 	bool forces = rng_pct(&g->rng, 50), drag = rng_pct(&g->rng, 50), ground = rng_pct(&g->rng, 60);
 	bool gparam = rng_pct(&g->rng, 40), inv_mass = forces && rng_pct(&g->rng, 60), obstacle = rng_pct(&g->rng, 35);
+	bool setc = rng_pct(&g->rng, 50); /* the bounce by component stores x1[1] = ..., not new vectors */
 	static const char *const xs[] = { "x", "pos", "positions", "particle_x" };
 	static const char *const vs[] = { "v", "vel", "velocities", "particle_v" };
 	Var *x, *v, *f = NULL, *w = NULL, *floor_y, *grav, *dt, *damp = NULL, *xo, *vo, *acc, *v1, *x1;
@@ -391,7 +420,10 @@ rec_particles(Gen *g)
 		if (e < 0.1)
 			e = 0.5;
 		gy = floor_y ? use(g, floor_y) : lit(g, 0.0);
-		if (n == 3) {
+		if (setc) {
+			setcomp(g, &s->body, x1, up, gy);
+			setcomp(g, &s->body, v1, up, mul(g, lit(g, -e), comp(g, use(g, v1), up)));
+		} else if (n == 3) {
 			nx = ex_call(g->A, "wp.vec3", V(3), 48.0, 3, comp(g, use(g, x1), 0), gy, comp(g, use(g, x1), 2));
 			nv = ex_call(g->A, "wp.vec3", V(3), 24.0, 3, comp(g, use(g, v1), 0),
 				     mul(g, lit(g, -e), comp(g, use(g, v1), 1)), comp(g, use(g, v1), 2));
@@ -399,8 +431,10 @@ rec_particles(Gen *g)
 			nx = ex_call(g->A, "wp.vec2", V(2), 48.0, 2, comp(g, use(g, x1), 0), gy);
 			nv = ex_call(g->A, "wp.vec2", V(2), 24.0, 2, comp(g, use(g, v1), 0), mul(g, lit(g, -e), comp(g, use(g, v1), 1)));
 		}
-		assign(g, &s->body, x1, nx);
-		assign(g, &s->body, v1, nv);
+		if (!setc) {
+			assign(g, &s->body, x1, nx);
+			assign(g, &s->body, v1, nv);
+		}
 		clause(g, "bouncing off a ground plane");
 	}
 	if (obstacle) {
@@ -560,48 +594,110 @@ rec_heat(Gen *g)
 
 /* ----------------------------------------------------------------- histograms */
 
+/* k clamped into [0, a.shape[0] - 1], by wp.clamp or by wp.min of wp.max */
+static Expr *
+clamp_index(Gen *g, bool minmax, Expr *k, Var *a)
+{
+	Expr *hi = sub(g, ex_shape(g->A, a, 0), ilit(g, 1));
+
+	if (minmax)
+		return call2(g, "wp.min", I(), BIG, call2(g, "wp.max", I(), BIG, k, ilit(g, 0)), hi);
+	return ex_call(g->A, "wp.clamp", I(), BIG, 3, k, ilit(g, 0), hi);
+}
+
 /* Bins values into a histogram with atomic counts; optionally the sum and the
  * largest magnitude into single-element accumulators. */
 void
 rec_histogram(Gen *g)
 {
 	Block *b = &g->k->body;
-	bool weighted = rng_pct(&g->rng, 40), sum = rng_pct(&g->rng, 50), peak = rng_pct(&g->rng, 50), usefloor = rng_pct(&g->rng, 50);
-	int nbins = 4 << pick(g, 3);
-	Var *x, *w = NULL, *hist, *tot = NULL, *pk = NULL, *xv, *bin;
+	bool two = rng_pct(&g->rng, 25), weighted = rng_pct(&g->rng, 40), sum = rng_pct(&g->rng, 50), peak = rng_pct(&g->rng, 45);
+	bool low = rng_pct(&g->rng, 30), usefloor = rng_pct(&g->rng, 50), ranged = !two && rng_pct(&g->rng, 35), gate = rng_pct(&g->rng, 25);
+	int nbins = two ? 4 << pick(g, 2) : 4 << pick(g, 3), xf = two || ranged ? 0 : pick(g, 3); /* x, |x|, tanh(x) */
+	bool minmax = rng_pct(&g->rng, 40); /* wp.min(wp.max(k, 0), n - 1), not wp.clamp(k, 0, n - 1) */
+	Var *x, *w = NULL, *hist, *tot = NULL, *pk = NULL, *lw = NULL, *xv, *bin, *org = NULL, *inv = NULL, *val;
+	Block *at = b;
 	Expr *t;
 
 	nclauses = 0;
 	set_launch(g, 1);
-	x = arr(g, ONE(((const char *const[]){ "values", "samples", "data" })), F(), IO_IN);
+	x = arr(g, two ? ONE(((const char *const[]){ "points", "coords", "uv" })) : ONE(((const char *const[]){ "values", "samples", "data" })),
+		two ? V(2) : F(), IO_IN);
 	if (weighted)
 		w = arr(g, "weights", F(), IO_IN);
+	if (ranged) {
+		org = scalar(g, rng_pct(&g->rng, 50) ? "lo" : "origin", F());
+		inv = scalar(g, rng_pct(&g->rng, 50) ? "inv_width" : "inv_bin_width", F());
+	}
 	hist = arr(g, rng_pct(&g->rng, 50) ? "hist" : "bins", weighted ? F() : I(), IO_ACC);
 	if (sum)
 		tot = arr(g, "total", F(), IO_ACC);
 	if (peak)
 		pk = arr(g, rng_pct(&g->rng, 50) ? "peak" : "max_abs", F(), IO_ACC);
+	if (low)
+		lw = arr(g, rng_pct(&g->rng, 50) ? "lowest" : "min_value", F(), IO_ACC);
 	emit_tid(g, b);
-	xv = let(g, b, "xv", load_tid(g, x));
-	/* x in [-1, 1] -> [0, nbins) */
-	t = mul(g, add(g, use(g, xv), lit(g, 1.0)), lit(g, 0.5 * nbins));
-	if (usefloor)
-		t = call1(g, "wp.floor", F(), t->bound, t);
-	bin = let(g, b, rng_pct(&g->rng, 50) ? "k" : "raw", call1(g, "int", I(), t->bound, t));
-	bin = let(g, b, rng_pct(&g->rng, 50) ? "slot" : "bin_index", ex_call(g->A, "wp.clamp", I(), BIG, 3, use(g, bin), ilit(g, 0), sub(g, ex_shape(g->A, hist, 0), ilit(g, 1))));
+	xv = let(g, b, two ? "p" : "xv", load_tid(g, x));
+	if (xf == 1)
+		val = let(g, b, "mag", call1(g, "wp.abs", F(), 1.0, use(g, xv)));
+	else if (xf == 2)
+		val = let(g, b, "s", call1(g, "wp.tanh", F(), 1.0, use(g, xv)));
+	else
+		val = two ? let(g, b, "r", call1(g, "wp.length", F(), 2.0, use(g, xv))) : xv;
+	if (gate) {
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_GT, use(g, val), lit(g, two ? 0.25 : -0.5)));
+
+		at = &s->body;
+		clause(g, "skipping the values below a cutoff");
+	}
+	if (two) {
+		Var *c[2];
+		int d;
+
+		for (d = 0; d < 2; d++) {
+			Expr *u = mul(g, add(g, comp(g, use(g, xv), d), lit(g, 1.0)), lit(g, 0.5 * nbins));
+
+			if (usefloor)
+				u = call1(g, "wp.floor", F(), u->bound, u);
+			c[d] = let(g, at, d ? "by" : "bx", ex_call(g->A, "wp.clamp", I(), nbins, 3, call1(g, "int", I(), u->bound, u), ilit(g, 0), ilit(g, nbins - 1)));
+			c[d]->nonneg = true;
+		}
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "cell" : "bin_index",
+			  clamp_index(g, minmax, add(g, mul(g, use(g, c[1]), ilit(g, nbins)), use(g, c[0])), hist));
+		clause(g, arena_printf(g->A, "on a %dx%d grid of cells", nbins, nbins));
+	} else {
+		/* x in [-1, 1] -> [0, nbins), |x| in [0, 1] -> [0, nbins) */
+		if (ranged)
+			t = mul(g, sub(g, use(g, xv), use(g, org)), use(g, inv));
+		else if (xf == 1)
+			t = mul(g, use(g, val), lit(g, nbins));
+		else
+			t = mul(g, add(g, use(g, val), lit(g, 1.0)), lit(g, 0.5 * nbins));
+		if (usefloor)
+			t = call1(g, "wp.floor", F(), t->bound, t);
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "k" : "raw", call1(g, "int", I(), t->bound, t));
+		bin = let(g, at, rng_pct(&g->rng, 50) ? "slot" : "bin_index", clamp_index(g, minmax, use(g, bin), hist));
+		if (ranged)
+			clause(g, "over a range given by its origin and inverse bin width");
+	}
 	bin->nonneg = true;
-	atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, hist, use(g, bin), w ? load_tid(g, w) : ilit(g, 1));
+	atomic(g, at, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, hist, use(g, bin), w ? load_tid(g, w) : ilit(g, 1));
 	if (tot) {
-		atomic(g, b, "wp.atomic_add", tot, ilit(g, 0), use(g, xv));
+		atomic(g, at, "wp.atomic_add", tot, ilit(g, 0), use(g, val));
 		clause(g, "summing the values");
 	}
 	if (pk) {
-		atomic(g, b, "wp.atomic_max", pk, ilit(g, 0), call1(g, "wp.abs", F(), 1.0, use(g, xv)));
+		atomic(g, at, "wp.atomic_max", pk, ilit(g, 0), xf || two ? use(g, val) : call1(g, "wp.abs", F(), 1.0, use(g, val)));
 		clause(g, "tracking the largest magnitude");
 	}
+	if (lw) {
+		atomic(g, at, "wp.atomic_min", lw, ilit(g, 0), use(g, val));
+		clause(g, "tracking the smallest value");
+	}
 	name(g, ONE(((const char *const[]){ "bin", "histogram", "count" })), x->name);
-	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s over [-1, 1] with atomic adds", nbins, w ? "weighted " : "", x->name),
-	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, nbins), NULL);
+	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s%s with atomic adds", two ? nbins * nbins : nbins, w ? "weighted " : "", x->name,
+			      ranged ? "" : xf == 1 ? " by magnitude" : xf == 2 ? " squashed by tanh" : " over [-1, 1]"),
+	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, two ? nbins * nbins : nbins), NULL);
 }
 
 /* ----------------------------------------------------------------- optimisers */
@@ -643,9 +739,16 @@ rec_optimizer(Gen *g)
 		ge = ex_call(g->A, "wp.clamp", F(), c, 3, ge, lit(g, -c), lit(g, c));
 		clause(g, "clipping the gradient");
 	}
-	if (rng_pct(&g->rng, 30)) { /* a non-finite gradient contributes nothing */
+	if (rng_pct(&g->rng, 45)) { /* a non-finite gradient contributes nothing */
+		Expr *c;
+
 		gv = let_mut(g, b, "g", ge, ge->bound);
-		assign(g, &if_stmt(g, b, ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv))))->body, gv, lit(g, 0.0));
+		if (rng_pct(&g->rng, 50))
+			c = ex_un(g->A, OP_NOT, ex_call(g->A, "wp.isfinite", ty_bool(), 1.0, 1, use(g, gv)));
+		else
+			c = ex_bool(g->A, OP_OR, ex_call(g->A, "wp.isnan", ty_bool(), 1.0, 1, use(g, gv)),
+				    ex_call(g->A, "wp.isinf", ty_bool(), 1.0, 1, use(g, gv)));
+		assign(g, &if_stmt(g, b, c)->body, gv, lit(g, 0.0));
 		clause(g, "zeroing non-finite gradients");
 	} else
 		gv = let(g, b, "g", ge);
@@ -700,31 +803,124 @@ sdf_box_fn(Gen *g)
 	return f;
 }
 
-/* Distance of points to a sphere, a box or their union (helpers per primitive),
- * the surface normal (analytic or by finite differences), the closest surface
- * point, and a count of points inside. */
+static Func *
+sdf_capsule_fn(Gen *g)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_capsule", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0), *r = fparam(g, f, "r", F(), 1.0), *h = fparam(g, f, "half_height", F(), 1.0), *q;
+
+	q = let(g, &f->body, "q", ex_call(g->A, "wp.vec3", V(3), 50.0, 3, comp(g, use(g, p), 0),
+					  sub(g, comp(g, use(g, p), 1), ex_call(g->A, "wp.clamp", F(), 1.0, 3, comp(g, use(g, p), 1), ex_un(g->A, OP_NEG, use(g, h)), use(g, h))),
+					  comp(g, use(g, p), 2)));
+	func_end(g, &sv, f, sub(g, call1(g, "wp.length", F(), 87.0, use(g, q)), use(g, r)));
+	return f;
+}
+
+/* A bound of an ellipsoid's distance: |p / radii| - 1 scaled by the smallest radius
+ * (radii: a literal, so positive). */
+static Func *
+sdf_ellipsoid_fn(Gen *g, const double *rad)
+{
+	FnSave sv;
+	Func *f = func_begin(g, &sv, "sdf_ellipsoid", F());
+	Var *p = fparam(g, f, "p", V(3), 48.0);
+	Expr *k;
+
+	k = call1(g, "wp.length", F(), 340.0, ex_call(g->A, "wp.cw_div", V(3), 200.0, 2, use(g, p), vlit(g, 3, rad)));
+	func_end(g, &sv, f, mul(g, sub(g, k, lit(g, 1.0)), lit(g, fmin(rad[0], fmin(rad[1], rad[2])))));
+	return f;
+}
+
+/* Distance of points to one or two primitives (sphere, box, capsule, ellipsoid; a
+ * helper each) combined by union, intersection or subtraction, the surface normal
+ * (analytic or by finite differences), the closest surface point, and a count of
+ * points inside. */
+typedef struct Sdf {
+	int kind[2], nk, op; /* primitives; op: 0 union, 1 intersection, 2 subtraction */
+	Func *fn[2];
+	Var *a1[2], *a2[2];   /* their extra arguments (radius, half extents, half height) */
+} Sdf;
+
+static Expr *
+sdf_prim(Gen *g, Sdf *sd, int w, Expr *q)
+{
+	static const double bnd[4] = { 84.0, 135.0, 90.0, 340.0 };
+	Func *f = sd->fn[w];
+
+	f->used = true;
+	switch (sd->kind[w]) {
+	case 0:
+	case 1:
+		return ex_call(g->A, f->name, F(), bnd[sd->kind[w]], 2, q, use(g, sd->a1[w]));
+	case 2:
+		return ex_call(g->A, f->name, F(), bnd[2], 3, q, use(g, sd->a1[w]), use(g, sd->a2[w]));
+	default:
+		return ex_call(g->A, f->name, F(), bnd[3], 1, q);
+	}
+}
+
+/* The combined distance at q (a variable when two primitives read it). */
+static Expr *
+sdf_eval(Gen *g, Sdf *sd, Var *q)
+{
+	Expr *a = sdf_prim(g, sd, 0, use(g, q)), *b;
+
+	if (sd->nk == 1)
+		return a;
+	b = sdf_prim(g, sd, 1, use(g, q));
+	if (sd->op == 0)
+		return call2(g, "wp.min", F(), 340.0, a, b);
+	if (sd->op == 1)
+		return call2(g, "wp.max", F(), 340.0, a, b);
+	return call2(g, "wp.max", F(), 340.0, a, ex_un(g->A, OP_NEG, b));
+}
+
 void
 rec_sdf(Gen *g)
 {
 	Block *b = &g->k->body;
-	int shape = pick(g, 3); /* sphere, box, union */
+	static const char *const pname[4] = { "sphere", "box", "capsule", "ellipsoid" };
+	static const char *const opname[3] = { "union", "intersection", "difference" };
+	Sdf sd;
 	bool want_n = rng_pct(&g->rng, 70), want_cp = want_n && rng_pct(&g->rng, 50), count = rng_pct(&g->rng, 40);
-	Var *pts, *center, *radius = NULL, *half = NULL, *dist, *nrm = NULL, *cp = NULL, *inside = NULL, *pt, *p, *d, *n = NULL;
-	Func *fs = NULL, *fb = NULL;
-	Expr *de;
+	int post = rng_pct(&g->rng, 40) ? 1 + pick(g, 2) : 0; /* rounded by a margin, or an onion shell */
+	Var *margin = NULL, *base = NULL, *pts, *center, *dist, *nrm = NULL, *cp = NULL, *inside = NULL, *pt, *p, *d, *n = NULL;
+	double rad[3];
+	int w, c;
+	const char *shape;
 
 	nclauses = 0;
 	set_launch(g, 1);
-	if (shape != 1)
-		fs = sdf_sphere_fn(g);
-	if (shape != 0)
-		fb = sdf_box_fn(g);
+	memset(&sd, 0, sizeof sd);
+	sd.nk = rng_pct(&g->rng, 45) ? 2 : 1;
+	sd.kind[0] = pick(g, 4);
+	sd.kind[1] = (sd.kind[0] + 1 + pick(g, 3)) % 4;
+	sd.op = pick(g, 3);
+	for (c = 0; c < 3; c++)
+		rad[c] = 0.25 * (1 + pick(g, 4));
+	for (w = 0; w < sd.nk; w++) {
+		switch (sd.kind[w]) {
+		case 0: sd.fn[w] = sdf_sphere_fn(g); break;
+		case 1: sd.fn[w] = sdf_box_fn(g); break;
+		case 2: sd.fn[w] = sdf_capsule_fn(g); break;
+		default: sd.fn[w] = sdf_ellipsoid_fn(g, rad); break;
+		}
+	}
 	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "query_points", V(3), IO_IN);
 	center = scalar(g, rng_pct(&g->rng, 50) ? "center" : "origin", V(3));
-	if (fs)
-		radius = scalar(g, "radius", F());
-	if (fb)
-		half = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(3));
+	for (w = 0; w < sd.nk; w++) {
+		switch (sd.kind[w]) {
+		case 0: sd.a1[w] = scalar(g, "radius", F()); break;
+		case 1: sd.a1[w] = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(3)); break;
+		case 2:
+			sd.a1[w] = scalar(g, sd.nk == 2 && sd.kind[0] == 0 ? "capsule_radius" : "radius", F());
+			sd.a2[w] = scalar(g, "half_height", F());
+			break;
+		}
+	}
+	if (post)
+		margin = scalar(g, post == 1 ? "margin" : "thickness", F());
 	dist = arr(g, rng_pct(&g->rng, 50) ? "dist" : "sdf", F(), IO_OUT);
 	if (want_n)
 		nrm = arr(g, rng_pct(&g->rng, 50) ? "normals" : "gradient", V(3), IO_OUT);
@@ -735,38 +931,34 @@ rec_sdf(Gen *g)
 	emit_tid(g, b);
 	pt = let(g, b, "x", load_tid(g, pts));
 	p = let(g, b, "p", sub(g, use(g, pt), use(g, center)));
-	if (shape == 0)
-		de = callf(g, fs, 84.0, 2, use(g, p), use(g, radius));
-	else if (shape == 1)
-		de = callf(g, fb, 135.0, 2, use(g, p), use(g, half));
-	else
-		de = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, use(g, p), use(g, radius)), callf(g, fb, 135.0, 2, use(g, p), use(g, half)));
-	d = let(g, b, "d", de);
+	if (post) { /* the finite differences below are taken of base, whose gradient d's is */
+		base = let(g, b, "d0", sdf_eval(g, &sd, p));
+		if (post == 2)
+			base = let(g, b, "a0", call1(g, "wp.abs", F(), 340.0, use(g, base)));
+		d = let(g, b, "d", sub(g, use(g, base), use(g, margin)));
+		clause(g, post == 1 ? "rounding the surface by a margin" : "as a shell of some thickness around the surface");
+	} else
+		d = let(g, b, "d", sdf_eval(g, &sd, p));
 	if (want_n) {
-		if (shape == 0 && rng_pct(&g->rng, 60)) {
+		if (sd.nk == 1 && sd.kind[0] == 0 && rng_pct(&g->rng, 60)) {
 			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, use(g, p)));
 		} else { /* forward differences of the distance */
 			static const double ex[3] = { 1.0e-3, 0.0, 0.0 }, ey[3] = { 0.0, 1.0e-3, 0.0 }, ez[3] = { 0.0, 0.0, 1.0e-3 };
 			const double *e3[3] = { ex, ey, ez };
-			Expr *c[3];
+			Expr *cc[3];
 			int a;
 
 			for (a = 0; a < 3; a++) {
 				static const char *const qn[3] = { "px", "py", "pz" }, *const dn[3] = { "dx", "dy", "dz" };
-				Expr *q = add(g, use(g, p), vlit(g, 3, e3[a])), *s;
+				Var *q = let(g, b, qn[a], add(g, use(g, p), vlit(g, 3, e3[a])));
 
-				if (shape == 2)
-					q = use(g, let(g, b, qn[a], q));
-				if (shape == 0)
-					s = callf(g, fs, 84.0, 2, q, use(g, radius));
-				else if (shape == 1)
-					s = callf(g, fb, 135.0, 2, q, use(g, half));
-				else
-					s = call2(g, "wp.min", F(), 135.0, callf(g, fs, 84.0, 2, q, use(g, radius)),
-						  callf(g, fb, 135.0, 2, ex_var(g->A, q->var), use(g, half)));
-				c[a] = use(g, let(g, b, dn[a], sub(g, s, use(g, d))));
+				Expr *e = sdf_eval(g, &sd, q);
+
+				if (post == 2)
+					e = call1(g, "wp.abs", F(), 340.0, e);
+				cc[a] = use(g, let(g, b, dn[a], sub(g, e, use(g, base ? base : d))));
 			}
-			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, ex_call(g->A, "wp.vec3", V(3), 270.0, 3, c[0], c[1], c[2])));
+			n = let(g, b, "n", call1(g, "wp.normalize", V(3), 1.0, ex_call(g->A, "wp.vec3", V(3), 1020.0, 3, cc[0], cc[1], cc[2])));
 			clause(g, "taking the normal from finite differences");
 		}
 		store(g, b, nrm, use(g, n));
@@ -782,10 +974,14 @@ rec_sdf(Gen *g)
 		atomic(g, &s->body, "wp.atomic_add", inside, ilit(g, 0), ilit(g, 1));
 		clause(g, "counting the points inside");
 	}
-	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })), shape == 0 ? "sphere_sdf" : shape == 1 ? "box_sdf" : "sdf");
-	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s", shape == 0 ? "a sphere" : shape == 1 ? "an axis-aligned box" : "the union of a sphere and a box"),
-	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape == 0 ? "sphere" : shape == 1 ? "box" : "sphere-box union"),
-	      NULL);
+	if (sd.nk == 1)
+		shape = pname[sd.kind[0]];
+	else
+		shape = arena_printf(g->A, "%s-%s %s", pname[sd.kind[0]], pname[sd.kind[1]], opname[sd.op]);
+	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })),
+	     sd.nk == 1 ? arena_printf(g->A, "%s_sdf", pname[sd.kind[0]]) : sd.op == 0 ? "sdf" : sd.op == 1 ? "intersection_sdf" : "difference_sdf");
+	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s%s", sd.nk == 1 && sd.kind[0] != 1 ? "a " : sd.nk == 1 ? "an axis-aligned " : "the ", shape),
+	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape), NULL);
 }
 
 /* ----------------------------------------------------------------- outcodes */
@@ -796,34 +992,52 @@ void
 rec_outcode(Gen *g)
 {
 	Block *b = &g->k->body;
-	int n = rng_pct(&g->rng, 50) ? 3 : 2, a;
-	bool params = rng_pct(&g->rng, 60), count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50);
-	Var *pts, *lo = NULL, *hi = NULL, *codes, *faces, *outside = NULL, *p, *code;
+	int n = rng_pct(&g->rng, 50) ? 3 : 2, a, box = pick(g, 3); /* literal, lower/upper, centre/half */
+	int masks = rng_pct(&g->rng, 45) ? pick(g, 4) : -1;   /* union (or), common (and), both, parity (xor) */
+	bool count = rng_pct(&g->rng, 50), aug = rng_pct(&g->rng, 50), open = rng_pct(&g->rng, 30), incl = rng_pct(&g->rng, 40);
+	int axis = rng_pct(&g->rng, 40) ? pick(g, 2) : -1; /* the axis of the largest (argmax) or smallest (argmin) |p| */
+	Var *ax = NULL;
+	Var *pts, *lo = NULL, *hi = NULL, *ctr = NULL, *half = NULL, *codes, *faces, *outside = NULL, *p, *code;
+	Var *any = NULL, *all = NULL, *par = NULL, *free_ = NULL;
 	double ext = 0.25 * (1 + pick(g, 3));
 
 	nclauses = 0;
 	set_launch(g, 1);
 	pts = arr(g, rng_pct(&g->rng, 50) ? "points" : "positions", V(n), IO_IN);
-	if (params) {
+	if (box == 1) {
 		lo = scalar(g, rng_pct(&g->rng, 50) ? "lower" : "box_min", V(n));
 		hi = scalar(g, lo->name[0] == 'l' ? "upper" : "box_max", V(n));
+	} else if (box == 2) {
+		ctr = scalar(g, rng_pct(&g->rng, 50) ? "center" : "box_center", V(n));
+		half = scalar(g, rng_pct(&g->rng, 50) ? "half_extents" : "half_size", V(n));
 	}
 	codes = arr(g, rng_pct(&g->rng, 50) ? "codes" : "outcodes", I(), IO_OUT);
 	faces = rng_pct(&g->rng, 35) ? arr(g, rng_pct(&g->rng, 50) ? "num_faces" : "face_count", I(), IO_OUT) : NULL;
+	if (open)
+		free_ = arr(g, rng_pct(&g->rng, 50) ? "open_faces" : "inside_bits", I(), IO_OUT);
+	if (axis >= 0)
+		ax = arr(g, axis ? "minor_axis" : "major_axis", I(), IO_OUT);
 	if (count)
 		outside = arr(g, rng_pct(&g->rng, 50) ? "num_outside" : "outside", I(), IO_ACC);
+	if (masks == 0 || masks == 2)
+		any = arr(g, rng_pct(&g->rng, 50) ? "union_code" : "any_code", I(), IO_ACC);
+	if (masks == 1 || masks == 2)
+		all = arr(g, rng_pct(&g->rng, 50) ? "common_code" : "all_code", I(), IO_ACC);
+	if (masks == 3)
+		par = arr(g, rng_pct(&g->rng, 50) ? "parity" : "code_parity", I(), IO_ACC);
 	emit_tid(g, b);
-	p = let(g, b, "p", load_tid(g, pts));
+	p = let(g, b, "p", ctr ? sub(g, load_tid(g, pts), use(g, ctr)) : load_tid(g, pts));
 	code = let_mut(g, b, "code", ilit(g, 0), 63.0);
 	code->nonneg = true;
 	for (a = 0; a < n; a++) {
-		Expr *l = lo ? comp(g, use(g, lo), a) : lit(g, -ext), *h = hi ? comp(g, use(g, hi), a) : lit(g, ext);
-		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_LT, comp(g, use(g, p), a), l));
+		Expr *l = lo ? comp(g, use(g, lo), a) : half ? ex_un(g->A, OP_NEG, comp(g, use(g, half), a)) : lit(g, -ext);
+		Expr *h = hi ? comp(g, use(g, hi), a) : half ? comp(g, use(g, half), a) : lit(g, ext);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, incl ? OP_LE : OP_LT, comp(g, use(g, p), a), l));
 		Stmt *e = st_new(g->A, S_IF);
 		int bit;
 
 		e->elif = true;
-		e->e = ex_cmp(g->A, OP_GT, comp(g, use(g, p), a), h);
+		e->e = ex_cmp(g->A, incl ? OP_GE : OP_GT, comp(g, use(g, p), a), h);
 		block_push(g->A, &s->orelse, e);
 		for (bit = 0; bit < 2; bit++) {
 			Block *into = bit ? &e->body : &s->body;
@@ -846,15 +1060,37 @@ rec_outcode(Gen *g)
 		store(g, b, faces, call1(g, "wp.bit_count", I(), 6.0, use(g, code)));
 		clause(g, "with the number of faces crossed");
 	}
+	if (free_) {
+		store(g, b, free_, ex_bin(g->A, OP_BITAND, ex_un(g->A, OP_INVERT, use(g, code)), ilit(g, (1 << (2 * n)) - 1), I(), 63.0));
+		clause(g, "with the complement of the code over the box's faces");
+	}
+	if (ax) {
+		store(g, b, ax, call1(g, "int", I(), 3.0, call1(g, axis ? "wp.argmin" : "wp.argmax", ty_make(TY_UINT, 0, 1), 3.0,
+								 call1(g, "wp.abs", V(n), 1.0, use(g, p)))));
+		clause(g, axis ? "with the axis the point is closest to the centre along" : "with the axis of its largest coordinate");
+	}
 	if (outside) {
 		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_NE, use(g, code), ilit(g, 0)));
 
 		atomic(g, &s->body, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, outside, ilit(g, 0), ilit(g, 1));
 		clause(g, "counting the points outside");
 	}
+	if (any) {
+		atomic(g, b, "wp.atomic_or", any, ilit(g, 0), use(g, code));
+		clause(g, "or-ing every code into one mask");
+	}
+	if (all) {
+		atomic(g, b, "wp.atomic_and", all, ilit(g, 0), use(g, code));
+		clause(g, "and-ing the codes for a trivial reject of the whole set");
+	}
+	if (par) {
+		atomic(g, b, "wp.atomic_xor", par, ilit(g, 0), use(g, code));
+		clause(g, "xor-ing the codes into a parity mask");
+	}
 	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
 	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
-	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code", params ? "" : " fixed"),
+	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code",
+			   box == 0 ? " fixed" : box == 2 ? " centred" : ""),
 	      NULL);
 }
 
@@ -878,31 +1114,104 @@ rec_sampling(Gen *g)
 		{ "wp.sample_triangle", "uniform barycentric coordinates on a triangle", 2 },
 		{ "wp.sample_unit_hemisphere", "points inside the unit half-ball", 3 },
 	};
-	int s = pick(g, 9), n = smp[s].n;
-	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40);
-	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d;
+	int s = pick(g, 9), n = smp[s].n, nsamp = rng_pct(&g->rng, 30) ? 2 << pick(g, 3) : 1, integrand = pick(g, 3);
+	bool jitter = rng_pct(&g->rng, 50), mc = rng_pct(&g->rng, 40), radii = jitter && rng_pct(&g->rng, 40);
+	bool counts = rng_pct(&g->rng, 25), offset = rng_pct(&g->rng, 30), gauss = rng_pct(&g->rng, 25), choose = rng_pct(&g->rng, 20), flip = n == 3 && s != 1 && s != 8 && rng_pct(&g->rng, 30);
+	Var *seed, *centers = NULL, *radius = NULL, *out, *est = NULL, *st, *d, *cnt = NULL, *gz = NULL, *ch = NULL;
+	Expr *f, *init;
 
 	nclauses = 0;
 	set_launch(g, 1);
 	seed = scalar(g, "seed", I());
 	if (jitter) {
 		centers = arr(g, rng_pct(&g->rng, 50) ? "centers" : "anchors", V(n), IO_IN);
-		radius = scalar(g, "radius", F());
+		radius = radii ? arr(g, "radii", F(), IO_IN) : scalar(g, "radius", F());
 	}
-	out = arr(g, jitter ? "samples" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	out = arr(g, jitter ? "samples" : nsamp > 1 ? "means" : (n == 3 ? "dirs" : "points"), V(n), IO_OUT);
+	if (counts)
+		cnt = arr(g, rng_pct(&g->rng, 50) ? "counts" : "events", I(), IO_OUT);
+	if (gauss)
+		gz = arr(g, rng_pct(&g->rng, 50) ? "normal" : "z", F(), IO_OUT);
+	if (choose)
+		ch = arr(g, rng_pct(&g->rng, 50) ? "choice" : "picks", I(), IO_OUT);
 	if (mc)
 		est = arr(g, rng_pct(&g->rng, 50) ? "estimate" : "integral", F(), IO_ACC);
 	emit_tid(g, b);
-	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0])));
-	d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	/* the per-thread stream: (seed, thread) or an offset seed, as in Warp's examples */
+	init = offset ? ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 1,
+				add(g, mul(g, use(g, seed), ilit(g, 7919)), use(g, g->tid[0])))
+		      : ex_call(g->A, "wp.rand_init", ty_make(TY_UINT, 0, 1), 0, 2, use(g, seed), use(g, g->tid[0]));
+	st = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", init);
+	if (nsamp > 1) {
+		Stmt *fl = st_new(g->A, S_FOR);
+		Var *sv, *acc;
+		double z[3] = { 0, 0, 0 };
+		Stmt *a;
+		Expr *e;
+
+		acc = def_local(g, b, "acc", vlit(g, n, z));
+		fl->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+		fl->idx[0] = ilit(g, nsamp);
+		fl->nidx = 1;
+		fl->trips = nsamp;
+		sv = new_var(g, "s", I(), V_LOOP);
+		sv->bound = sv->base = nsamp;
+		fl->var = sv;
+		block_push(g->A, b, fl);
+		e = ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st));
+		a = st_new(g->A, S_AUG);
+		a->var = acc;
+		a->op = OP_ADD;
+		a->e = e;
+		acc->mutated = true;
+		var_assigned(g, acc, e);
+		block_push(g->A, &fl->body, a);
+		acc->bound = acc->base = nsamp;
+		d = let(g, b, "mean", mul(g, use(g, acc), lit(g, 1.0 / nsamp)));
+		clause(g, arena_printf(g->A, "averaging %d draws per thread", nsamp));
+	} else
+		d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
+	if (flip) { /* mirrored into the upper half space */
+		Var *h = let(g, b, "h", ex_call(g->A, "wp.where", V(3), 1.0, 3, ex_cmp(g->A, OP_LT, comp(g, use(g, d), 2), lit(g, 0.0)),
+						ex_un(g->A, OP_NEG, use(g, d)), use(g, d)));
+
+		d = h;
+		clause(g, "mirrored into the upper half space");
+	}
 	if (jitter) {
-		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), use(g, radius))));
-		clause(g, "scattered around per-thread centres");
+		store(g, b, out, add(g, load_tid(g, centers), mul(g, use(g, d), radii ? load_tid(g, radius) : use(g, radius))));
+		clause(g, radii ? "scattered around per-thread centres by per-thread radii" : "scattered around per-thread centres");
 	} else
 		store(g, b, out, use(g, d));
-	if (est) {
-		Expr *f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+	if (cnt) {
+		double lam = 0.5 * (1 + pick(g, 8));
 
+		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
+		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g", lam));
+	}
+	if (ch) { /* one of k options, uniformly: randu over [0, k) as uint32 */
+		int k = 2 + pick(g, 7);
+		Expr *lo = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), 0.0, ilit(g, 0)), *hi = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), k, ilit(g, k));
+
+		store(g, b, ch, call1(g, "int", I(), k, ex_call(g->A, "wp.randu", ty_make(TY_UINT, 0, 1), k, 3, use(g, st), lo, hi)));
+		clause(g, arena_printf(g->A, "picking one of %d options at random", k));
+	}
+	if (gz) { /* a standard normal by inverting its CDF: sqrt(2) erfinv(2u - 1) = -sqrt(2) erfcinv(2u) */
+		Var *u = let(g, b, "u", ex_call(g->A, "wp.randf", F(), 1.0, 3, use(g, st), lit(g, 0.001), lit(g, 0.999)));
+
+		if (rng_pct(&g->rng, 50))
+			store(g, b, gz, mul(g, lit(g, -1.41421356), call1(g, "wp.erfcinv", F(), 3.0, mul(g, lit(g, 2.0), use(g, u)))));
+		else
+			store(g, b, gz, mul(g, lit(g, 1.41421356), call1(g, "wp.erfinv", F(), 3.0, sub(g, mul(g, lit(g, 2.0), use(g, u)), lit(g, 1.0)))));
+		clause(g, "with a normal variate by the inverse CDF");
+	}
+	if (est) {
+		if (integrand == 0)
+			f = n == 3 ? call1(g, "wp.abs", F(), 1.0, comp(g, use(g, d), 2)) : call2(g, "wp.dot", F(), 2.0, use(g, d), use(g, d));
+		else if (integrand == 1)
+			f = call1(g, "wp.exp", F(), 1.0, ex_un(g->A, OP_NEG, call1(g, "wp.length_sq", F(), 3.0, use(g, d))));
+		else
+			f = call1(g, "wp.cos", F(), 1.0, comp(g, use(g, d), 0));
 		atomic(g, b, "wp.atomic_add", est, ilit(g, 0), mul(g, f, lit(g, 1.0 / 64.0)));
 		clause(g, "accumulating a Monte Carlo estimate");
 	}
@@ -916,6 +1225,42 @@ rec_sampling(Gen *g)
 static Type Q(void) { return ty_make(TY_QUAT, PREC_F32, 4); }
 static Type X(void) { return ty_make(TY_XFORM, PREC_F32, 7); }
 
+static Type M(int n) { return ty_make(TY_MAT, PREC_F32, n); }
+
+/* name1, name2[, name3] = fn(a): an unpack of a builtin returning a tuple */
+static void
+unpack(Gen *g, Block *b, Expr *call, int n, Var **v, const char *const *names, const Type *t)
+{
+	Stmt *u = st_new(g->A, S_UNPACK);
+	int i;
+
+	u->e = call;
+	u->nvars = n;
+	u->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)n);
+	for (i = 0; i < n; i++) {
+		v[i] = new_var(g, names[i], t[i], V_LOCAL);
+		v[i]->bound = v[i]->base = 4.0;
+		u->vars[i] = v[i];
+	}
+	block_push(g->A, b, u);
+	for (i = 0; i < n; i++)
+		scope_push_var(g, v[i]);
+}
+
+/* The optional extra output of rec_rigid: 0 a 3x3 rotation, 1 roll-pitch-yaw, 2 a
+ * 4x4 matrix, 3 ZYX Euler angles, 4 the rotation vector (axis times angle). */
+static Var *
+rigid_extra(Gen *g, int mk)
+{
+	switch (mk) {
+	case 0: return arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT);
+	case 1: return arr(g, "rpy", V(3), IO_OUT);
+	case 2: return arr(g, rng_pct(&g->rng, 50) ? "world_matrix" : "pose_matrix", ty_make(TY_MAT, PREC_F32, 4), IO_OUT);
+	case 3: return arr(g, "euler", V(3), IO_OUT);
+	default: return arr(g, rng_pct(&g->rng, 50) ? "rot_vec" : "axis_angle", V(3), IO_OUT);
+	}
+}
+
 /* Rigid-body poses: integrate a pose from its velocities, blend two poses (slerp
  * and lerp), or express one pose relative to another; optionally the rotation
  * matrix of the result. */
@@ -923,8 +1268,14 @@ void
 rec_rigid(Gen *g)
 {
 	Block *b = &g->k->body;
-	int mode = pick(g, 3);
-	bool mat = rng_pct(&g->rng, 35);
+	int mode = pick(g, 3), mk = pick(g, 5); /* the extra output: see rigid_extra */
+	bool mat = rng_pct(&g->rng, 60), aa = rng_pct(&g->rng, 45), body = rng_pct(&g->rng, 35), tarr = rng_pct(&g->rng, 35);
+	bool split = rng_pct(&g->rng, 40), ease = rng_pct(&g->rng, 35), compose = rng_pct(&g->rng, 50);
+	bool eul = rng_pct(&g->rng, 40), hinge = rng_pct(&g->rng, 55);
+	int viam = mode == 2 && rng_pct(&g->rng, 40) ? 1 + pick(g, 2) : 0; /* through 4x4 matrices: from_matrix, decompose */
+	Var *so = NULL;
+	int tw = pick(g, 3), hax = pick(g, 3);
+	Var *scl = NULL, *jo = NULL;
 	Var *pa, *pout, *p, *q, *p1, *q1, *mo = NULL, *lpts = NULL, *local = NULL;
 
 	nclauses = 0;
@@ -938,7 +1289,7 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "body_q_new" : "poses_out", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
@@ -949,33 +1300,60 @@ rec_rigid(Gen *g)
 			q = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf))));
 		}
 		wv = let(g, b, "w", load_tid(g, w));
-		p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
-		spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
-		q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
-					   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		if (body) { /* the linear velocity is given in the body frame */
+			p1 = let(g, b, "p1", add(g, use(g, p), mul(g, call2(g, "wp.quat_rotate", V(3), 1.0, use(g, q), load_tid(g, v)), use(g, dt))));
+			clause(g, "rotating the body-frame velocity into the world");
+		} else
+			p1 = let(g, b, "p1", add(g, use(g, p), mul(g, load_tid(g, v), use(g, dt))));
+		if (aa) { /* rotate by |w| dt about w */
+			Var *ang = let(g, b, rng_pct(&g->rng, 50) ? "angle" : "theta", mul(g, call1(g, "wp.length", F(), 2.0, use(g, wv)), use(g, dt)));
+			Var *dq = let(g, b, "dq", ex_call(g->A, "wp.quat_from_axis_angle", Q(), 1.0, 2, call1(g, "wp.normalize", V(3), 1.0, use(g, wv)), use(g, ang)));
+
+			q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0, ex_bin(g->A, OP_MUL, use(g, dq), use(g, q), Q(), 1.0)));
+			clause(g, "turning each body by its angular speed about the spin axis");
+		} else {
+			spin = let(g, b, "spin", ex_call(g->A, "wp.quat", Q(), 1.0, 4, comp(g, use(g, wv), 0), comp(g, use(g, wv), 1), comp(g, use(g, wv), 2), lit(g, 0.0)));
+			q1 = let(g, b, "q1", call1(g, "wp.normalize", Q(), 1.0,
+						   add(g, use(g, q), mul(g, ex_bin(g->A, OP_MUL, use(g, spin), use(g, q), Q(), 1.0), mul(g, lit(g, 0.5), use(g, dt))))));
+		}
 		name(g, ONE(((const char *const[]){ "integrate", "advance" })), "bodies");
 		heads(g, "Integrates rigid-body poses from linear and angular velocity, renormalising the orientation quaternion",
 		      "Advances each body's position and orientation by one time step dt", NULL);
 	} else if (mode == 1) {
-		Var *pb = arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN), *alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *pb = eul ? NULL : arr(g, rng_pct(&g->rng, 50) ? "target_pose" : "next_pose", X(), IO_IN);
+		Var *tp = eul ? arr(g, "target_pos", V(3), IO_IN) : NULL, *te = eul ? arr(g, "target_euler", V(3), IO_IN) : NULL;
+		Var *alpha = tarr ? arr(g, rng_pct(&g->rng, 50) ? "weights" : "blend", F(), IO_IN) : scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "t", F());
+		Var *al;
 		Var *xa, *xb;
 
 		pout = arr(g, "blended", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "Xa", load_tid(g, pa));
-		xb = let(g, b, "Xb", load_tid(g, pb));
+		xb = pb ? let(g, b, "Xb", load_tid(g, pb)) : NULL;
+		al = tarr ? let(g, b, "a", load_tid(g, alpha)) : alpha;
+		if (tarr)
+			clause(g, "with a blend weight per body");
+		if (ease) {
+			al = let(g, b, "s", ex_call(g->A, "wp.smoothstep", F(), 1.0, 3, lit(g, 0.0), lit(g, 1.0), use(g, al)));
+			clause(g, "easing the fraction with a smoothstep");
+		}
 		p1 = let(g, b, "p", ex_call(g->A, "wp.lerp", V(3), 2.0, 3, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)),
-					     call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)), use(g, alpha)));
+					     xb ? call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xb)) : load_tid(g, tp), use(g, al)));
 		{
 			Expr *a3[3];
 
 			a3[0] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa)));
-			a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
-			a3[2] = use(g, alpha);
+			if (xb)
+				a3[1] = call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xb)));
+			else { /* the target's orientation as Euler angles */
+				a3[1] = ex_call(g->A, "wp.quat_from_euler", Q(), 1.0, 4, load_tid(g, te), ilit(g, 0), ilit(g, 1), ilit(g, 2));
+				clause(g, "the target given by a position and XYZ Euler angles");
+			}
+			a3[2] = use(g, al);
 			q1 = let(g, b, "q", ex_calln(g->A, "wp.quat_slerp", Q(), 1.0, 3, a3));
 		}
 		name(g, ONE(((const char *const[]){ "blend", "interpolate" })), "poses");
@@ -986,33 +1364,133 @@ rec_rigid(Gen *g)
 
 		pout = arr(g, rng_pct(&g->rng, 50) ? "relative" : "local_pose", X(), IO_OUT);
 		if (mat)
-			mo = rng_pct(&g->rng, 50) ? arr(g, "rotation", ty_make(TY_MAT, PREC_F32, 3), IO_OUT) : arr(g, "rpy", V(3), IO_OUT);
+			mo = rigid_extra(g, mk);
 		if (lpts)
 			local = arr(g, "world_points", V(3), IO_OUT);
 		emit_tid(g, b);
 		xa = let(g, b, "X_p", load_tid(g, pa));
-		xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa)), load_tid(g, pc)));
-		p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
-		q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		if (aa) { /* by parts: the parent's inverse rotation applied to the offset and to the child's rotation */
+			Var *xc = let(g, b, "X_c", load_tid(g, pc));
+			Var *qa = let(g, b, "q_p", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xa))));
+
+			p1 = let(g, b, "p", call2(g, "wp.quat_rotate_inv", V(3), 4.0, use(g, qa),
+						  sub(g, call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xc)),
+						      call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xa)))));
+			q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0,
+						  ex_bin(g->A, OP_MUL, call1(g, "wp.quat_inverse", Q(), 1.0, use(g, qa)),
+							 call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xc)), Q(), 1.0)));
+			clause(g, "splitting the product into a rotated offset and a relative rotation");
+		} else if (viam) { /* as a product of 4x4 matrices, converted back */
+			Var *m = let(g, b, "M", ex_bin(g->A, OP_MATMUL,
+						      call1(g, "wp.transform_to_matrix", M(4), 4.0, call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa))),
+						      call1(g, "wp.transform_to_matrix", M(4), 4.0, load_tid(g, pc)), M(4), 16.0));
+
+			if (viam == 1) {
+				xr = let(g, b, "X_rel", call1(g, "wp.transform_from_matrix", X(), 16.0, use(g, m)));
+				p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 16.0, use(g, xr)));
+				q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+			} else {
+				Var *pqs[3];
+				static const char *const nm[3] = { "p", "q", "s" };
+				Type ty[3];
+
+				ty[0] = V(3), ty[1] = Q(), ty[2] = V(3);
+				unpack(g, b, call1(g, "wp.transform_decompose", V(3), 16.0, use(g, m)), 3, pqs, nm, ty);
+				p1 = pqs[0];
+				q1 = pqs[1];
+				so = arr(g, rng_pct(&g->rng, 50) ? "scales" : "scale_out", V(3), IO_OUT);
+				store(g, b, so, use(g, pqs[2]));
+			}
+			clause(g, "through the product of their 4x4 matrices");
+		} else {
+			Expr *inv = call1(g, "wp.transform_inverse", X(), 2.0, use(g, xa));
+
+			xr = let(g, b, "X_rel", ex_call(g->A, "wp.transform_multiply", X(), 4.0, 2, inv, load_tid(g, pc)));
+			p1 = let(g, b, "p", call1(g, "wp.transform_get_translation", V(3), 4.0, use(g, xr)));
+			q1 = let(g, b, "q", call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xr))));
+		}
 		name(g, ONE(((const char *const[]){ "compute", "express" })), "relative_poses");
 		heads(g, "Expresses each child pose in its parent's frame with an inverse and a transform product",
 		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
 	}
-	if (local) {
+	if (local || (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4)) {
 		Var *x1 = let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 
+		if (!local) {
+			store(g, b, pout, use(g, x1));
+			if (compose) {
+				scl = scalar(g, "scale", V(3));
+				store(g, b, mo, ex_call(g->A, "wp.transform_compose", ty_make(TY_MAT, PREC_F32, 4), 4.0, 3, use(g, p1), use(g, q1), use(g, scl)));
+				clause(g, "also writing a scaled 4x4 matrix of the pose");
+			} else {
+				store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+				clause(g, "also writing the pose as a 4x4 matrix");
+			}
+			mo = NULL;
+		} else {
 		store(g, b, pout, use(g, x1));
 		store(g, b, local, ex_call(g->A, rng_pct(&g->rng, 60) ? "wp.transform_point" : "wp.transform_vector", V(3), 12.0, 2,
 					 use(g, x1), load_tid(g, lpts)));
 		clause(g, "mapping body-frame points into the world");
+		if (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4) {
+			if (compose) {
+				scl = scalar(g, "scale", V(3));
+				store(g, b, mo, ex_call(g->A, "wp.transform_compose", ty_make(TY_MAT, PREC_F32, 4), 4.0, 3, use(g, p1), use(g, q1), use(g, scl)));
+				clause(g, "also writing a scaled 4x4 matrix of the pose");
+			} else {
+				store(g, b, mo, call1(g, "wp.transform_to_matrix", ty_make(TY_MAT, PREC_F32, 4), 4.0, use(g, x1)));
+				clause(g, "also writing the pose as a 4x4 matrix");
+			}
+			mo = NULL;
+		}
+		}
+	} else if (split) { /* positions and rotations in arrays of their own */
+		static const char *const pn[3] = { "new_positions", "blended_p", "rel_pos" }, *const qn[3] = { "new_rotations", "blended_q", "rel_rot" };
+		Var *ro = arr(g, qn[mode], Q(), IO_OUT);
+
+		pout->elem = V(3);
+		pout->name = pn[mode];
+		store(g, b, pout, use(g, p1));
+		store(g, b, ro, use(g, q1));
+		clause(g, "writing positions and rotations to separate arrays");
 	} else
 		store(g, b, pout, ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
 	if (mo && mo->elem.kind == TY_MAT) {
 		store(g, b, mo, call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0, use(g, q1)));
 		clause(g, "also writing the rotation as a 3x3 matrix");
+	} else if (mo && mk == 3) {
+		store(g, b, mo, ex_call(g->A, "wp.quat_to_euler", V(3), 4.0, 4, use(g, q1), ilit(g, 2), ilit(g, 1), ilit(g, 0)));
+		clause(g, "also writing ZYX Euler angles");
+	} else if (mo && mk == 4) { /* the rotation vector, axis times angle */
+		Stmt *u = st_new(g->A, S_UNPACK);
+		Var *ax = new_var(g, "axis", V(3), V_LOCAL), *an = new_var(g, "angle", F(), V_LOCAL);
+
+		ax->bound = ax->base = 1.0;
+		an->bound = an->base = 4.0;
+		u->e = call1(g, "wp.quat_to_axis_angle", V(3), 1.0, use(g, q1));
+		u->nvars = 2;
+		u->vars = arena_alloc(g->A, sizeof(Var *) * 2);
+		u->vars[0] = ax;
+		u->vars[1] = an;
+		block_push(g->A, b, u);
+		scope_push_var(g, ax);
+		scope_push_var(g, an);
+		store(g, b, mo, mul(g, use(g, ax), use(g, an)));
+		clause(g, "also writing the rotation vector");
 	} else if (mo) {
 		store(g, b, mo, call1(g, "wp.quat_to_rpy", V(3), 4.0, use(g, q1)));
 		clause(g, "also writing roll, pitch and yaw angles");
+	}
+	if (mode == 2 && hinge) { /* swing-twist about a joint axis */
+		double e[3] = { 0, 0, 0 };
+		static const char *const fn[3] = { "wp.quat_twist", "wp.quat_twist_angle", "wp.quat_twist_angle_signed" };
+		Expr *te;
+
+		e[hax] = 1.0;
+		jo = arr(g, tw == 0 ? "twist" : "joint_angle", tw == 0 ? Q() : F(), IO_OUT);
+		te = call2(g, fn[tw], tw == 0 ? Q() : F(), 4.0, vlit(g, 3, e), use(g, q1));
+		store(g, b, jo, te);
+		clause(g, tw == 0 ? "with the twist of the relative rotation about a joint axis" : "with the joint angle about a hinge axis");
 	}
 }
 
@@ -1024,24 +1502,39 @@ void
 rec_loss(Gen *g)
 {
 	Block *b = &g->k->body;
-	int kind = pick(g, 4); /* mse, mse of vectors, huber, logistic */
-	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50);
+	int kind = pick(g, 7); /* mse, mse of vectors, huber, logistic, L1, log-cosh, hinge */
+	bool weighted = rng_pct(&g->rng, 35), scaled = rng_pct(&g->rng, 50), per = rng_pct(&g->rng, 30);
+	bool clipg = kind != 1 && rng_pct(&g->rng, 30), masked = !weighted && rng_pct(&g->rng, 30);
+	Var *mask = NULL;
 	Type t = kind == 1 ? V(rng_pct(&g->rng, 60) ? 3 : 2) : F();
-	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr;
-	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss" };
+	Var *pred, *tgt, *w = NULL, *sc = NULL, *loss, *grad, *diff, *l, *gr, *pl = NULL;
+	static const char *const lname[] = { "mse_loss", "mse_loss", "huber_loss", "logistic_loss", "mae_loss", "log_cosh_loss", "hinge_loss" };
+	static const char *const what[] = { "squared-error loss", "squared-error loss", "Huber loss", "logistic loss",
+					    "mean absolute error", "log-cosh loss", "hinge loss" };
 
 	nclauses = 0;
 	set_launch(g, 1);
-	pred = arr(g, kind == 3 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
-	tgt = arr(g, kind == 3 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
+	pred = arr(g, kind == 3 || kind == 6 ? "scores" : (rng_pct(&g->rng, 50) ? "pred" : "predictions"), t, IO_IN);
+	tgt = arr(g, kind == 3 || kind == 6 ? "labels" : (rng_pct(&g->rng, 50) ? "target" : "targets"), t, IO_IN);
 	if (weighted)
 		w = arr(g, rng_pct(&g->rng, 50) ? "weights" : "sample_weight", F(), IO_IN);
+	if (masked)
+		mask = arr(g, rng_pct(&g->rng, 50) ? "mask" : "valid", I(), IO_IN);
 	if (scaled)
 		sc = scalar(g, rng_pct(&g->rng, 50) ? "inv_n" : "scale", F());
 	loss = arr(g, "loss", F(), IO_ACC);
 	grad = arr(g, rng_pct(&g->rng, 50) ? "dpred" : "dloss", t, IO_OUT);
+	if (per)
+		pl = arr(g, rng_pct(&g->rng, 50) ? "losses" : "per_sample", F(), IO_OUT);
 	emit_tid(g, b);
-	if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
+	if (kind == 6) { /* max(0, 1 - y z) and its subgradient */
+		Var *y = let(g, b, "y", load_tid(g, tgt));
+		Var *m = let(g, b, "margin", sub(g, lit(g, 1.0), mul(g, use(g, y), load_tid(g, pred))));
+
+		l = let(g, b, "l", call2(g, "wp.max", F(), 2.0, use(g, m), lit(g, 0.0)));
+		gr = let(g, b, "dl", ex_call(g->A, "wp.where", F(), 1.0, 3, ex_cmp(g->A, OP_GT, use(g, m), lit(g, 0.0)),
+					     ex_un(g->A, OP_NEG, use(g, y)), lit(g, 0.0)));
+	} else if (kind == 3) { /* labels in [-1, 1] act as signed targets: loss = log(1 + exp(-y z)) */
 		Var *y = let(g, b, "y", load_tid(g, tgt));
 		Var *m = let(g, b, "margin", mul(g, use(g, y), load_tid(g, pred)));
 		Var *e = let(g, b, "e", call1(g, "wp.exp", F(), 3.0, ex_un(g->A, OP_NEG, use(g, m))));
@@ -1063,6 +1556,12 @@ rec_loss(Gen *g)
 			assign(g, &s->body, l, mul(g, lit(g, delta), sub(g, use(g, a), lit(g, 0.5 * delta))));
 			assign(g, &s->body, gr, mul(g, lit(g, delta), call1(g, "wp.sign", F(), 1.0, use(g, diff))));
 			clause(g, arena_printf(g->A, "with a threshold of %g for the linear branch", delta));
+		} else if (kind == 4) {
+			l = let(g, b, "l", call1(g, "wp.abs", F(), 2.0, use(g, diff)));
+			gr = let(g, b, "dl", call1(g, "wp.sign", F(), 1.0, use(g, diff)));
+		} else if (kind == 5) {
+			l = let(g, b, "l", call1(g, "wp.log", F(), 2.0, call1(g, "wp.cosh", F(), 4.0, use(g, diff))));
+			gr = let(g, b, "dl", call1(g, "wp.tanh", F(), 1.0, use(g, diff)));
 		} else {
 			l = let(g, b, "l", kind == 1 ? call2(g, "wp.dot", F(), 8.0, use(g, diff), use(g, diff)) : mul(g, use(g, diff), use(g, diff)));
 			gr = let(g, b, "dl", mul(g, lit(g, 2.0), use(g, diff)));
@@ -1078,18 +1577,35 @@ rec_loss(Gen *g)
 			ge = mul(g, use(g, wi), ge);
 			clause(g, "weighting each sample");
 		}
+		if (mask) {
+			Var *keep = let(g, b, "keep", ex_call(g->A, "wp.where", F(), 1.0, 3, ex_cmp(g->A, OP_GT, load_tid(g, mask), ilit(g, 0)),
+							     lit(g, 1.0), lit(g, 0.0)));
+
+			le = mul(g, use(g, keep), le);
+			ge = mul(g, use(g, keep), ge);
+			clause(g, "ignoring masked-out samples");
+		}
+		if (clipg) {
+			ge = ex_call(g->A, "wp.clamp", F(), 1.0, 3, ge, lit(g, -1.0), lit(g, 1.0));
+			clause(g, "clipping the gradient to unit magnitude");
+		}
 		if (sc) {
 			le = mul(g, le, use(g, sc));
 			ge = mul(g, ge, use(g, sc));
+		}
+		if (pl) {
+			Var *lv = let(g, b, "li", le);
+
+			le = use(g, lv);
+			store(g, b, pl, use(g, lv));
+			clause(g, "keeping each sample's loss");
 		}
 		atomic(g, b, "wp.atomic_add", loss, ilit(g, 0), le);
 		store(g, b, grad, ge);
 	}
 	name(g, ONE(((const char *const[]){ "compute", "eval", "accumulate" })), lname[kind]);
-	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element",
-			      kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared-error loss"),
-	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", kind == 3 ? "logistic loss" : kind == 2 ? "Huber loss" : "squared error"),
-	      NULL);
+	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element", what[kind]),
+	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", what[kind]), NULL);
 }
 
 /* ----------------------------------------------------------------- image filters */
@@ -1105,42 +1621,57 @@ rec_filter(Gen *g)
 	int r = rng_pct(&g->rng, 60) ? 1 : 2, di, dj;
 	bool gauss = rng_pct(&g->rng, 50), colour = rng_pct(&g->rng, 40), sharpen = rng_pct(&g->rng, 30);
 	bool sep = rng_pct(&g->rng, 40); /* one pass of a separable filter along axis ax */
+	bool offs = rng_pct(&g->rng, 40);  /* range(2 * r + 1) and an offset di - r, not range(-r, r + 1) */
+	bool wsum = rng_pct(&g->rng, 35);  /* normalised by the weights' running sum, not by a literal */
+	bool rgba = colour && rng_pct(&g->rng, 35), clamp01 = !colour && !sharpen && rng_pct(&g->rng, 30);
 	int ax = pick(g, 2);
 	static const double ks[] = { 0.25, 0.5, 1.0 };
 	double k = ks[pick(g, 3)], total = 0;
-	Type t = colour ? V(3) : F();
-	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL;
+	Type t = colour ? V(rgba ? 4 : 3) : F();
+	Var *img, *out, *amount = NULL, *acc, *vi, *vj, *ii, *jj, *w = NULL, *ws = NULL, *oi, *oj;
 	Stmt *fi, *fj, *a;
 	Expr *e, *idx[2];
 
 	nclauses = 0;
 	set_launch(g, 2);
-	img = arr(g, colour ? (rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
+	img = arr(g, colour ? (rgba ? "rgba" : rng_pct(&g->rng, 50) ? "rgb" : "color") : (rng_pct(&g->rng, 50) ? "img" : "image"), t, IO_IN);
 	if (sharpen)
 		amount = scalar(g, rng_pct(&g->rng, 50) ? "amount" : "strength", F());
 	out = arr(g, sharpen ? "sharpened" : (rng_pct(&g->rng, 50) ? "blurred" : "out"), t, IO_OUT);
 	emit_tid(g, b);
-	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total", colour ? ex_call(A, "wp.vec3", V(3), 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
+	acc = def_local(g, b, rng_pct(&g->rng, 50) ? "acc" : "total",
+			colour ? ex_call(A, rgba ? "wp.vec4" : "wp.vec3", t, 0.0, 1, lit(g, 0.0)) : lit(g, 0.0));
 	if (colour)
 		acc->def->flags = EF_CONST;
+	if (wsum) {
+		ws = def_local(g, b, rng_pct(&g->rng, 50) ? "wsum" : "norm", lit(g, 0.0));
+		ws->bound = ws->base = 25.0;
+	}
 	fi = st_new(A, S_FOR);
 	fi->idx = arena_alloc(A, sizeof(Expr *) * 3);
-	fi->idx[0] = ilit(g, -r);
-	fi->idx[1] = ilit(g, r + 1);
-	fi->nidx = 2;
+	if (offs) {
+		fi->idx[0] = ilit(g, 2 * r + 1);
+		fi->nidx = 1;
+	} else {
+		fi->idx[0] = ilit(g, -r);
+		fi->idx[1] = ilit(g, r + 1);
+		fi->nidx = 2;
+	}
 	fi->trips = 2 * r + 1;
-	vi = new_var(g, "di", I(), V_LOOP);
-	vi->bound = vi->base = r;
+	vi = new_var(g, offs ? (sep && ax == 1 ? "v" : "u") : "di", I(), V_LOOP);
+	vi->bound = vi->base = 2 * r;
 	fi->var = vi;
 	block_push(A, b, fi);
 	scope_push_var(g, vi);
+	oi = offs ? let(g, &fi->body, sep && ax == 1 ? "dj" : "di", sub(g, use(g, vi), ilit(g, r))) : vi;
+	oi->bound = oi->base = r;
 	if (sep) {
 		Var *tv = ax == 0 ? vi : NULL;
 		Expr *id;
 
-		if (!tv) /* the loop runs along axis 1 */
+		if (!tv && !offs) /* the loop runs along axis 1 */
 			vi->name = "dj";
-		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, vi)), ilit(g, 0),
+		id = ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[ax]), use(g, oi)), ilit(g, 0),
 			     sub(g, ex_shape(A, img, ax), ilit(g, 1)));
 		ii = let(g, &fi->body, ax == 0 ? "ii" : "jj", id);
 		ii->nonneg = true;
@@ -1152,25 +1683,32 @@ rec_filter(Gen *g)
 	} else {
 		fj = st_new(A, S_FOR);
 		fj->idx = arena_alloc(A, sizeof(Expr *) * 3);
-		fj->idx[0] = ilit(g, -r);
-		fj->idx[1] = ilit(g, r + 1);
-		fj->nidx = 2;
+		if (offs) {
+			fj->idx[0] = ilit(g, 2 * r + 1);
+			fj->nidx = 1;
+		} else {
+			fj->idx[0] = ilit(g, -r);
+			fj->idx[1] = ilit(g, r + 1);
+			fj->nidx = 2;
+		}
 		fj->trips = 2 * r + 1;
-		vj = new_var(g, "dj", I(), V_LOOP);
-		vj->bound = vj->base = r;
+		vj = new_var(g, offs ? "v" : "dj", I(), V_LOOP);
+		vj->bound = vj->base = 2 * r;
 		fj->var = vj;
 		block_push(A, &fi->body, fj);
 		scope_push_var(g, vj);
-		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, vi)), ilit(g, 0),
+		oj = offs ? let(g, &fj->body, "dj", sub(g, use(g, vj), ilit(g, r))) : vj;
+		oj->bound = oj->base = r;
+		ii = let(g, &fj->body, "ii", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[0]), use(g, oi)), ilit(g, 0),
 						    sub(g, ex_shape(A, img, 0), ilit(g, 1))));
-		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, vj)), ilit(g, 0),
+		jj = let(g, &fj->body, "jj", ex_call(A, "wp.clamp", I(), BIG, 3, add(g, use(g, g->tid[1]), use(g, oj)), ilit(g, 0),
 						    sub(g, ex_shape(A, img, 1), ilit(g, 1))));
 		ii->nonneg = jj->nonneg = true;
 		idx[0] = use(g, ii), idx[1] = use(g, jj);
 		e = ex_load(A, img, 2, idx);
 	}
 	if (gauss) {
-		Expr *d2 = vj ? add(g, mul(g, use(g, vi), use(g, vi)), mul(g, use(g, vj), use(g, vj))) : mul(g, use(g, vi), use(g, vi));
+		Expr *d2 = vj ? add(g, mul(g, use(g, oi), use(g, oi)), mul(g, use(g, oj), use(g, oj))) : mul(g, use(g, oi), use(g, oi));
 
 		w = let(g, &fj->body, "w", call1(g, "wp.exp", F(), 1.0, mul(g, ex_un(A, OP_NEG, call1(g, "float", F(), d2->bound, d2)), lit(g, k))));
 		e = mul(g, use(g, w), e);
@@ -1187,10 +1725,35 @@ rec_filter(Gen *g)
 	var_assigned(g, acc, e);
 	block_push(A, &fj->body, a);
 	acc->bound = acc->base + (2 * r + 1) * (2 * r + 1);
+	if (ws) {
+		Expr *we = w ? use(g, w) : lit(g, 1.0);
+
+		a = st_new(A, S_AUG);
+		a->var = ws;
+		a->op = OP_ADD;
+		a->e = we;
+		ws->mutated = true;
+		var_assigned(g, ws, we);
+		block_push(A, &fj->body, a);
+		ws->bound = ws->base = 25.0;
+	}
 	g->nscope -= sep ? 2 : 4; /* di, (dj,) ii, (jj,) and w when present */
 	if (w)
 		g->nscope--;
-	{
+	if (offs)
+		g->nscope -= sep ? 1 : 2;
+	if (ws) {
+		Expr *blur = dvd(g, use(g, acc), call2(g, "wp.max", F(), 25.0, use(g, ws), lit(g, 1.0e-6)), acc->bound);
+
+		if (sharpen) {
+			Var *c = let(g, b, "c", load_tid(g, img));
+			Var *bl = let(g, b, "blur", blur);
+
+			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
+		} else
+			store(g, b, out, clamp01 ? ex_call(A, "wp.clamp", F(), 1.0, 3, blur, lit(g, 0.0), lit(g, 1.0)) : blur);
+		clause(g, "dividing by the sum of the weights");
+	} else {
 		/* the weights' sum to 4 digits, so the literal is what Python prints */
 		double inv = floor(1.0e4 / total + 0.5) / 1.0e4;
 		Expr *blur = mul(g, use(g, acc), lit(g, inv));
@@ -1201,8 +1764,10 @@ rec_filter(Gen *g)
 
 			store(g, b, out, add(g, use(g, c), mul(g, sub(g, use(g, c), use(g, bl)), use(g, amount))));
 		} else
-			store(g, b, out, blur);
+			store(g, b, out, clamp01 ? ex_call(A, "wp.clamp", F(), 1.0, 3, blur, lit(g, 0.0), lit(g, 1.0)) : blur);
 	}
+	if (clamp01)
+		clause(g, "clamping the result between zero and one");
 	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
 	if (sep)
 		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
@@ -1213,4 +1778,267 @@ rec_filter(Gen *g)
 			   sharpen ? "Applies an unsharp mask to" : "Averages", gauss ? "with Gaussian weights" : "uniformly",
 			   sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1), sep ? " in one loop" : " in two nested loops"),
 	      NULL);
+}
+
+/* ----------------------------------------------------------------- style */
+
+/* What a person varies without thinking, applied to every recipe's kernel: the
+ * order of the output arrays among the parameters and the order of the stores
+ * that end the body (outputs are never read, so any order computes the same). */
+void
+recipe_vary(Gen *g)
+{
+	Kernel *k = g->k;
+	Block *b = &k->body;
+	int slot[MAX_PARAMS], n = 0, i, first;
+
+	for (i = 0; i < k->nparams; i++)
+		if (k->params[i]->role == V_ARRAY && k->params[i]->io == IO_OUT)
+			slot[n++] = i;
+	for (i = n - 1; i > 0; i--) {
+		int j = rng_below(&g->rng, i + 1);
+		Var *t = k->params[slot[i]];
+
+		k->params[slot[i]] = k->params[slot[j]];
+		k->params[slot[j]] = t;
+	}
+	for (first = b->n; first > 0 && b->v[first - 1]->kind == S_STORE; first--)
+		;
+	for (i = b->n - 1; i > first; i--) {
+		int j = first + rng_below(&g->rng, i - first + 1);
+		Stmt *t = b->v[i];
+
+		b->v[i] = b->v[j];
+		b->v[j] = t;
+	}
+}
+
+/* ----------------------------------------------------------------- spatial velocities */
+
+static Type SV(void) { return ty_make(TY_VEC, PREC_F32, 6); }
+
+/* Rigid-body twists and wrenches as Warp's spatial vectors (angular part on top,
+ * linear below): velocities of body points, twists and wrenches moved into the
+ * world frame, power, velocity-product terms, the pose's spatial adjoint. */
+void
+rec_twist(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool pts = rng_pct(&g->rng, 50), world = rng_pct(&g->rng, 45), wrench = rng_pct(&g->rng, 45), bias = rng_pct(&g->rng, 40);
+	bool energy = rng_pct(&g->rng, 35), adj = rng_pct(&g->rng, 25), vap = rng_pct(&g->rng, 50), dual = rng_pct(&g->rng, 50);
+	bool psum = rng_pct(&g->rng, 50);
+	Var *bq = NULL, *bqd, *bf = NULL, *r = NULL, *mass = NULL, *pv = NULL, *qw = NULL, *fw = NULL, *pw = NULL, *bo = NULL, *ke = NULL, *ao = NULL;
+	Var *jq = NULL, *xf = NULL, *qd, *w = NULL, *v = NULL, *f = NULL;
+	int nout;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	if (!pts && !world && !wrench && !bias && !energy && !adj)
+		pts = true;
+	if (world || wrench || adj || (pts && !vap))
+		bq = arr(g, rng_pct(&g->rng, 50) ? "body_q" : "body_pose", X(), IO_IN);
+	bqd = arr(g, rng_pct(&g->rng, 50) ? "body_qd" : "body_twist", SV(), IO_IN);
+	if (wrench || (bias && dual))
+		bf = arr(g, rng_pct(&g->rng, 50) ? "body_f" : "body_wrench", SV(), IO_IN);
+	if (bias && !dual)
+		jq = arr(g, rng_pct(&g->rng, 50) ? "joint_qd" : "joint_twist", SV(), IO_IN);
+	if (pts)
+		r = arr(g, rng_pct(&g->rng, 50) ? "offsets" : "local_points", V(3), IO_IN);
+	if (energy)
+		mass = arr(g, rng_pct(&g->rng, 50) ? "body_mass" : "mass", F(), IO_IN);
+	if (pts)
+		pv = arr(g, rng_pct(&g->rng, 50) ? "point_vel" : "point_velocities", V(3), IO_OUT);
+	if (world)
+		qw = arr(g, rng_pct(&g->rng, 50) ? "twist_world" : "body_qd_world", SV(), IO_OUT);
+	if (wrench)
+		fw = arr(g, rng_pct(&g->rng, 50) ? "wrench_world" : "body_f_world", SV(), IO_OUT);
+	if (wrench && rng_pct(&g->rng, 60))
+		pw = psum ? arr(g, rng_pct(&g->rng, 50) ? "total_power" : "power", F(), IO_ACC) : arr(g, "power", F(), IO_OUT);
+	if (bias)
+		bo = arr(g, rng_pct(&g->rng, 50) ? "bias" : "coriolis", SV(), IO_OUT);
+	if (energy)
+		ke = psum ? arr(g, rng_pct(&g->rng, 50) ? "kinetic_energy" : "energy", F(), IO_ACC) : arr(g, "energy", F(), IO_OUT);
+	if (adj)
+		ao = arr(g, rng_pct(&g->rng, 50) ? "adjoint" : "X_adj", ty_make(TY_MAT, PREC_F32, 6), IO_OUT);
+	emit_tid(g, b);
+	qd = let(g, b, "qd", load_tid(g, bqd));
+	if (bq)
+		xf = let(g, b, "X", load_tid(g, bq));
+	if (energy || (pts && !vap)) {
+		w = let(g, b, "w", call1(g, "wp.spatial_top", V(3), 1.0, use(g, qd)));
+		v = let(g, b, "v", call1(g, "wp.spatial_bottom", V(3), 1.0, use(g, qd)));
+	}
+	if (bf)
+		f = let(g, b, "f", load_tid(g, bf));
+	nout = 0;
+	if (pts) {
+		if (vap) {
+			store(g, b, pv, call2(g, "wp.velocity_at_point", V(3), 2.0, use(g, qd), load_tid(g, r)));
+		} else { /* the offset rotated into the world, then v + w x r */
+			Var *rw = let(g, b, "r_world", call2(g, "wp.transform_vector", V(3), 2.0, use(g, xf), load_tid(g, r)));
+
+			store(g, b, pv, add(g, use(g, v), call2(g, "wp.cross", V(3), 2.0, use(g, w), use(g, rw))));
+		}
+		clause(g, "with the velocity of a point fixed to each body");
+		nout++;
+	}
+	if (qw) {
+		store(g, b, qw, call2(g, "wp.transform_twist", SV(), 4.0, use(g, xf), use(g, qd)));
+		clause(g, "moving the twist into the world frame");
+		nout++;
+	}
+	if (fw) {
+		store(g, b, fw, call2(g, "wp.transform_wrench", SV(), 4.0, use(g, xf), use(g, f)));
+		if (pw) {
+			Expr *pe = call2(g, "wp.spatial_dot", F(), 8.0, use(g, qd), use(g, f));
+
+			if (pw->io == IO_ACC)
+				atomic(g, b, "wp.atomic_add", pw, ilit(g, 0), pe);
+			else
+				store(g, b, pw, pe);
+			clause(g, "and the power the wrench delivers");
+		}
+		nout++;
+	}
+	if (bo) {
+		store(g, b, bo, dual ? call2(g, "wp.spatial_cross_dual", SV(), 2.0, use(g, qd), use(g, f))
+				     : call2(g, "wp.spatial_cross", SV(), 2.0, use(g, qd), load_tid(g, jq)));
+		clause(g, dual ? "with the force cross product of the twist and the wrench" : "with the velocity-product term of the twist");
+		nout++;
+	}
+	if (ke) {
+		Expr *e = mul(g, mul(g, lit(g, 0.5), load_tid(g, mass)),
+			      add(g, call2(g, "wp.dot", F(), 3.0, use(g, v), use(g, v)), call2(g, "wp.dot", F(), 3.0, use(g, w), use(g, w))));
+
+		if (ke->io == IO_ACC)
+			atomic(g, b, "wp.atomic_add", ke, ilit(g, 0), e);
+		else
+			store(g, b, ke, e);
+		clause(g, "with the kinetic energy of a unit-inertia body");
+		nout++;
+	}
+	if (ao) { /* [R 0; [p]x R  R] */
+		Var *R = let(g, b, "R", call1(g, "wp.quat_to_matrix", ty_make(TY_MAT, PREC_F32, 3), 1.0,
+					      call1(g, "wp.normalize", Q(), 1.0, call1(g, "wp.transform_get_rotation", Q(), 1.0, use(g, xf)))));
+		Var *S = let(g, b, "S", ex_bin(g->A, OP_MATMUL, call1(g, "wp.skew", ty_make(TY_MAT, PREC_F32, 3), 1.0,
+								  call1(g, "wp.transform_get_translation", V(3), 1.0, use(g, xf))),
+					       use(g, R), ty_make(TY_MAT, PREC_F32, 3), 3.0));
+
+		store(g, b, ao, call2(g, "wp.spatial_adjoint", ty_make(TY_MAT, PREC_F32, 6), 3.0, use(g, R), use(g, S)));
+		clause(g, "with the pose's 6x6 spatial adjoint");
+	}
+	name(g, ONE(((const char *const[]){ "eval", "compute", "transform" })), pts && !nout ? "point_velocities" : qw ? "body_twists" : "body_velocities");
+	heads(g, "Works with rigid-body twists stored as spatial vectors, angular part first",
+	      "Evaluates rigid-body motion quantities from each body's spatial velocity", NULL);
+}
+
+/* ----------------------------------------------------------------- deformation */
+
+
+/* Continuum mechanics per element: a deformation gradient F = I + H (H read
+ * from an array and scaled, so F is well conditioned), the polar rotation and
+ * principal stretches by svd3/svd2, principal strains by eig3 of C = F^T F, a QR
+ * factorisation, the Green strain and a St. Venant-Kirchhoff energy. */
+void
+rec_strain(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 25) ? 2 : 3, what = pick(g, n == 3 ? 4 : 2); /* svd, energy only, eig3, qr3 */
+	bool energy = what == 1 || rng_pct(&g->rng, 40), strain_out = rng_pct(&g->rng, 35), psum = rng_pct(&g->rng, 50);
+	bool qrot = what == 0 && n == 3 && rng_pct(&g->rng, 50); /* the polar rotation as a quaternion */
+	Var *H, *mu = NULL, *lam = NULL, *rot = NULL, *str = NULL, *en = NULL, *eo = NULL, *qo = NULL, *ro = NULL, *Fm, *C = NULL, *E = NULL;
+	double sc = 0.1 * (1 + pick(g, 2));
+	Expr *id = ex_new(g->A, E_CALL, M(n), 0);
+
+	nclauses = 0;
+	set_launch(g, 1);
+	id->s = arena_printf(g->A, "wp.identity(n=%d, dtype=float)", n);
+	id->bound = 1.0;
+	id->flags = EF_CONST;
+	H = arr(g, rng_pct(&g->rng, 50) ? "displacement_grad" : "grad_u", M(n), IO_IN);
+	if (energy) {
+		mu = scalar(g, rng_pct(&g->rng, 50) ? "mu" : "k_mu", F());
+		lam = scalar(g, rng_pct(&g->rng, 50) ? "lam" : "k_lambda", F());
+	}
+	if (what == 0) {
+		rot = qrot ? arr(g, rng_pct(&g->rng, 50) ? "orientation" : "q_out", Q(), IO_OUT)
+			   : arr(g, rng_pct(&g->rng, 50) ? "rotation" : "R_out", M(n), IO_OUT);
+		str = arr(g, rng_pct(&g->rng, 50) ? "stretches" : "sigma_out", V(n), IO_OUT);
+	} else if (what == 2) {
+		str = arr(g, rng_pct(&g->rng, 50) ? "principal" : "eigenvalues", V(3), IO_OUT);
+		rot = arr(g, rng_pct(&g->rng, 50) ? "directions" : "axes", M(3), IO_OUT);
+	} else if (what == 3) {
+		qo = arr(g, "Q_out", M(3), IO_OUT);
+		ro = arr(g, "R_out", M(3), IO_OUT);
+	}
+	if (strain_out || what == 1)
+		eo = arr(g, rng_pct(&g->rng, 50) ? "strain" : "green_strain", M(n), IO_OUT);
+	if (energy)
+		en = psum ? arr(g, rng_pct(&g->rng, 50) ? "total_energy" : "energy", F(), IO_ACC) : arr(g, "energy_density", F(), IO_OUT);
+	emit_tid(g, b);
+	if (eo || energy) { /* I is used twice: named once */
+		Var *iv = let(g, b, "I", id);
+
+		id = use(g, iv);
+	}
+	Fm = let(g, b, "F", add(g, id, mul(g, lit(g, sc), load_tid(g, H))));
+	if (what == 0) {
+		Var *usv[3];
+		static const char *const nm[3] = { "U", "sigma", "V" };
+		Type ty[3];
+
+		ty[0] = M(n), ty[1] = V(n), ty[2] = M(n);
+		unpack(g, b, call1(g, n == 3 ? "wp.svd3" : "wp.svd2", M(n), 4.0, use(g, Fm)), 3, usv, nm, ty);
+		if (qrot) { /* U V^T is a rotation: det F > 0 for F = I + s H with s <= 0.2 */
+			Var *R = let(g, b, "R", ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
+
+			store(g, b, rot, call1(g, "wp.quat_from_matrix", Q(), 1.0, use(g, R)));
+		} else
+			store(g, b, rot, ex_bin(g->A, OP_MATMUL, use(g, usv[0]), call1(g, "wp.transpose", M(n), 1.0, use(g, usv[2])), M(n), 1.0));
+		store(g, b, str, use(g, usv[1]));
+		clause(g, "with the polar rotation U V^T and the principal stretches of an SVD");
+	}
+	if (what == 2 || energy || eo) {
+		C = let(g, b, "C", ex_bin(g->A, OP_MATMUL, call1(g, "wp.transpose", M(n), 2.0, use(g, Fm)), use(g, Fm), M(n), 4.0));
+		if (eo || energy)
+			E = let(g, b, "E", mul(g, lit(g, 0.5), sub(g, use(g, C), use(g, id->var))));
+	}
+	if (what == 2) {
+		Var *qd[2];
+		static const char *const nm[2] = { "Q", "d" };
+		Type ty[2];
+
+		ty[0] = M(3), ty[1] = V(3);
+		unpack(g, b, call1(g, "wp.eig3", M(3), 4.0, use(g, C)), 2, qd, nm, ty);
+		store(g, b, str, use(g, qd[1]));
+		if (rot)
+			store(g, b, rot, use(g, qd[0]));
+		clause(g, "with the eigen-decomposition of the right Cauchy-Green tensor");
+	} else if (what == 3) {
+		Var *qr[2];
+		static const char *const nm[2] = { "Q", "R" };
+		Type ty[2];
+
+		ty[0] = M(3), ty[1] = M(3);
+		unpack(g, b, call1(g, "wp.qr3", M(3), 4.0, use(g, Fm)), 2, qr, nm, ty);
+		store(g, b, qo, use(g, qr[0]));
+		store(g, b, ro, use(g, qr[1]));
+		clause(g, "with a QR factorisation of F");
+	}
+	if (eo)
+		store(g, b, eo, use(g, E));
+	if (en) { /* mu E:E + lambda / 2 tr(E)^2 */
+		Var *tr = let(g, b, "tr", call1(g, "wp.trace", F(), 4.0, use(g, E)));
+		Expr *psi = add(g, mul(g, use(g, mu), call2(g, "wp.ddot", F(), 16.0, use(g, E), use(g, E))),
+				mul(g, mul(g, lit(g, 0.5), use(g, lam)), mul(g, use(g, tr), use(g, tr))));
+
+		if (en->io == IO_ACC)
+			atomic(g, b, "wp.atomic_add", en, ilit(g, 0), psi);
+		else
+			store(g, b, en, psi);
+		clause(g, "with the St. Venant-Kirchhoff energy density");
+	}
+	name(g, ONE(((const char *const[]){ "compute", "eval", "analyze" })), what == 0 ? "polar_decomposition" : what == 2 ? "principal_strains" : what == 3 ? "qr_factors" : "strain_energy");
+	heads(g, arena_printf(g->A, "Forms the %dx%d deformation gradient of each element from its displacement gradient", n, n),
+	      "Evaluates strain measures of each element's deformation gradient F = I + grad u", NULL);
 }

@@ -529,6 +529,12 @@ acc_class(const Stmt *s)
 		return ACC_MIN;
 	if (s->s && !strcmp(s->s, "wp.atomic_max"))
 		return ACC_MAX;
+	if (s->s && !strcmp(s->s, "wp.atomic_or"))
+		return ACC_OR;
+	if (s->s && !strcmp(s->s, "wp.atomic_and"))
+		return ACC_AND;
+	if (s->s && !strcmp(s->s, "wp.atomic_xor"))
+		return ACC_XOR;
 	return ACC_ADD;
 }
 
