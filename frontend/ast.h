@@ -85,7 +85,9 @@ enum NodeKind {
 	E_TUPLE,     /* (l1) */
 	E_LIST,      /* [l1] */
 	E_STARRED,   /* *a */
-	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it */
+	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it
+	              * ("ast.Dict": l1 holds the items as E_KEYWORD, b the key,
+	              * a the value; b NULL for **a) */
 	/* statements */
 	S_EXPR,      /* a */
 	S_ASSIGN,    /* l1 targets (more than one: x = y = v), a value */
@@ -276,7 +278,15 @@ typedef struct FuncDecl {
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
+	struct KOverload *ovls; /* a generic kernel: its wp.overload types, in order */
+	uint32_t novls, capovls;
 } FuncDecl;
+
+/* One wp.overload of a generic kernel: a concrete type per parameter. */
+typedef struct KOverload {
+	Type *args;
+	Loc loc;
+} KOverload;
 
 /* Open-addressing map from names to indices. */
 typedef struct NameMap {

@@ -1855,7 +1855,8 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	Buf b = {0};
 	const char *name;
 	int i, n = 2;
-	bool mangle = !fd->kernel && (fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd);
+	bool mangle = fd->kernel ? fd->generic
+	                         : fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd;
 
 	bufputs(&b, kirident(k->a, fd->name));
 	if (mangle) {
@@ -2072,9 +2073,15 @@ semamodule(Kpyc *k)
 			int j;
 			if (!fd->kernel || fd->bad || !fd->def)
 				continue;
+			if (fd->generic && !fd->closure && fd->novls) {
+				/* one kernel per wp.overload, as Warp builds them */
+				for (j = 0; j < (int)fd->novls; j++)
+					instantiate(k, fd, fd->ovls[j].args, fd->ovls[j].loc);
+				continue;
+			}
 			if (fd->generic) {
-				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters; Warp compiles it only "
-				      "for the types it is launched with, kpyc skips it", fd->name);
+				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters and no wp.overload; "
+				      "Warp compiles it only for the types it is launched with, kpyc skips it", fd->name);
 				continue;
 			}
 			args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *args);

@@ -838,8 +838,9 @@ stmtend(const TokArray *t, uint32_t i)
 }
 
 /* Is the decorator expression starting at token i (after '@') one of
- * Warp's?  Returns 'k' (kernel), 'f' (func), 's' (struct), 'o' (another
- * Warp decorator: func_grad, overload, ...) or 0. */
+ * Warp's?  Returns 'k' (kernel), 'f' (func), 's' (struct), 'g'
+ * (func_grad), 'r' (func_replay), 'v' (overload), 'o' (another Warp
+ * decorator: func_native, ...) or 0. */
 static int
 warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 {
@@ -887,7 +888,9 @@ warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 		return 'g';
 	if (strcmp(v.s, "func_replay") == 0)
 		return 'r';
-	if (strncmp(v.s, "func_", 5) == 0 || strcmp(v.s, "overload") == 0)
+	if (strcmp(v.s, "overload") == 0)
+		return 'v';
+	if (strncmp(v.s, "func_", 5) == 0)
 		return 'o';
 	return 0;
 }
@@ -1444,6 +1447,214 @@ decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 		}
 }
 
+/* ---- kernel overloads ------------------------------------------------ */
+
+/* Does concrete type t fit the parameter annotation s (Warp's
+ * type_matches_template)? */
+static bool
+fitsspec(const TySpec *s, Type t)
+{
+	if (s->any)
+		return t.k != T_STR;
+	if (s->anydtype)
+		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	return typeeq(s->ty, t);
+}
+
+static const char *
+specstr(Kpyc *k, const TySpec *s)
+{
+	if (s->any)
+		return "typing.Any";
+	if (s->anydtype)
+		return aprintf(k->a, "array(ndim=%d, dtype=typing.Any)", s->ty.nd);
+	return wptypename(k->m, s->ty);
+}
+
+/* Add an overload of the generic kernel fd: types[i] is the annotation of
+ * parameter i (NULL: keep the kernel's own, a wp.overload dict that does
+ * not name it).  Checked as Warp's Kernel.add_overload does; an overload
+ * already declared is not added twice. */
+static void
+addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
+{
+	Type *args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *args);
+	KOverload o;
+	uint32_t n;
+	int i;
+
+	for (i = 0; i < fd->nparams; i++) {
+		TySpec ts;
+		Loc at = types[i] ? types[i]->loc : loc;
+		if (!types[i])
+			ts = fd->params[i].spec;
+		else if (!evaltype(k, f, types[i], &ts, false))
+			return;
+		if (ts.any || ts.anydtype) {
+			kerr(k, at, "Kernel %s argument '%s' cannot be generic, got %s", fd->name, fd->params[i].name,
+			     specstr(k, &ts));
+			return;
+		}
+		if (!fitsspec(&fd->params[i].spec, ts.ty)) {
+			kerr(k, at, "Kernel %s argument '%s' type mismatch: expected %s, got %s", fd->name,
+			     fd->params[i].name, specstr(k, &fd->params[i].spec), wptypename(k->m, ts.ty));
+			return;
+		}
+		args[i] = ts.ty;
+	}
+	for (n = 0; n < fd->novls; n++) {
+		for (i = 0; i < fd->nparams && typeeq(fd->ovls[n].args[i], args[i]); i++)
+			;
+		if (i == fd->nparams)
+			return;
+	}
+	o.args = args;
+	o.loc = loc;
+	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
+}
+
+/* The kernel a wp.overload names (a module-level @wp.kernel), else NULL
+ * (reported where Warp rejects it). */
+static FuncDecl *
+overloadtarget(Kpyc *k, FileCtx *f, const char *name, Loc loc)
+{
+	const Global *g = gfind(f, name);
+
+	if (!g || g->v.kind != G_KERNEL || !g->v.fd)
+		return NULL;
+	if (g->v.fd->bad || !g->v.fd->def)
+		return NULL;
+	if (!g->v.fd->generic) {
+		kerr(k, loc, "Only generic kernels can be overloaded.  Kernel %s is not generic", name);
+		return NULL;
+	}
+	return g->v.fd;
+}
+
+/* WARP.overload(KERNEL, [types]) or WARP.overload(KERNEL, {"name": type})
+ * at the top level, alone or assigned (tokens [i, e)). */
+static void
+overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	NodeList *l;
+	Node *s, *call, *kn = NULL, *tn = NULL, **types;
+	GVal fn;
+	FuncDecl *fd;
+	uint32_t j;
+
+	for (j = i; j + 1 < e && j < i + 6; j++)
+		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "overload") && t->v[j + 1].kind == '(')
+			break;
+	if (j + 1 >= e || j >= i + 6)
+		return;
+	l = parse(k, f, i, e, true);
+	if (!l || l->n != 1)
+		return;
+	s = l->v[0];
+	call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
+	if (!call || call->kind != E_CALL)
+		return;
+	fn = geval(k, f, call->a, true);
+	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+		return;
+	if (call->l1.n > 0)
+		kn = call->l1.v[0];
+	if (call->l1.n > 1)
+		tn = call->l1.v[1];
+	for (j = 0; j < call->l2.n; j++) {
+		Node *kw = call->l2.v[j];
+		if (kw->s && strcmp(kw->s, "kernel") == 0)
+			kn = kw->a;
+		else if (kw->s && strcmp(kw->s, "arg_types") == 0)
+			tn = kw->a;
+	}
+	if (!kn || kn->kind != E_NAME || !(fd = overloadtarget(k, f, kn->s, kn->loc)))
+		return;
+	if (!tn || tn->kind == E_NONE) {
+		kerr(k, call->loc, "Invalid number of arguments for kernel %s", kn->s);
+		return;
+	}
+	types = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *types);
+	if (tn->kind == E_LIST) {
+		if ((int)tn->l1.n != fd->nparams) {
+			kerr(k, tn->loc, "Invalid number of arguments for kernel %s", kn->s);
+			return;
+		}
+		for (j = 0; j < tn->l1.n; j++)
+			types[j] = tn->l1.v[j];
+	} else if (tn->kind == E_UNSUP && strcmp(tn->s, "ast.Dict") == 0) {
+		for (j = 0; j < tn->l1.n; j++) {
+			Node *it = tn->l1.v[j];
+			int p;
+			if (!it->b || it->b->kind != E_STR) {
+				kerr(k, it->loc, "kpyc reads wp.overload dicts whose keys are parameter names (strings)");
+				return;
+			}
+			for (p = 0; p < fd->nparams && strcmp(fd->params[p].name, it->b->s) != 0; p++)
+				;
+			if (p == fd->nparams) {
+				kerr(k, it->b->loc, "Invalid argument name '%s' in overload of kernel %s", it->b->s, kn->s);
+				return;
+			}
+			types[p] = it->a;
+		}
+	} else {
+		kerr(k, tn->loc, "Kernel overload types must be given in a list or dict");
+		return;
+	}
+	addoverload(k, f, fd, types, call->loc);
+}
+
+/* @WARP.overload on a def (d): an overload of the generic kernel of that
+ * name, its types the stub's annotations, its body empty as Warp requires.
+ * False if d names no kernel (a @wp.func overload: kpyc instantiates
+ * generic functions for the types they are called with anyway). */
+static bool
+overloadstub(Kpyc *k, FileCtx *f, Node *d)
+{
+	const Global *g = gfind(f, d->s);
+	FuncDecl *fd;
+	Node **types;
+	uint32_t j;
+	int np = 0;
+
+	if (!g || g->v.kind != G_KERNEL)
+		return false;
+	if (!(fd = overloadtarget(k, f, d->s, d->loc)))
+		return true;
+	for (j = 0; j < d->l1.n; j++) {
+		Node *s = d->l1.v[j];
+		if (s->kind == S_PASS || (s->kind == S_EXPR && (s->a->kind == E_STR || s->a->kind == E_ELLIPSIS)))
+			continue;
+		kerr(k, s->loc, "Illegal statement in kernel overload definition.  Only pass, ellipsis (...), comments, "
+		     "or docstrings are allowed");
+		return true;
+	}
+	if (d->a && d->a->kind != E_NONE) {
+		kerr(k, d->a->loc, "Return annotations are not allowed on @wp.overload stubs; omit the return annotation "
+		     "or use `-> None`.");
+		return true;
+	}
+	types = aalloc(k->a, (d->l2.n + 1) * sizeof *types);
+	for (j = 0; j < d->l2.n; j++) {
+		Node *p = d->l2.v[j];
+		if (p->op == '/')
+			continue;
+		if (p->op == '*' || p->op == 'k' || !p->a) {
+			kerr(k, p->loc, "Incomplete argument annotations on kernel overload %s", d->s);
+			return true;
+		}
+		types[np++] = p->a;
+	}
+	if (np != fd->nparams) {
+		kerr(k, d->loc, "Invalid number of arguments for kernel %s", d->s);
+		return true;
+	}
+	addoverload(k, f, fd, types, d->loc);
+	return true;
+}
+
 /* Read the top level of file f: bind names, declare definitions. */
 static void
 scanfile(Kpyc *k, FileCtx *f)
@@ -1496,6 +1707,13 @@ scanfile(Kpyc *k, FileCtx *f)
 			defat = j;
 			if (defat < e && t->v[defat].kind == T_ASYNC)
 				defat++;
+			if (kind == 'v' && defat + 1 < e && t->v[defat].kind == T_DEF && t->v[defat + 1].kind == T_NAME) {
+				const Global *g = gfind(f, toktext(k, f, &t->v[defat + 1]));
+				NodeList *l;
+				if (g && g->v.kind == G_KERNEL && (l = parse(k, f, i, e, false)) && l->n == 1 &&
+				    l->v[0]->kind == S_DEF)
+					overloadstub(k, f, l->v[0]);
+			}
 			if (kind == 'k' || kind == 'f' || kind == 's') {
 				NodeList *l = parse(k, f, i, e, false);
 				if (l && l->n == 1 && (l->v[0]->kind == S_DEF || l->v[0]->kind == S_CLASS)) {
@@ -1522,7 +1740,7 @@ scanfile(Kpyc *k, FileCtx *f)
 					     "a custom replay (@wp.func_replay)", kind == 'g' ? "differentiate" : "replay");
 				} else if (kind == 'g' || kind == 'r') {
 					/* no backward pass: nothing to use them for */
-				} else if (kind != 'o')
+				} else if (kind != 'o' && kind != 'v')
 					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
 			}
 			if (kind != 'k' && kind != 'f' && kind != 's')
@@ -1554,6 +1772,7 @@ scanfile(Kpyc *k, FileCtx *f)
 			break;
 		}
 		if (tk->kind == T_NAME) {
+			overloadcall(k, f, i, e);
 			moduleoptions(k, f, i, e);
 			configassign(k, f, i, e);
 		}
