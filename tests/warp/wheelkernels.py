@@ -100,6 +100,20 @@ def bound_names(stmt):
     return set()
 
 
+def overload_of(stmt):
+    """The kernel a wp.overload statement names: wp.overload(K, ...) alone or
+    assigned, or a def decorated @wp.overload; else None."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if any(ast.unparse(d) in ("wp.overload", "warp.overload") for d in stmt.decorator_list):
+            return stmt.name
+        return None
+    v = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if isinstance(v, ast.Call) and ast.unparse(v.func) in ("wp.overload", "warp.overload") and v.args \
+            and isinstance(v.args[0], ast.Name):
+        return v.args[0].id
+    return None
+
+
 def used_names(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
@@ -124,8 +138,14 @@ class Scope:
         self.defs = collections.defaultdict(list)
         self.dynamic = {}
         self.star = []
+        self.overloads = collections.defaultdict(list)  # kernel name -> its wp.overload statements
 
     def add(self, stmt):
+        ov = overload_of(stmt)
+        if ov:
+            self.overloads[ov].append(stmt)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return  # a stub binds the kernel's name to the kernel again
         for n in bound_names(stmt):
             self.defs[n].append(stmt)
         if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
@@ -247,36 +267,53 @@ def extract_file(path, rel, stem, names_taken):
         names_taken.add(name)
         rec = {"file": rel, "kernel": ".".join(chain + [fn.name]), "line": fn.lineno, "name": name}
         # resolve names, transitively, from the kernel's scope outward
-        need = []  # (scope, stmt) in discovery order
+        # the kernel's overloads (Warp builds one kernel each) go with it,
+        # with what they read; one that reads a loop variable or a
+        # parameter (wp.overload(k, [T]) in a loop over types) is left out
+        ovls = scope.overloads.get(fn.name, []) if scope.kind != "class" else []
+        ovl_ids = {id(o) for o in ovls}
+
+        def resolve(work, seen):
+            need, unresolved = [], set()
+            while work:
+                node, sc, local, assigned = work.pop()
+                for n in sorted(used_names(node) - local):
+                    s = sc
+                    while s is not None:
+                        # a name the function assigns is its own local, unless
+                        # Warp resolves it as a global (wp.static): look for
+                        # definitions, never for a captured loop variable
+                        if n in s.dynamic and not s.defs.get(n) and n not in assigned:
+                            return need, unresolved, s.dynamic[n]
+                        if s.kind != "class" and s.defs.get(n):
+                            for d in s.defs[n]:
+                                if id(d) not in seen and d is not fn and id(d) not in ovl_ids:
+                                    seen.add(id(d))
+                                    need.append((s, d))
+                                    isfn = isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                    work.append((d, s, params_of(d) if isfn else set(), stored_names(d) if isfn else set()))
+                            break
+                        s = s.parent
+                    else:
+                        if n not in BUILTIN_NAMES:
+                            unresolved.add(n)
+            return need, unresolved, None
+
         seen = set()
-        unresolved = set()
-        dynamic = None
-        work = [(fn, scope, params_of(fn), stored_names(fn))]
-        while work and dynamic is None:
-            node, sc, local, assigned = work.pop()
-            for n in sorted(used_names(node) - local):
-                s = sc
-                while s is not None:
-                    # a name the function assigns is its own local, unless
-                    # Warp resolves it as a global (wp.static): look for
-                    # definitions, never for a captured loop variable
-                    if n in s.dynamic and not s.defs.get(n) and n not in assigned:
-                        dynamic = s.dynamic[n]
-                        break
-                    if s.kind != "class" and s.defs.get(n):
-                        for d in s.defs[n]:
-                            if id(d) not in seen and d is not fn:
-                                seen.add(id(d))
-                                need.append((s, d))
-                                isfn = isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                work.append((d, s, params_of(d) if isfn else set(), stored_names(d) if isfn else set()))
-                        break
-                    s = s.parent
-                else:
-                    if n not in BUILTIN_NAMES:
-                        unresolved.add(n)
-                if dynamic:
-                    break
+        need, unresolved, dynamic = resolve([(fn, scope, params_of(fn), stored_names(fn))], seen)
+        kept = []
+        for o in ([] if dynamic else ovls):
+            isfn = isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef))
+            oseen = set(seen)
+            n2, u2, dyn2 = resolve([(o, scope, (params_of(o) if isfn else set()) | {fn.name}, set())], oseen)
+            if dyn2:
+                rec["overloads_left_out"] = rec.get("overloads_left_out", 0) + 1
+                continue
+            seen |= oseen
+            need += n2
+            unresolved |= u2
+            kept.append(o)
+        ovls = kept
         if dynamic:
             rec["skip"] = "kernel factory: reads %s" % dynamic
             out.append(rec)
@@ -303,7 +340,17 @@ def extract_file(path, rel, stem, names_taken):
         rec["launches"] = [{"dim": l["dim"], "set": {params[i]: v for i, v in l["set"].items() if i < len(params)}}
                            for l in launches.get(fn.name, [])][:8]
         ktext = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ktext, count=1, flags=re.M)
-        body = "\n".join(parts + [ktext])
+        otexts = []
+        for o in ovls:
+            ot = stmt_text(lines, o)
+            if isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                ot = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1, flags=re.M)
+            else:
+                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1)
+            otexts.append(ot)
+        if otexts:
+            rec["overloads"] = len(otexts)
+        body = "\n".join(parts + [ktext] + otexts)
         header = "# wheelkernels: %s:%d %s\n" % (rel, fn.lineno, rec["kernel"])
         rec["text"] = header + body
         scope_hits = [f for f, pat in OUT_OF_SCOPE if re.search(pat, body)]
@@ -417,7 +464,8 @@ def analyse(outdir, bindir):
         err = p.stderr.decode(errors="replace")
         if p.returncode == 0:
             # accepted: the kernel must be in the output, never dropped
-            found = re.search(r"^kernel @%s\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
+            # (a generic kernel: one per wp.overload, its name mangled with the types)
+            found = re.search(r"^kernel @%s(__\w+)?\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
             warn = re.search(r"^.*?:\d+:\d+: warning: (.*)$", err, re.M)
             rec["kpyc"] = None if found else "warning: " + warn.group(1) if warn else \
                 "(dropped: exit 0 without kernel %s in the kir, and no warning)" % rec["name"]
