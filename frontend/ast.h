@@ -273,6 +273,7 @@ typedef struct FuncDecl {
 	int nrets;
 	int order;              /* position among the file's definitions */
 	bool nobackward;        /* enable_backward=False (decorator or module options) */
+	bool det;               /* module_options deterministic: RUN_TO_RUN or GPU_TO_GPU */
 	const struct NameMap *closure; /* a kernel nested in a function: the names that function
 	                         * binds (read as module names they would be wrong) */
 	struct FuncDecl *next;  /* next overload of the same name */
@@ -307,6 +308,7 @@ typedef struct FileCtx {
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
+	bool det;              /* deterministic mode set for the module (options or wp.config) */
 	const char *starmod;   /* the module of the first `from M import *` */
 } FileCtx;
 

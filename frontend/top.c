@@ -1299,11 +1299,14 @@ tokis(const FileCtx *f, const Token *t, const char *name)
 }
 
 /* The value of the module option opt (tokens [v, ve), its name at loc):
- * "enable_backward" sets *nobackward; "deterministic" (Warp's
- * deterministic atomics, which reject some kernels) and a "max_unroll"
- * other than kpyc's are rejected, located, rather than ignored. */
+ * "enable_backward" sets *nobackward; "deterministic" sets *det (Warp's
+ * deterministic mode: the same results on the CPU, where Warp runs the
+ * threads in order; sema.c rejects, located, the kernels whose atomics
+ * kpyc cannot vouch Warp accepts in that mode); a "max_unroll" other than
+ * kpyc's and a negative "deterministic_max_records" are rejected, located,
+ * rather than ignored. */
 static void
-optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward)
+optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward, bool *det)
 {
 	const TokArray *t = &f->toks;
 
@@ -1314,11 +1317,18 @@ optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve,
 			*nobackward = false;
 	} else if (strcmp(opt, "deterministic") == 0) {
 		/* Warp takes a DeterministicMode only (False is a ValueError there) */
-		if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
-		      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
-			kerr(k, loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
-			     "deterministic mode orders atomic accumulation and rejects some kernels); only "
-			     "wp.DeterministicMode.NOT_GUARANTEED is");
+		bool mode = ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.';
+		if (mode && tokis(f, &t->v[ve - 1], "NOT_GUARANTEED"))
+			*det = false;
+		else if (mode && (tokis(f, &t->v[ve - 1], "RUN_TO_RUN") || tokis(f, &t->v[ve - 1], "GPU_TO_GPU")))
+			*det = true;
+		else
+			kerr(k, loc, "deterministic must be a warp.DeterministicMode value (wp.DeterministicMode.NOT_GUARANTEED, "
+			     "RUN_TO_RUN or GPU_TO_GPU)");
+	} else if (strcmp(opt, "deterministic_max_records") == 0) {
+		/* a capacity of Warp's CUDA scatter buffers: nothing on the CPU */
+		if (t->v[v].kind == '-' || t->v[v].kind == T_TRUE || t->v[v].kind == T_FALSE)
+			kerr(k, loc, "deterministic_max_records must be a non-negative integer");
 	} else if (strcmp(opt, "max_unroll") == 0) {
 		char buf[16];
 		const Token *n = &t->v[v];
@@ -1335,12 +1345,9 @@ optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve,
 }
 
 /* The module options of a dict display in tokens [i, e) (a dict is host
- * syntax kpyc does not parse): "enable_backward" sets *nobackward;
- * "deterministic" (Warp's deterministic atomics, which reject some
- * kernels) and a "max_unroll" other than kpyc's are rejected, located,
- * rather than ignored. */
+ * syntax kpyc does not parse), each as optvalue reads it. */
 static void
-optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
+optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward, bool *det)
 {
 	const TokArray *t = &f->toks;
 	uint32_t j;
@@ -1364,11 +1371,13 @@ optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
 		if (ve == v)
 			continue;
 		if (tokkey(f, key, "enable_backward"))
-			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward);
+			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward, det);
 		else if (tokkey(f, key, "deterministic"))
-			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward);
+			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward, det);
+		else if (tokkey(f, key, "deterministic_max_records"))
+			optvalue(k, f, key->loc, "deterministic_max_records", v, ve, nobackward, det);
 		else if (tokkey(f, key, "max_unroll"))
-			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward);
+			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward, det);
 		j = ve - 1;
 	}
 }
@@ -1390,7 +1399,7 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		if (!g || g->v.kind != G_WARP)
 			return;
 	}
-	optdict(k, f, i + 3, e, &f->nobackward);
+	optdict(k, f, i + 3, e, &f->nobackward, &f->det);
 }
 
 /* WARP.config.NAME = VALUE at the top level (tokens [i, e)): Warp's
@@ -1399,7 +1408,7 @@ static void
 configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
-	static const char *const opts[] = {"enable_backward", "deterministic", "max_unroll"};
+	static const char *const opts[] = {"enable_backward", "deterministic", "deterministic_max_records", "max_unroll"};
 	uint32_t ve = e;
 	size_t j;
 
@@ -1417,7 +1426,7 @@ configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		return;
 	for (j = 0; j < countof(opts); j++)
 		if (tokis(f, &t->v[i + 4], opts[j]))
-			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward);
+			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward, &f->det);
 }
 
 /* @wp.kernel(module_options={...}) in the decorator tokens [i, e).  As
@@ -1443,7 +1452,7 @@ decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 				kerr(k, t->v[j].loc, "module_options requires module=\"unique\"; use wp.set_module_options() "
 				     "to set module-level options for a shared module");
 			else
-				optdict(k, f, j + 2, e, &fd->nobackward);
+				optdict(k, f, j + 2, e, &fd->nobackward, &fd->det);
 		}
 }
 

@@ -1,6 +1,7 @@
 # Options and decorators kpyc cannot honour are rejected, located, never
-# ignored (issue 14): Warp's deterministic mode, a max_unroll other than
-# kpyc's, custom gradients and replays.  (Warp's global wp.config is
+# ignored (issue 14): a deterministic mode that is not a DeterministicMode
+# (RUN_TO_RUN itself is accepted: err_deterministic.py), a max_unroll other
+# than kpyc's, custom gradients and replays.  (Warp's global wp.config is
 # checked in cli.test: warpcheck.py imports these files in one process.)
 import warp as wp
 

@@ -19,8 +19,10 @@ Warp makes one kernel per call) is not extracted; DIR/index.json records it
 with that reason.  Each unit is classified "core", or "out of scope" with
 the feature that puts it there (tiles, mesh/volume/BVH/hash-grid queries,
 textures, indexed and fabric arrays, native snippets, wp.Function
-parameters: issue 14's list), and "deterministic" where a module option
-asks for a mode kpy does not implement.
+parameters: issue 14's list), and marked "deterministic" where it names
+Warp's deterministic mode.  A generic kernel's unit carries the
+wp.overload calls and @wp.overload stubs of its scope (those that read no
+loop variable or parameter), so both build the overloads the file declares.
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation

@@ -13,39 +13,39 @@ def twice(a: Any):
 
 
 @wp.kernel
-def scale(x: wp.array(dtype=Any), s: Any, y: wp.array(dtype=Any)):
+def generic_scale(x: wp.array(dtype=Any), s: Any, y: wp.array(dtype=Any)):
     i = wp.tid()
     y[i] = s * twice(x[i])
 
 
-scale_f32 = wp.overload(scale, [wp.array(dtype=wp.float32), wp.float32, wp.array(dtype=wp.float32)])
-wp.overload(scale, [wp.array(dtype=wp.vec3), float, wp.array(dtype=wp.vec3)])
-wp.overload(scale, [wp.array(dtype=wp.float64), wp.float64, wp.array(dtype=wp.float64)])
-wp.overload(scale, [wp.array(dtype=int), int, wp.array(dtype=int)])
+scale_f32 = wp.overload(generic_scale, [wp.array(dtype=wp.float32), wp.float32, wp.array(dtype=wp.float32)])
+wp.overload(generic_scale, [wp.array(dtype=wp.vec3), float, wp.array(dtype=wp.vec3)])
+wp.overload(generic_scale, [wp.array(dtype=wp.float64), wp.float64, wp.array(dtype=wp.float64)])
+wp.overload(generic_scale, [wp.array(dtype=int), int, wp.array(dtype=int)])
 
 
 @wp.kernel
-def accumulate(a: wp.array(dtype=wp.float64), value: Any, out: wp.array(dtype=wp.float64)):
+def generic_accumulate(a: wp.array(dtype=wp.float64), value: Any, out: wp.array(dtype=wp.float64)):
     i = wp.tid()
     out[i] = a[i] * wp.float64(value)
 
 
-wp.overload(accumulate, {"value": int})
-wp.overload(accumulate, {"value": float})
-wp.overload(accumulate, {"value": float})  # the same overload again: one kernel
+wp.overload(generic_accumulate, {"value": int})
+wp.overload(generic_accumulate, {"value": float})
+wp.overload(generic_accumulate, {"value": float})  # the same overload again: one kernel
 
 
 @wp.kernel
-def transform(m: Any, v: wp.array(dtype=Any), out: wp.array(dtype=Any)):
+def generic_transform(m: Any, v: wp.array(dtype=Any), out: wp.array(dtype=Any)):
     i = wp.tid()
     out[i] = wp.mul(m, v[i]) + wp.length(v[i]) * v[i]
 
 
 @wp.overload
-def transform(m: wp.mat22, v: wp.array(dtype=wp.vec2), out: wp.array(dtype=wp.vec2)):
+def generic_transform(m: wp.mat22, v: wp.array(dtype=wp.vec2), out: wp.array(dtype=wp.vec2)):
     ...
 
 
 @wp.overload
-def transform(m: wp.mat33d, v: wp.array(dtype=wp.vec3d), out: wp.array(dtype=wp.vec3d)):
+def generic_transform(m: wp.mat33d, v: wp.array(dtype=wp.vec3d), out: wp.array(dtype=wp.vec3d)):
     """a docstring is a body Warp allows"""
