@@ -482,6 +482,7 @@ typedef struct Ctx {
 	Region scratch;       /* dead code goes here */
 	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
 	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
+	bool callee;          /* compiling a call's function: an unbound name may be Warp's */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
@@ -531,5 +532,7 @@ const char *opsym(int binop);
 X call(Ctx *c, Node *e, int want, bool used);
 /* The op (OP_*) a Warp builtin name maps to, or -1. */
 int builtinop(Kpyc *k, const char *name);
+/* Is name one of Warp's builtins (kpyc's or not)? */
+bool iswarpname(const char *name);
 
 #endif /* KPY_FRONTEND_AST_H */

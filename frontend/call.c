@@ -57,7 +57,7 @@ findsig(const char *name)
 	return NULL;
 }
 
-static bool
+bool
 iswarpname(const char *name)
 {
 	size_t i;
@@ -1643,7 +1643,9 @@ call(Ctx *c, Node *e, int want, bool used)
 	X r;
 
 	c->b.loc = e->loc;
+	c->callee = e->a->kind == E_NAME;
 	fn = expr(c, e->a);
+	c->callee = false;
 	if (fn.k == X_NONE)
 		return xnone();
 	if (fn.k != X_G) {

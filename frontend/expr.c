@@ -276,6 +276,15 @@ namex(Ctx *c, Node *e)
 				return xg(gv, e->loc);
 			}
 	}
+	if (c->callee) {
+		/* a call of a name the module does not bind: Warp looks it up in
+		 * the warp module (sin(x), vec3(...), expect_eq(...) with no
+		 * import), then in Python's builtins */
+		GVal v = wpname(c->k, e->s);
+		c->callee = false;
+		if (v.kind != G_WPNAME || iswarpname(e->s))
+			return xg(v, e->loc);
+	}
 	if (!c->syntaxerr)
 		serr(c, e->loc, "Referencing undefined symbol: %s", e->s);
 	return xnone();
