@@ -274,6 +274,7 @@ typedef struct FuncDecl {
 	int order;              /* position among the file's definitions */
 	bool nobackward;        /* enable_backward=False (decorator or module options) */
 	bool det;               /* module_options deterministic: RUN_TO_RUN or GPU_TO_GPU */
+	int max_unroll;         /* module_options max_unroll + 1 (0: not set) */
 	const struct NameMap *closure; /* a kernel nested in a function: the names that function
 	                         * binds (read as module names they would be wrong) */
 	struct FuncDecl *next;  /* next overload of the same name */
@@ -309,6 +310,7 @@ typedef struct FileCtx {
 	const char *modname;   /* the file name without directories and .py */
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
 	bool det;              /* deterministic mode set for the module (options or wp.config) */
+	int max_unroll;        /* max_unroll set for the module + 1 (0: not set) */
 	const char *starmod;   /* the module of the first `from M import *` */
 } FileCtx;
 

@@ -60,6 +60,18 @@ serr(Ctx *c, Loc loc, const char *fmt, ...)
 	buffree(&b);
 }
 
+/* Warp's max_unroll for this body: the kernel's module_options, the
+ * module's options or wp.config, else kpyc's --max-unroll. */
+static int
+maxunroll(Ctx *c)
+{
+	if (c->fd->max_unroll)
+		return c->fd->max_unroll - 1;
+	if (c->file->max_unroll)
+		return c->file->max_unroll - 1;
+	return c->k->o->max_unroll;
+}
+
 /* ---- environments --------------------------------------------------- */
 
 /* Lookups, bindings and copies are O(1) amortised per name (O(n) per
@@ -1330,7 +1342,7 @@ forstmt(Ctx *c, Node *s)
 				serr(c, rng->loc, "range() arg 3 must not be zero");
 				return;
 			}
-			if (trips >= 0 && trips <= c->k->o->max_unroll && !hasbreak(&s->l1))
+			if (trips >= 0 && trips <= maxunroll(c) && !hasbreak(&s->l1))
 				dynamic = false;
 			else if (trips >= 0 && hasstatic(c, s))
 				dynamic = false; /* Warp unrolls a loop with wp.static() in it whatever its length */

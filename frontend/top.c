@@ -1298,30 +1298,50 @@ tokis(const FileCtx *f, const Token *t, const char *name)
 	return t->len == n && memcmp(f->src->text + t->off, name, n) == 0;
 }
 
+/* Where the module options read go: a file's (set_module_options,
+ * wp.config) or a kernel's (module_options, kernel: its name). */
+typedef struct OptSink {
+	bool *nobackward;
+	bool *det;
+	int *max_unroll; /* the option's value + 1 (0: not set) */
+	const char *kernel;
+} OptSink;
+
+/* Warp 1.19's module options (Module.options): the keys a kernel's
+ * module_options may name. */
+static const char *const modopts[] = {
+	"block_dim", "compile_time_trace", "cpu_compiler_flags", "cuda_output", "default_grid_stride",
+	"deterministic", "deterministic_max_records", "enable_backward", "enable_mathdx_fft", "enable_mathdx_gemm",
+	"enable_mathdx_solver", "extra_build_options", "fast_math", "fuse_fp", "lineinfo", "max_unroll", "mode",
+	"optimization_level", "strip_hash",
+};
+
 /* The value of the module option opt (tokens [v, ve), its name at loc):
  * "enable_backward" sets *nobackward; "deterministic" sets *det (Warp's
  * deterministic mode: the same results on the CPU, where Warp runs the
  * threads in order; sema.c rejects, located, the kernels whose atomics
- * kpyc cannot vouch Warp accepts in that mode); a "max_unroll" other than
- * kpyc's and a negative "deterministic_max_records" are rejected, located,
+ * kpyc cannot vouch Warp accepts in that mode); "max_unroll" (an integer
+ * literal) sets *max_unroll, for Warp's dynamic-loop rule; a negative
+ * "deterministic_max_records" is an error, and "fast_math" or "fuse_fp"
+ * (flags of Warp's C++ compilers, which kpy does not apply) a warning,
  * rather than ignored. */
 static void
-optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward, bool *det)
+optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, const OptSink *o)
 {
 	const TokArray *t = &f->toks;
 
 	if (strcmp(opt, "enable_backward") == 0) {
 		if (ve == v + 1 && t->v[v].kind == T_FALSE)
-			*nobackward = true;
+			*o->nobackward = true;
 		else if (ve == v + 1 && t->v[v].kind == T_TRUE)
-			*nobackward = false;
+			*o->nobackward = false;
 	} else if (strcmp(opt, "deterministic") == 0) {
 		/* Warp takes a DeterministicMode only (False is a ValueError there) */
 		bool mode = ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.';
 		if (mode && tokis(f, &t->v[ve - 1], "NOT_GUARANTEED"))
-			*det = false;
+			*o->det = false;
 		else if (mode && (tokis(f, &t->v[ve - 1], "RUN_TO_RUN") || tokis(f, &t->v[ve - 1], "GPU_TO_GPU")))
-			*det = true;
+			*o->det = true;
 		else
 			kerr(k, loc, "deterministic must be a warp.DeterministicMode value (wp.DeterministicMode.NOT_GUARANTEED, "
 			     "RUN_TO_RUN or GPU_TO_GPU)");
@@ -1329,28 +1349,35 @@ optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve,
 		/* a capacity of Warp's CUDA scatter buffers: nothing on the CPU */
 		if (t->v[v].kind == '-' || t->v[v].kind == T_TRUE || t->v[v].kind == T_FALSE)
 			kerr(k, loc, "deterministic_max_records must be a non-negative integer");
+	} else if (strcmp(opt, "fast_math") == 0 || strcmp(opt, "fuse_fp") == 0) {
+		bool dflt = ve == v + 1 && t->v[v].kind == (opt[1] == 'a' ? T_FALSE : T_TRUE);
+		if (!dflt)
+			kwarn(k, loc, "kpy does not apply the module option \"%s\" (a flag of Warp's C++ compilers): "
+			      "results may differ from Warp's in rounding", opt);
 	} else if (strcmp(opt, "max_unroll") == 0) {
 		char buf[16];
 		const Token *n = &t->v[v];
-		bool same = false;
-		if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
+		if (ve == v + 1 && n->kind == T_NUMBER && n->len < 10) {
 			memcpy(buf, f->src->text + n->off, n->len);
 			buf[n->len] = 0;
-			same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
+			if (strspn(buf, "0123456789") == n->len) {
+				*o->max_unroll = atoi(buf) + 1;
+				return;
+			}
 		}
-		if (!same)
-			kerr(k, loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
-			     "--max-unroll with the module's value", k->o->max_unroll);
+		kerr(k, loc, "kpyc reads the module option \"max_unroll\" as an integer literal only");
 	}
 }
 
 /* The module options of a dict display in tokens [i, e) (a dict is host
- * syntax kpyc does not parse), each as optvalue reads it. */
+ * syntax kpyc does not parse), each as optvalue reads it; a kernel's
+ * module_options may name Warp's options only. */
 static void
-optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward, bool *det)
+optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const OptSink *o)
 {
 	const TokArray *t = &f->toks;
 	uint32_t j;
+	size_t m;
 
 	for (j = i; j + 2 < e; j++) {
 		const Token *key = &t->v[j];
@@ -1370,14 +1397,15 @@ optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward, bool *det
 		}
 		if (ve == v)
 			continue;
-		if (tokkey(f, key, "enable_backward"))
-			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward, det);
-		else if (tokkey(f, key, "deterministic"))
-			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward, det);
-		else if (tokkey(f, key, "deterministic_max_records"))
-			optvalue(k, f, key->loc, "deterministic_max_records", v, ve, nobackward, det);
-		else if (tokkey(f, key, "max_unroll"))
-			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward, det);
+		for (m = 0; m < countof(modopts) && !tokkey(f, key, modopts[m]); m++)
+			;
+		if (m == countof(modopts)) {
+			if (o->kernel)
+				kerr(k, key->loc, "@wp.kernel for '%s': unknown module_options: %.*s", o->kernel, (int)key->len,
+				     f->src->text + key->off);
+		} else {
+			optvalue(k, f, key->loc, modopts[m], v, ve, o);
+		}
 		j = ve - 1;
 	}
 }
@@ -1399,7 +1427,10 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		if (!g || g->v.kind != G_WARP)
 			return;
 	}
-	optdict(k, f, i + 3, e, &f->nobackward, &f->det);
+	{
+		OptSink o = {&f->nobackward, &f->det, &f->max_unroll, NULL};
+		optdict(k, f, i + 3, e, &o);
+	}
 }
 
 /* WARP.config.NAME = VALUE at the top level (tokens [i, e)): Warp's
@@ -1408,7 +1439,7 @@ static void
 configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
-	static const char *const opts[] = {"enable_backward", "deterministic", "deterministic_max_records", "max_unroll"};
+	OptSink o = {&f->nobackward, &f->det, &f->max_unroll, NULL};
 	uint32_t ve = e;
 	size_t j;
 
@@ -1424,9 +1455,9 @@ configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		ve--;
 	if (ve == i + 6)
 		return;
-	for (j = 0; j < countof(opts); j++)
-		if (tokis(f, &t->v[i + 4], opts[j]))
-			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward, &f->det);
+	for (j = 0; j < countof(modopts); j++)
+		if (tokis(f, &t->v[i + 4], modopts[j]))
+			optvalue(k, f, t->v[i + 4].loc, modopts[j], i + 6, ve, &o);
 }
 
 /* @wp.kernel(module_options={...}) in the decorator tokens [i, e).  As
@@ -1452,7 +1483,10 @@ decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 				kerr(k, t->v[j].loc, "module_options requires module=\"unique\"; use wp.set_module_options() "
 				     "to set module-level options for a shared module");
 			else
-				optdict(k, f, j + 2, e, &fd->nobackward, &fd->det);
+			{
+				OptSink o = {&fd->nobackward, &fd->det, &fd->max_unroll, fd->def->s};
+				optdict(k, f, j + 2, e, &o);
+			}
 		}
 }
 

@@ -568,7 +568,9 @@ def check_kernel(k, kname, dim, spec, kir, cpp, kd, seed, grad, tool):
     try:
         arrays, scalars = make_inputs(k, dim, seed, spec)
         has_float = any(a.dtype.kind == "f" for a in arrays.values())
-        exact_grad = grad and has_float and warp_grad_exact(kir, kname)
+        # the kernel's own max_unroll (module_options) decides Warp's unrolling
+        mu = getattr(k.module, "options", {}).get("max_unroll", WARP_MAX_UNROLL)
+        exact_grad = grad and has_float and warp_grad_exact(kir, kname, mu if isinstance(mu, int) else WARP_MAX_UNROLL)
         fd_grad = grad and has_float and not exact_grad
         # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
         # the final element gets its adjoint, and so do the earlier
