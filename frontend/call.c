@@ -1473,6 +1473,18 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	}
 	if (!evalargs(c, e, &a))
 		return xnone();
+	if (!pyname && strcmp(name, "inverse_approx") == 0) {
+		/* Warp's inverse with an approximate reciprocal of the determinant
+		 * on CUDA; on the CPU the same inversion as wp.inverse, and the
+		 * same adjoint everywhere (mat.h): kpy compiles wp.inverse */
+		Type t = a.n == 1 && a.pos[0].k == X_VAL ? vty(c->f, a.pos[0].v) : tvoid();
+		if (a.nk || t.k != T_MAT || t.n != t.m || t.n < 2 || t.n > 4 || !scalarisfloat(t.s)) {
+			serr(c, loc, "Couldn't find function overload for 'inverse_approx' that matched inputs with types: [%s]",
+			     a.n == 1 && a.pos[0].k == X_VAL ? wptypename(c->m, t) : "...");
+			return xnone();
+		}
+		name = "inverse";
+	}
 	if (strcmp(name, "tid") == 0)
 		return tidcall(c, &a, want, loc);
 	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
