@@ -209,6 +209,8 @@ enum GKind {
 	G_PYNAME,   /* a member of another module (s: "typing.Any", "math.sqrt") */
 	G_TUPLE,    /* a tuple of values: elts[n] (shapes) */
 	G_ANY,      /* typing.Any */
+	G_ENUM,     /* an enum.IntEnum or IntFlag class (s: its name); its members are
+	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum" */
 };
 
 struct FuncDecl;

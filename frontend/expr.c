@@ -59,6 +59,7 @@ gdesc(const GVal *g)
 	case G_MODULE: return "a module";
 	case G_WPNAME: return "a Warp builtin";
 	case G_PYNAME: return "a Python object";
+	case G_ENUM: return "an enum class";
 	default: return "not a value";
 	}
 }
@@ -1007,11 +1008,21 @@ compsub(Ctx *c, Node *e, Val base)
 static X
 attribute(Ctx *c, Node *e)
 {
-	X b = expr(c, e->a);
+	X b;
 	Type t;
 	Val a[2];
 	Val r;
 
+	if (e->a->kind == E_ATTR && e->a->a->kind == E_NAME && !envfind(&c->env, e->a->a->s)) {
+		/* ENUM.MEMBER.value (a module name, not a local) */
+		const Global *g = gfind(c->file, e->a->a->s);
+		if (g && g->v.kind == G_ENUM) {
+			GVal v = geval(c->k, c->file, e, true);
+			if (v.kind == G_CONST)
+				return gvalx(c, v, e->loc, e->s);
+		}
+	}
+	b = expr(c, e->a);
 	if (b.k == X_NONE)
 		return xnone();
 	if (b.k == X_G) {
@@ -1042,6 +1053,13 @@ attribute(Ctx *c, Node *e)
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)
 				return gvalx(c, v, e->loc, e->s);
+		}
+		if (g.kind == G_ENUM) {
+			const Global *m = gfind(c->file, aprintf(c->tmp, "%s.%s", g.s, e->s));
+			if (m)
+				return gvalx(c, m->v, e->loc, e->s);
+			serr(c, e->loc, "type object '%s' has no attribute '%s'", g.s, e->s);
+			return xnone();
 		}
 		serr(c, e->loc, "'%s' is not an attribute kpyc knows of %s", e->s, gdesc(&g));
 		return xnone();

@@ -705,6 +705,14 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		if (b.kind == G_MODULE)
 			return modmember(k, b.s, e->s);
+		if (b.kind == G_ENUM) {
+			const Global *g = gfind(f, aprintf(k->a, "%s.%s", b.s, e->s));
+			return g ? g->v : gnone();
+		}
+		if (b.kind == G_CONST && b.s && strcmp(b.s, "enum") == 0 && strcmp(e->s, "value") == 0) {
+			b.s = NULL; /* a member's value: the int itself */
+			return b;
+		}
 		if (b.kind == G_TYPE && !b.spec.any) {
 			/* vec3.dtype, vec3.length */
 			if (strcmp(e->s, "dtype") == 0 && b.spec.ty.k != T_STRUCT && b.spec.ty.k != T_ARRAY) {
@@ -1698,6 +1706,87 @@ overloadstub(Kpyc *k, FileCtx *f, Node *d)
 	return true;
 }
 
+/* ---- enums ------------------------------------------------------------ */
+
+/* class NAME(enum.IntEnum) or (enum.IntFlag) at the top level (tokens
+ * [i, e)), whose members are integer constants or enum.auto(): Warp reads
+ * a member as the int it is (an int32 constant).  Binds NAME as G_ENUM
+ * and each member as "NAME.MEMBER"; false (nothing bound) for any other
+ * class or member kpyc cannot value, which stays host code. */
+static bool
+intenum(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	NodeList *l;
+	Node *cls;
+	GVal b, v;
+	bool flag;
+	int64_t last = 0, hi = 0, *vals;
+	uint32_t j;
+	int n = 0;
+
+	if (i + 2 >= e || f->toks.v[i + 2].kind != '(')
+		return false;
+	l = parse(k, f, i, e, true);
+	if (!l || l->n != 1 || l->v[0]->kind != S_CLASS || l->v[0]->l2.n != 1)
+		return false;
+	cls = l->v[0];
+	b = geval(k, f, cls->l2.v[0], true);
+	if (b.kind != G_PYNAME || (strcmp(b.s, "enum.IntEnum") != 0 && strcmp(b.s, "enum.IntFlag") != 0))
+		return false;
+	flag = strcmp(b.s, "enum.IntFlag") == 0;
+	/* every statement a member, a docstring or pass */
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind == S_PASS || (s->kind == S_EXPR && s->a->kind == E_STR))
+			continue;
+		if (s->kind != S_ASSIGN || s->l1.n != 1 || s->l1.v[0]->kind != E_NAME)
+			return false;
+	}
+	vals = aalloc(k->a, (cls->l1.n + 1) * sizeof *vals);
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j], *val;
+		int64_t x;
+		Lit lit;
+		if (s->kind != S_ASSIGN)
+			continue;
+		val = s->a;
+		if (val->kind == E_CALL && val->l1.n == 0 && val->l2.n == 0 &&
+		    (v = geval(k, f, val->a, true)).kind == G_PYNAME && strcmp(v.s, "enum.auto") == 0) {
+			/* enum's _generate_next_value_: IntEnum counts from 1, IntFlag
+			 * takes the next power of two */
+			if (!flag)
+				x = n ? last + 1 : 1;
+			else {
+				x = 1;
+				while (x <= hi && x < ((int64_t)1 << 62))
+					x <<= 1;
+			}
+		} else {
+			v = geval(k, f, val, true);
+			if (v.kind != G_CONST || !numval(&v, &lit) || !lit.isint)
+				return false; /* a member kpyc cannot value: host code */
+			x = lit.i;
+		}
+		if (x < INT32_MIN || x > INT32_MAX)
+			return false;
+		vals[j] = last = x;
+		if (x > hi)
+			hi = x;
+		n++;
+	}
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind != S_ASSIGN)
+			continue;
+		v = gscalar(k, S_I32, litint(vals[j]));
+		v.s = "enum";
+		gbind(k, f, aprintf(k->a, "%s.%s", cls->s, s->l1.v[0]->s), v, s->l1.v[0]->loc);
+	}
+	v = gkind(G_ENUM, cls->s);
+	gbind(k, f, cls->s, v, cls->oploc);
+	return true;
+}
+
 /* Read the top level of file f: bind names, declare definitions. */
 static void
 scanfile(Kpyc *k, FileCtx *f)
@@ -1794,6 +1883,8 @@ scanfile(Kpyc *k, FileCtx *f)
 		}
 		case T_DEF:
 		case T_CLASS:
+			if (tk->kind == T_CLASS && intenum(k, f, i, e))
+				break;
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
 			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
