@@ -22,7 +22,12 @@ textures, indexed and fabric arrays, native snippets, wp.Function
 parameters: issue 14's list), and marked "deterministic" where it names
 Warp's deterministic mode.  A generic kernel's unit carries the
 wp.overload calls and @wp.overload stubs of its scope (those that read no
-loop variable or parameter), so both build the overloads the file declares.
+loop variable or parameter), so both build the overloads the file declares;
+where the file declares none, Warp instantiates the kernel at each launch
+for the arguments' types, so the unit declares, as wp.overload, the types
+of the file's launches of it where they can be read without running the
+file (literals, wp.TYPE(...), locals bound once to those or to
+wp.zeros/empty/ones/full/array(SHAPE, dtype=T)).
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation
@@ -246,6 +251,109 @@ def read_launches(tree):
     return out
 
 
+WARP_TYPE = re.compile(r"^(wp|warp)\.(u?int(8|16|32|64)|float(16|32|64)|bool|(vec|mat)\w+|quat\w*|transform\w*|"
+                       r"spatial_\w+)$")
+ARRAY_MAKERS = ("zeros", "empty", "ones", "full", "array")
+
+
+def literal_type(node):
+    """The Warp type (as source text) of a launch argument Warp would give
+    it, read without running anything: a literal, a wp.TYPE(...)
+    construction; else None."""
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int, float):
+        return {bool: "wp.bool", int: "wp.int32", float: "wp.float32"}[type(node.value)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return literal_type(node.operand)
+    if isinstance(node, ast.Call) and WARP_TYPE.match(ast.unparse(node.func)):
+        return ast.unparse(node.func)
+    return None
+
+
+def array_type(node):
+    """wp.zeros/empty/ones/full/array(SHAPE, dtype=T) with a literal shape
+    (an int or a name: one dimension; a tuple: its length) and T a Python
+    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+            ast.unparse(node.func.value) in ("wp", "warp") and node.func.attr in ARRAY_MAKERS):
+        return None
+    kw = {k.arg: k.value for k in node.keywords}
+    dt = kw.get("dtype")
+    if dt is None:
+        return None
+    dts = ast.unparse(dt)
+    dts = {"int": "wp.int32", "float": "wp.float32", "bool": "wp.bool"}.get(dts, dts)
+    if not WARP_TYPE.match(dts):
+        return None
+    shape = kw.get("shape")
+    if shape is None and node.func.attr != "array" and node.args:
+        shape = node.args[0]
+    if shape is None and node.func.attr == "array":
+        data = node.args[0] if node.args else kw.get("data")
+        if isinstance(data, ast.List) and all(literal_type(e) for e in data.elts):
+            return "wp.array(dtype=%s, ndim=1)" % dts
+        return None
+    if isinstance(shape, (ast.Name, ast.Attribute)) or (isinstance(shape, ast.Constant) and type(shape.value) is int):
+        nd = 1
+    elif isinstance(shape, (ast.Tuple, ast.List)) and 1 <= len(shape.elts) <= 4:
+        nd = len(shape.elts)
+    else:
+        return None
+    return "wp.array(dtype=%s, ndim=%d)" % (dts, nd)
+
+
+def launch_overloads(tree, fn):
+    """Warp instantiates a generic kernel for the argument types of each
+    launch; for the launches of fn whose arguments can be read (literals,
+    wp.TYPE(...), locals bound once to such or to wp.zeros(..., dtype=T)
+    and the like), the wp.overload statements that declare those types
+    for fn's generic parameters, as source text."""
+    params = [a for a in fn.args.args]
+    generic = [("Any" in ast.unparse(a.annotation)) if a.annotation is not None else False for a in params]
+    if not any(generic):
+        return []
+    out = []
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        binds = collections.defaultdict(list)
+        for st in ast.walk(func):
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                binds[st.targets[0].id].append(st.value)
+        for c in ast.walk(func):
+            if not (isinstance(c, ast.Call) and ast.unparse(c.func) in ("wp.launch", "warp.launch")):
+                continue
+            kw = {k.arg: k.value for k in c.keywords}
+            kern = c.args[0] if c.args else kw.get("kernel")
+            if not (isinstance(kern, ast.Name) and kern.id == fn.name):
+                continue
+            args = []
+            for part in (c.args[2] if len(c.args) > 2 else kw.get("inputs"), kw.get("outputs")):
+                if part is None:
+                    continue
+                if not isinstance(part, (ast.List, ast.Tuple)):
+                    args = None
+                    break
+                args += part.elts
+            if args is None or len(args) != len(params):
+                continue
+            types = {}
+            for p, g, a in zip(params, generic, args):
+                if not g:
+                    continue
+                if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
+                    a = binds[a.id][0]
+                t = literal_type(a) or array_type(a)
+                if t is None:
+                    types = None
+                    break
+                types[p.arg] = t
+            if types:
+                text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
+                if text not in out:
+                    out.append(text)
+    return out
+
+
 def extract_file(path, rel, stem, names_taken):
     src = open(path, encoding="utf-8").read()
     lines = src.splitlines(keepends=True)
@@ -350,6 +458,13 @@ def extract_file(path, rel, stem, names_taken):
             else:
                 ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1)
             otexts.append(ot)
+        if not otexts:
+            # no overload declared: those of the file's launches (Warp's
+            # implicit instantiation), where their argument types can be read
+            otexts = [re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, t, count=1)
+                      for t in launch_overloads(tree, fn)]
+            if otexts:
+                rec["launch_overloads"] = len(otexts)
         if otexts:
             rec["overloads"] = len(otexts)
         body = "\n".join(parts + [ktext] + otexts)
