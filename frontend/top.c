@@ -2073,18 +2073,34 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 			fd->nrets = (int)l->n;
 		}
 	}
-	/* @wp.kernel(enable_backward=False) */
+	/* @wp.kernel(enable_backward=False); a name= and launch bounds Warp
+	 * rejects */
 	for (i = 0; i < def->l3.n; i++) {
 		Node *d = def->l3.v[i];
+		Node *bounds = NULL, *maxreg = NULL;
 		uint32_t j;
 		if (d->kind != E_CALL)
 			continue;
-		for (j = 0; j < d->l2.n; j++)
-			if (d->l2.v[j]->s && strcmp(d->l2.v[j]->s, "enable_backward") == 0) {
-				GVal g = geval(k, f, d->l2.v[j]->a, true);
+		for (j = 0; j < d->l2.n; j++) {
+			Node *kw = d->l2.v[j];
+			if (kw->s && strcmp(kw->s, "enable_backward") == 0) {
+				GVal g = geval(k, f, kw->a, true);
 				if (g.kind == G_CONST && g.lit.ok)
 					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
+			} else if (fd->kernel && kw->s && strcmp(kw->s, "name") == 0 && kw->a->kind == E_STR) {
+				const char *n = kw->a->s;
+				size_t m = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+				if (!n[0] || n[m] || (n[0] >= '0' && n[0] <= '9'))
+					kerr(k, kw->a->loc, "name must be a non-empty valid C++ identifier matching "
+					     "[A-Za-z_][A-Za-z0-9_]*");
+			} else if (kw->s && strcmp(kw->s, "launch_bounds") == 0 && kw->a->kind != E_NONE) {
+				bounds = kw;
+			} else if (kw->s && strcmp(kw->s, "cuda_max_registers") == 0 && kw->a->kind != E_NONE) {
+				maxreg = kw;
 			}
+		}
+		if (fd->kernel && bounds && maxreg)
+			kerr(k, maxreg->loc, "cuda_max_registers and launch_bounds cannot be specified together");
 	}
 	k->closure = saved;
 	fd->order = (int)f->ndecls;
