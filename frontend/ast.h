@@ -210,7 +210,8 @@ enum GKind {
 	G_TUPLE,    /* a tuple of values: elts[n] (shapes) */
 	G_ANY,      /* typing.Any */
 	G_ENUM,     /* an enum.IntEnum or IntFlag class (s: its name); its members are
-	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum" */
+	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum";
+	             * n 1: a plain class, its constant attributes "CLASS.NAME" */
 };
 
 struct FuncDecl;

@@ -1134,7 +1134,11 @@ attribute(Ctx *c, Node *e)
 			const Global *m = gfind(c->file, aprintf(c->tmp, "%s.%s", g.s, e->s));
 			if (m)
 				return gvalx(c, m->v, e->loc, e->s);
-			serr(c, e->loc, "type object '%s' has no attribute '%s'", g.s, e->s);
+			if (g.n)
+				serr(c, e->loc, "'%s.%s' is not a constant kpyc evaluates (kpyc reads the constant attributes of "
+				     "a class only)", g.s, e->s);
+			else
+				serr(c, e->loc, "type object '%s' has no attribute '%s'", g.s, e->s);
 			return xnone();
 		}
 		serr(c, e->loc, "'%s' is not an attribute kpyc knows of %s", e->s, gdesc(&g));

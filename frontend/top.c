@@ -1708,8 +1708,40 @@ overloadstub(Kpyc *k, FileCtx *f, Node *d)
 
 /* ---- enums ------------------------------------------------------------ */
 
+/* A plain class (no base but object) at the top level: Warp reads
+ * CLASS.NAME in a kernel as the class attribute's value, so each
+ * attribute bound to a constant kpyc evaluates (ONE = wp.constant(1),
+ * DISABLED = False) becomes the module name "CLASS.NAME"; the class is
+ * bound as G_ENUM (n 1: a plain class) when it has one, else it stays
+ * host code (false). */
+static bool
+classconsts(Kpyc *k, FileCtx *f, Node *cls)
+{
+	uint32_t j;
+	int n = 0;
+	GVal v;
+
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind != S_ASSIGN || s->l1.n != 1 || s->l1.v[0]->kind != E_NAME)
+			continue;
+		v = geval(k, f, s->a, true);
+		if (v.kind != G_CONST)
+			continue;
+		gbind(k, f, aprintf(k->a, "%s.%s", cls->s, s->l1.v[0]->s), v, s->l1.v[0]->loc);
+		n++;
+	}
+	if (!n)
+		return false;
+	v = gkind(G_ENUM, cls->s);
+	v.n = 1;
+	gbind(k, f, cls->s, v, cls->oploc);
+	return true;
+}
+
 /* class NAME(enum.IntEnum) or (enum.IntFlag) at the top level (tokens
- * [i, e)), whose members are integer constants or enum.auto(): Warp reads
+ * [i, e); a class with no base goes to classconsts), whose members are
+ * integer constants or enum.auto(): Warp reads
  * a member as the int it is (an int32 constant).  Binds NAME as G_ENUM
  * and each member as "NAME.MEMBER"; false (nothing bound) for any other
  * class or member kpyc cannot value, which stays host code. */
@@ -1724,12 +1756,17 @@ intenum(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 	uint32_t j;
 	int n = 0;
 
-	if (i + 2 >= e || f->toks.v[i + 2].kind != '(')
+	if (i + 2 >= e || (f->toks.v[i + 2].kind != '(' && f->toks.v[i + 2].kind != ':'))
 		return false;
 	l = parse(k, f, i, e, true);
-	if (!l || l->n != 1 || l->v[0]->kind != S_CLASS || l->v[0]->l2.n != 1)
+	if (!l || l->n != 1 || l->v[0]->kind != S_CLASS)
 		return false;
 	cls = l->v[0];
+	if (cls->l2.n == 0 || (cls->l2.n == 1 && (b = geval(k, f, cls->l2.v[0], true)).kind == G_PYNAME &&
+	                       strcmp(b.s, "builtins.object") == 0))
+		return classconsts(k, f, cls);
+	if (cls->l2.n != 1)
+		return false;
 	b = geval(k, f, cls->l2.v[0], true);
 	if (b.kind != G_PYNAME || (strcmp(b.s, "enum.IntEnum") != 0 && strcmp(b.s, "enum.IntFlag") != 0))
 		return false;
