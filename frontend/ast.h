@@ -85,7 +85,9 @@ enum NodeKind {
 	E_TUPLE,     /* (l1) */
 	E_LIST,      /* [l1] */
 	E_STARRED,   /* *a */
-	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it */
+	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it
+	              * ("ast.Dict": l1 holds the items as E_KEYWORD, b the key,
+	              * a the value; b NULL for **a) */
 	/* statements */
 	S_EXPR,      /* a */
 	S_ASSIGN,    /* l1 targets (more than one: x = y = v), a value */
@@ -207,6 +209,9 @@ enum GKind {
 	G_PYNAME,   /* a member of another module (s: "typing.Any", "math.sqrt") */
 	G_TUPLE,    /* a tuple of values: elts[n] (shapes) */
 	G_ANY,      /* typing.Any */
+	G_ENUM,     /* an enum.IntEnum or IntFlag class (s: its name); its members are
+	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum";
+	             * n 1: a plain class, its constant attributes "CLASS.NAME" */
 };
 
 struct FuncDecl;
@@ -271,12 +276,22 @@ typedef struct FuncDecl {
 	int nrets;
 	int order;              /* position among the file's definitions */
 	bool nobackward;        /* enable_backward=False (decorator or module options) */
+	bool det;               /* module_options deterministic: RUN_TO_RUN or GPU_TO_GPU */
+	int max_unroll;         /* module_options max_unroll + 1 (0: not set) */
 	const struct NameMap *closure; /* a kernel nested in a function: the names that function
 	                         * binds (read as module names they would be wrong) */
 	struct FuncDecl *next;  /* next overload of the same name */
 	Inst *insts;
 	int ninsts;
+	struct KOverload *ovls; /* a generic kernel: its wp.overload types, in order */
+	uint32_t novls, capovls;
 } FuncDecl;
+
+/* One wp.overload of a generic kernel: a concrete type per parameter. */
+typedef struct KOverload {
+	Type *args;
+	Loc loc;
+} KOverload;
 
 /* Open-addressing map from names to indices. */
 typedef struct NameMap {
@@ -297,6 +312,8 @@ typedef struct FileCtx {
 	uint32_t ndecls, capdecls;
 	const char *modname;   /* the file name without directories and .py */
 	bool nobackward;       /* wp.set_module_options({"enable_backward": False}) */
+	bool det;              /* deterministic mode set for the module (options or wp.config) */
+	int max_unroll;        /* max_unroll set for the module + 1 (0: not set) */
 	const char *starmod;   /* the module of the first `from M import *` */
 } FileCtx;
 
@@ -470,6 +487,7 @@ typedef struct Ctx {
 	Region scratch;       /* dead code goes here */
 	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
 	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
+	bool callee;          /* compiling a call's function: an unbound name may be Warp's */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
@@ -519,5 +537,7 @@ const char *opsym(int binop);
 X call(Ctx *c, Node *e, int want, bool used);
 /* The op (OP_*) a Warp builtin name maps to, or -1. */
 int builtinop(Kpyc *k, const char *name);
+/* Is name one of Warp's builtins (kpyc's or not)? */
+bool iswarpname(const char *name);
 
 #endif /* KPY_FRONTEND_AST_H */

@@ -57,7 +57,7 @@ findsig(const char *name)
 	return NULL;
 }
 
-static bool
+bool
 iswarpname(const char *name)
 {
 	size_t i;
@@ -989,6 +989,95 @@ expectcall(Ctx *c, Args *a, Loc loc, bool neq)
 	return void_x();
 }
 
+/* wp.expect_near(a, b, tolerance=1e-6): Warp's runtime prints where the
+ * largest absolute difference of the components (of a float, vector,
+ * quaternion or matrix) exceeds the tolerance, as its builtin.h, vec.h,
+ * quat.h and mat.h do. */
+static X
+expectnear(Ctx *c, Args *a, Loc loc)
+{
+	Region rs[2] = {{0}}, *parent = c->b.r;
+	Val v[3], d, cond, f, ab[3];
+	X *tolx = kwget(a, "tolerance");
+	Type t, s;
+	Op *op;
+	int i, j, n, m;
+
+	if (a->nk > (tolx ? 1 : 0) || a->n < 2 || a->n > (tolx ? 2 : 3)) {
+		serr(c, a->nk > (tolx ? 1 : 0) ? a->kloc[0] : loc, "Couldn't find function overload for 'expect_near': it "
+		     "takes a, b and tolerance");
+		return xnone();
+	}
+	for (i = 0; i < a->n; i++)
+		if (!(v[i] = xvalue(c, a->pos[i], a->ploc[i])))
+			return xnone();
+	t = vty(c->f, v[0]);
+	s = t.k == T_SCALAR ? t : tscalar(t.s);
+	if (tolx && !(v[2] = xvalue(c, *tolx, loc)))
+		return xnone();
+	if (a->n == 2 && !tolx)
+		v[2] = cfloat(c->m, c->f, s.s, 1.0e-6);
+	if (!typeeq(t, vty(c->f, v[1])) || !typeeq(s, vty(c->f, v[2])) || !scalarisfloat(s.s) ||
+	    !(t.k == T_SCALAR || t.k == T_VEC || t.k == T_QUAT || t.k == T_MAT)) {
+		serr(c, loc, "Couldn't find function overload for 'expect_near' that matched inputs with types: [%s, %s, %s]",
+		     wptypename(c->m, t), wptypename(c->m, vty(c->f, v[1])), wptypename(c->m, vty(c->f, v[2])));
+		return xnone();
+	}
+	if (t.k == T_SCALAR) {
+		if (!(d = emit1(c, OP_SUB, v, 2, loc, "expect_near")) || !(d = emit1(c, OP_ABS, &d, 1, loc, "expect_near")))
+			return xnone();
+	} else {
+		/* the largest difference of components, from zero, in Warp's order */
+		n = t.k == T_QUAT ? 4 : t.n;
+		m = t.k == T_MAT ? t.m : 1;
+		d = cfloat(c->m, c->f, s.s, 0.0);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < m; j++) {
+				Val ex[3] = {v[0], cint(c->m, c->f, S_I32, i), cint(c->m, c->f, S_I32, j)}, di, comp[2];
+				int k2, na = t.k == T_MAT ? 3 : 2;
+				for (k2 = 0; k2 < 2; k2++) {
+					ex[0] = v[k2];
+					if (!(comp[k2] = emit1(c, OP_EXTRACT, ex, na, loc, "expect_near")))
+						return xnone();
+				}
+				if (!(di = emit1(c, OP_SUB, comp, 2, loc, "expect_near")) ||
+				    !(di = emit1(c, OP_ABS, &di, 1, loc, "expect_near")))
+					return xnone();
+				ab[0] = d;
+				ab[1] = di;
+				if (!(d = emit1(c, OP_MAX, ab, 2, loc, "expect_near")))
+					return xnone();
+			}
+	}
+	ab[0] = d;
+	ab[1] = v[2];
+	if (!(cond = emit1(c, OP_GT, ab, 2, loc, "expect_near")))
+		return xnone();
+	c->b.r = &rs[0];
+	{
+		const char *text[4] = {"Error, expect_near() failed with tolerance ", "    Expected: ", "    Actual: ",
+		                       t.k == T_SCALAR ? "    Absolute difference: " : "    Max absolute difference: "};
+		Val vals[4] = {v[2], v[1], v[0], d};
+		for (i = 0; i < 4; i++) {
+			f = cstr(c->m, c->f, text[i]);
+			emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "expect_near");
+			if (!emitop(c, OP_PRINT, &vals[i], 1, 0, tvoid(), loc, "expect_near")) {
+				c->b.r = parent;
+				return xnone();
+			}
+		}
+	}
+	for (i = 0; i < 2; i++)
+		regpush(c->m, &rs[i], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, loc));
+	c->b.r = parent;
+	op = mkop(c->m, c->f, OP_IF, &cond, 1, NULL, 0, loc);
+	opsetregions(c->m, op, 2);
+	op->regs[0] = rs[0];
+	op->regs[1] = rs[1];
+	regpush(c->m, parent, op);
+	return void_x();
+}
+
 static X
 printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 {
@@ -1384,12 +1473,26 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	}
 	if (!evalargs(c, e, &a))
 		return xnone();
+	if (!pyname && strcmp(name, "inverse_approx") == 0) {
+		/* Warp's inverse with an approximate reciprocal of the determinant
+		 * on CUDA; on the CPU the same inversion as wp.inverse, and the
+		 * same adjoint everywhere (mat.h): kpy compiles wp.inverse */
+		Type t = a.n == 1 && a.pos[0].k == X_VAL ? vty(c->f, a.pos[0].v) : tvoid();
+		if (a.nk || t.k != T_MAT || t.n != t.m || t.n < 2 || t.n > 4 || !scalarisfloat(t.s)) {
+			serr(c, loc, "Couldn't find function overload for 'inverse_approx' that matched inputs with types: [%s]",
+			     a.n == 1 && a.pos[0].k == X_VAL ? wptypename(c->m, t) : "...");
+			return xnone();
+		}
+		name = "inverse";
+	}
 	if (strcmp(name, "tid") == 0)
 		return tidcall(c, &a, want, loc);
 	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
 		return printcall(c, &a, loc, name[5] == 'f');
 	if (!pyname && (strcmp(name, "expect_eq") == 0 || strcmp(name, "expect_neq") == 0))
 		return expectcall(c, &a, loc, name[7] == 'n');
+	if (!pyname && strcmp(name, "expect_near") == 0)
+		return expectnear(c, &a, loc);
 	if (strcmp(name, "len") == 0)
 		return lencall(c, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
@@ -1643,7 +1746,9 @@ call(Ctx *c, Node *e, int want, bool used)
 	X r;
 
 	c->b.loc = e->loc;
+	c->callee = e->a->kind == E_NAME;
 	fn = expr(c, e->a);
+	c->callee = false;
 	if (fn.k == X_NONE)
 		return xnone();
 	if (fn.k != X_G) {

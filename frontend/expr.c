@@ -59,6 +59,7 @@ gdesc(const GVal *g)
 	case G_MODULE: return "a module";
 	case G_WPNAME: return "a Warp builtin";
 	case G_PYNAME: return "a Python object";
+	case G_ENUM: return "an enum class";
 	default: return "not a value";
 	}
 }
@@ -275,6 +276,15 @@ namex(Ctx *c, Node *e)
 				gv.s = aprintf(c->k->a, "builtins.%s", e->s);
 				return xg(gv, e->loc);
 			}
+	}
+	if (c->callee) {
+		/* a call of a name the module does not bind: Warp looks it up in
+		 * the warp module (sin(x), vec3(...), expect_eq(...) with no
+		 * import), then in Python's builtins */
+		GVal v = wpname(c->k, e->s);
+		c->callee = false;
+		if (v.kind != G_WPNAME || iswarpname(e->s))
+			return xg(v, e->loc);
 	}
 	if (!c->syntaxerr)
 		serr(c, e->loc, "Referencing undefined symbol: %s", e->s);
@@ -794,6 +804,116 @@ addindices(Ctx *c, Node *e, Pend *p)
 	return op ? xval(op->res[0]) : xnone();
 }
 
+/* The components a constant slice ix selects of len, in order, as
+ * Python's slice.indices: false (reported) if a bound is not a constant
+ * integer, the step is zero or nothing is selected (Warp's zero-length
+ * vectors are not compiled). */
+static bool
+slicebounds(Ctx *c, Node *ix, int len, int *idx, int *n)
+{
+	int64_t bnd[3] = {0, len, 1};
+	Node *pp[3] = {ix->a, ix->b, ix->c};
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		X bx;
+		if (!pp[k])
+			continue;
+		bx = expr(c, pp[k]);
+		if (bx.k == X_NONE)
+			return false;
+		if (bx.k != X_VAL || !bx.wconst || bx.hasrange || !isconst(c->f, bx.v) || !isint(vty(c->f, bx.v))) {
+			serr(c, pp[k]->loc, "Slice component must be a compile-time constant.");
+			return false;
+		}
+		bnd[k] = val(c->f, bx.v)->c[0].i;
+	}
+	if (bnd[2] == 0) {
+		serr(c, ix->loc, "slice step cannot be zero");
+		return false;
+	}
+	if (!pp[0])
+		bnd[0] = bnd[2] < 0 ? len - 1 : 0;
+	else if (bnd[0] < 0)
+		bnd[0] += len;
+	if (!pp[1])
+		bnd[1] = bnd[2] < 0 ? -1 : len;
+	else if (bnd[1] < 0)
+		bnd[1] += len;
+	for (k = 0; k < 2; k++) {
+		if (bnd[k] < -1)
+			bnd[k] = -1;
+		if (bnd[k] > len)
+			bnd[k] = len;
+	}
+	*n = 0;
+	for (k = (int)bnd[0]; bnd[2] > 0 ? k < bnd[1] : k > bnd[1]; k += (int)bnd[2])
+		if (k >= 0 && k < len)
+			idx[(*n)++] = k;
+	if (*n == 0) {
+		serr(c, ix->loc, "the slice is empty");
+		return false;
+	}
+	return true;
+}
+
+/* m[a:b], m[a:b, c:d], m[i, a:b], m[a:b, j] with constant bounds and
+ * indices: the selected rows and columns, a matrix where both are
+ * slices (one row slice alone keeps every column), else a vector. */
+static X
+matslice(Ctx *c, Node *e, Val base, Type t)
+{
+	int idx[2][MAXVEC], cnt[2], ax, i, j, n = 0;
+	bool sl[2] = {true, true};
+	Val *comps = aalloc(c->tmp, (size_t)(t.n * t.m + 1) * sizeof *comps), a[3];
+	Op *op;
+
+	for (ax = 0; ax < 2; ax++) {
+		int len = ax ? t.m : t.n;
+		Node *ix = ax < (int)e->l1.n ? e->l1.v[ax] : NULL;
+		if (!ix) {
+			for (i = 0; i < len; i++)
+				idx[ax][i] = i;
+			cnt[ax] = len;
+		} else if (ix->kind == E_SLICE) {
+			if (!slicebounds(c, ix, len, idx[ax], &cnt[ax]))
+				return xnone();
+		} else {
+			X x = expr(c, ix);
+			int64_t v;
+			if (x.k == X_NONE)
+				return xnone();
+			if (x.k != X_VAL || !x.wconst || !isconst(c->f, x.v) || !isint(vty(c->f, x.v))) {
+				serr(c, ix->loc, "kpyc slices a matrix with constant indices only");
+				return xnone();
+			}
+			v = val(c->f, x.v)->c[0].i;
+			if (v < 0)
+				v += len;
+			if (v < 0 || v >= len) {
+				serr(c, ix->loc, "matrix index %lld is out of range", (long long)val(c->f, x.v)->c[0].i);
+				return xnone();
+			}
+			idx[ax][0] = (int)v;
+			cnt[ax] = 1;
+			sl[ax] = false;
+		}
+	}
+	for (i = 0; i < cnt[0]; i++)
+		for (j = 0; j < cnt[1]; j++) {
+			a[0] = base;
+			a[1] = cint(c->m, c->f, S_I32, idx[0][i]);
+			a[2] = cint(c->m, c->f, S_I32, idx[1][j]);
+			if (!(comps[n++] = emit1(c, OP_EXTRACT, a, 3, e->loc, "component")))
+				return xnone();
+		}
+	if (sl[0] && sl[1])
+		op = emitop(c, OP_MAT, comps, n, 0, tmat(cnt[0], cnt[1], t.s), e->loc, "slice");
+	else
+		op = emitop(c, OP_VEC, comps, n, 0, tvec(n, t.s), e->loc, "slice");
+	return op ? xval(op->res[0]) : xnone();
+}
+
 static X compsub(Ctx *c, Node *e, Val base);
 
 static X
@@ -917,55 +1037,19 @@ compsub(Ctx *c, Node *e, Val base)
 			serr(c, e->loc, "a %s takes one index", wptypename(c->m, t));
 			return xnone();
 		}
-		if (ix->kind == E_SLICE && t.k == T_VEC) {
-			/* v[a:b:s] with constant bounds: a shorter vector */
-			int64_t bnd[3] = {0, t.n, 1};
-			Node *pp[3] = {ix->a, ix->b, ix->c};
-			int k, n = 0;
+		if (ix->kind == E_SLICE && (t.k == T_VEC || t.k == T_QUAT || t.k == T_XFORM)) {
+			/* v[a:b:s] with constant bounds: a vector of those components
+			 * (of a quaternion or transform too, as Warp) */
+			int idx[MAXVEC], k, n;
 			Val comps[MAXVEC];
 			Op *op;
-			for (k = 0; k < 3; k++) {
-				X bx;
-				if (!pp[k])
-					continue;
-				bx = expr(c, pp[k]);
-				if (bx.k == X_NONE)
-					return xnone();
-				if (bx.k != X_VAL || !bx.wconst || bx.hasrange || !isconst(c->f, bx.v) || !isint(vty(c->f, bx.v))) {
-					serr(c, pp[k]->loc, "Slice component must be a compile-time constant.");
-					return xnone();
-				}
-				bnd[k] = val(c->f, bx.v)->c[0].i;
-			}
-			if (bnd[2] == 0) {
-				serr(c, ix->loc, "slice step cannot be zero");
+			if (!slicebounds(c, ix, ncomp(t), idx, &n))
 				return xnone();
-			}
-			if (!pp[0])
-				bnd[0] = bnd[2] < 0 ? t.n - 1 : 0;
-			else if (bnd[0] < 0)
-				bnd[0] += t.n;
-			if (!pp[1])
-				bnd[1] = bnd[2] < 0 ? -1 : t.n;
-			else if (bnd[1] < 0)
-				bnd[1] += t.n;
-			for (k = 0; k < 2; k++) {
-				if (bnd[k] < -1)
-					bnd[k] = -1;
-				if (bnd[k] > t.n)
-					bnd[k] = t.n;
-			}
-			for (k = (int)bnd[0]; bnd[2] > 0 ? k < bnd[1] : k > bnd[1]; k += (int)bnd[2]) {
-				if (k < 0 || k >= t.n)
-					continue;
+			for (k = 0; k < n; k++) {
 				a[0] = base;
-				a[1] = cint(c->m, c->f, S_I32, k);
-				if (!(comps[n++] = emit1(c, OP_EXTRACT, a, 2, e->loc, "component")))
+				a[1] = cint(c->m, c->f, S_I32, idx[k]);
+				if (!(comps[k] = emit1(c, OP_EXTRACT, a, 2, e->loc, "component")))
 					return xnone();
-			}
-			if (n == 0) {
-				serr(c, ix->loc, "the slice is empty");
-				return xnone();
 			}
 			op = emitop(c, OP_VEC, comps, n, 0, tvec(n, t.s), e->loc, "slice");
 			return op ? xval(op->res[0]) : xnone();
@@ -979,6 +1063,8 @@ compsub(Ctx *c, Node *e, Val base)
 		return r ? xval(r) : xnone();
 	}
 	if (t.k == T_MAT) {
+		if (e->l1.n <= 2 && !e->tcomma && (e->l1.v[0]->kind == E_SLICE || (e->l1.n == 2 && e->l1.v[1]->kind == E_SLICE)))
+			return matslice(c, e, base, t);
 		if (e->l1.n == 2) {
 			if (!(a[1] = indexval(c, e->l1.v[0])) || !(a[2] = indexval(c, e->l1.v[1])))
 				return xnone();
@@ -988,7 +1074,7 @@ compsub(Ctx *c, Node *e, Val base)
 			r = emit1(c, OP_EXTRACT, a, 3, e->loc, "component");
 			return r ? xval(r) : xnone();
 		}
-		serr(c, e->loc, "a matrix takes one or two indices (matrix slices are not supported)");
+		serr(c, e->loc, "a matrix takes one or two indices");
 		return xnone();
 	}
 	serr(c, e->loc, "'%s' object is not subscriptable", wptypename(c->m, t));
@@ -998,11 +1084,21 @@ compsub(Ctx *c, Node *e, Val base)
 static X
 attribute(Ctx *c, Node *e)
 {
-	X b = expr(c, e->a);
+	X b;
 	Type t;
 	Val a[2];
 	Val r;
 
+	if (e->a->kind == E_ATTR && e->a->a->kind == E_NAME && !envfind(&c->env, e->a->a->s)) {
+		/* ENUM.MEMBER.value (a module name, not a local) */
+		const Global *g = gfind(c->file, e->a->a->s);
+		if (g && g->v.kind == G_ENUM) {
+			GVal v = geval(c->k, c->file, e, true);
+			if (v.kind == G_CONST)
+				return gvalx(c, v, e->loc, e->s);
+		}
+	}
+	b = expr(c, e->a);
 	if (b.k == X_NONE)
 		return xnone();
 	if (b.k == X_G) {
@@ -1033,6 +1129,17 @@ attribute(Ctx *c, Node *e)
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)
 				return gvalx(c, v, e->loc, e->s);
+		}
+		if (g.kind == G_ENUM) {
+			const Global *m = gfind(c->file, aprintf(c->tmp, "%s.%s", g.s, e->s));
+			if (m)
+				return gvalx(c, m->v, e->loc, e->s);
+			if (g.n)
+				serr(c, e->loc, "'%s.%s' is not a constant kpyc evaluates (kpyc reads the constant attributes of "
+				     "a class only)", g.s, e->s);
+			else
+				serr(c, e->loc, "type object '%s' has no attribute '%s'", g.s, e->s);
+			return xnone();
 		}
 		serr(c, e->loc, "'%s' is not an attribute kpyc knows of %s", e->s, gdesc(&g));
 		return xnone();

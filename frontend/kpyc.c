@@ -19,7 +19,8 @@ usage(FILE *f)
 	        "input) into one kir module.\n"
 	        "\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
-	        "      --max-unroll=N    Warp's max_unroll, for its dynamic-loop rule (default 16)\n"
+	        "      --max-unroll=N    Warp's max_unroll, for its dynamic-loop rule, where the\n"
+	        "                        module options do not set it (default 16)\n"
 	        "      --parse-only      check the syntax only; write nothing\n"
 	        "  -h, --help            show this help\n"
 	        "  -V, --version         show the version\n");

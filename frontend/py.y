@@ -721,7 +721,7 @@ testlist_items
 	;
 
 display_body
-	: dict_items opt_comma { $$ = unsup(ps, "ast.Dict", @1); }
+	: dict_items opt_comma { $$ = unsup(ps, "ast.Dict", @1); $$->l1 = $1; }
 	| set_items opt_comma { $$ = unsup(ps, "ast.Set", @1); }
 	| test ':' test comp_for { $$ = unsup(ps, "ast.DictComp", @1); }
 	| test comp_for { $$ = unsup(ps, "ast.SetComp", @1); }
@@ -733,8 +733,8 @@ dict_items
 	;
 
 dict_item
-	: test ':' test { $$ = $1; }
-	| POW expr { $$ = $2; }
+	: test ':' test { $$ = leaf(ps, E_KEYWORD, @1); $$->b = $1; $$->a = $3; }
+	| POW expr { $$ = leaf(ps, E_KEYWORD, @1); $$->a = $2; }
 	;
 
 set_items

@@ -705,6 +705,14 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		if (b.kind == G_MODULE)
 			return modmember(k, b.s, e->s);
+		if (b.kind == G_ENUM) {
+			const Global *g = gfind(f, aprintf(k->a, "%s.%s", b.s, e->s));
+			return g ? g->v : gnone();
+		}
+		if (b.kind == G_CONST && b.s && strcmp(b.s, "enum") == 0 && strcmp(e->s, "value") == 0) {
+			b.s = NULL; /* a member's value: the int itself */
+			return b;
+		}
 		if (b.kind == G_TYPE && !b.spec.any) {
 			/* vec3.dtype, vec3.length */
 			if (strcmp(e->s, "dtype") == 0 && b.spec.ty.k != T_STRUCT && b.spec.ty.k != T_ARRAY) {
@@ -838,8 +846,9 @@ stmtend(const TokArray *t, uint32_t i)
 }
 
 /* Is the decorator expression starting at token i (after '@') one of
- * Warp's?  Returns 'k' (kernel), 'f' (func), 's' (struct), 'o' (another
- * Warp decorator: func_grad, overload, ...) or 0. */
+ * Warp's?  Returns 'k' (kernel), 'f' (func), 's' (struct), 'g'
+ * (func_grad), 'r' (func_replay), 'v' (overload), 'o' (another Warp
+ * decorator: func_native, ...) or 0. */
 static int
 warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 {
@@ -887,7 +896,9 @@ warpdecorator(Kpyc *k, FileCtx *f, uint32_t i)
 		return 'g';
 	if (strcmp(v.s, "func_replay") == 0)
 		return 'r';
-	if (strncmp(v.s, "func_", 5) == 0 || strcmp(v.s, "overload") == 0)
+	if (strcmp(v.s, "overload") == 0)
+		return 'v';
+	if (strncmp(v.s, "func_", 5) == 0)
 		return 'o';
 	return 0;
 }
@@ -1295,52 +1306,86 @@ tokis(const FileCtx *f, const Token *t, const char *name)
 	return t->len == n && memcmp(f->src->text + t->off, name, n) == 0;
 }
 
+/* Where the module options read go: a file's (set_module_options,
+ * wp.config) or a kernel's (module_options, kernel: its name). */
+typedef struct OptSink {
+	bool *nobackward;
+	bool *det;
+	int *max_unroll; /* the option's value + 1 (0: not set) */
+	const char *kernel;
+} OptSink;
+
+/* Warp 1.19's module options (Module.options): the keys a kernel's
+ * module_options may name. */
+static const char *const modopts[] = {
+	"block_dim", "compile_time_trace", "cpu_compiler_flags", "cuda_output", "default_grid_stride",
+	"deterministic", "deterministic_max_records", "enable_backward", "enable_mathdx_fft", "enable_mathdx_gemm",
+	"enable_mathdx_solver", "extra_build_options", "fast_math", "fuse_fp", "lineinfo", "max_unroll", "mode",
+	"optimization_level", "strip_hash",
+};
+
 /* The value of the module option opt (tokens [v, ve), its name at loc):
- * "enable_backward" sets *nobackward; "deterministic" (Warp's
- * deterministic atomics, which reject some kernels) and a "max_unroll"
- * other than kpyc's are rejected, located, rather than ignored. */
+ * "enable_backward" sets *nobackward; "deterministic" sets *det (Warp's
+ * deterministic mode: the same results on the CPU, where Warp runs the
+ * threads in order; sema.c rejects, located, the kernels whose atomics
+ * kpyc cannot vouch Warp accepts in that mode); "max_unroll" (an integer
+ * literal) sets *max_unroll, for Warp's dynamic-loop rule; a negative
+ * "deterministic_max_records" is an error, and "fast_math" or "fuse_fp"
+ * (flags of Warp's C++ compilers, which kpy does not apply) a warning,
+ * rather than ignored. */
 static void
-optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, bool *nobackward)
+optvalue(Kpyc *k, FileCtx *f, Loc loc, const char *opt, uint32_t v, uint32_t ve, const OptSink *o)
 {
 	const TokArray *t = &f->toks;
 
 	if (strcmp(opt, "enable_backward") == 0) {
 		if (ve == v + 1 && t->v[v].kind == T_FALSE)
-			*nobackward = true;
+			*o->nobackward = true;
 		else if (ve == v + 1 && t->v[v].kind == T_TRUE)
-			*nobackward = false;
+			*o->nobackward = false;
 	} else if (strcmp(opt, "deterministic") == 0) {
 		/* Warp takes a DeterministicMode only (False is a ValueError there) */
-		if (!(ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.' &&
-		      tokis(f, &t->v[ve - 1], "NOT_GUARANTEED")))
-			kerr(k, loc, "the module option \"deterministic\" is not supported by kpyc (Warp's "
-			     "deterministic mode orders atomic accumulation and rejects some kernels); only "
-			     "wp.DeterministicMode.NOT_GUARANTEED is");
+		bool mode = ve > v + 1 && t->v[ve - 1].kind == T_NAME && t->v[ve - 2].kind == '.';
+		if (mode && tokis(f, &t->v[ve - 1], "NOT_GUARANTEED"))
+			*o->det = false;
+		else if (mode && (tokis(f, &t->v[ve - 1], "RUN_TO_RUN") || tokis(f, &t->v[ve - 1], "GPU_TO_GPU")))
+			*o->det = true;
+		else
+			kerr(k, loc, "deterministic must be a warp.DeterministicMode value (wp.DeterministicMode.NOT_GUARANTEED, "
+			     "RUN_TO_RUN or GPU_TO_GPU)");
+	} else if (strcmp(opt, "deterministic_max_records") == 0) {
+		/* a capacity of Warp's CUDA scatter buffers: nothing on the CPU */
+		if (t->v[v].kind == '-' || t->v[v].kind == T_TRUE || t->v[v].kind == T_FALSE)
+			kerr(k, loc, "deterministic_max_records must be a non-negative integer");
+	} else if (strcmp(opt, "fast_math") == 0 || strcmp(opt, "fuse_fp") == 0) {
+		bool dflt = ve == v + 1 && t->v[v].kind == (opt[1] == 'a' ? T_FALSE : T_TRUE);
+		if (!dflt)
+			kwarn(k, loc, "kpy does not apply the module option \"%s\" (a flag of Warp's C++ compilers): "
+			      "results may differ from Warp's in rounding", opt);
 	} else if (strcmp(opt, "max_unroll") == 0) {
 		char buf[16];
 		const Token *n = &t->v[v];
-		bool same = false;
-		if (ve == v + 1 && n->kind == T_NUMBER && n->len < sizeof buf) {
+		if (ve == v + 1 && n->kind == T_NUMBER && n->len < 10) {
 			memcpy(buf, f->src->text + n->off, n->len);
 			buf[n->len] = 0;
-			same = strspn(buf, "0123456789") == n->len && atoi(buf) == k->o->max_unroll;
+			if (strspn(buf, "0123456789") == n->len) {
+				*o->max_unroll = atoi(buf) + 1;
+				return;
+			}
 		}
-		if (!same)
-			kerr(k, loc, "the module option \"max_unroll\" differs from kpyc's (%d): pass kpyc "
-			     "--max-unroll with the module's value", k->o->max_unroll);
+		kerr(k, loc, "kpyc reads the module option \"max_unroll\" as an integer literal only");
 	}
 }
 
 /* The module options of a dict display in tokens [i, e) (a dict is host
- * syntax kpyc does not parse): "enable_backward" sets *nobackward;
- * "deterministic" (Warp's deterministic atomics, which reject some
- * kernels) and a "max_unroll" other than kpyc's are rejected, located,
- * rather than ignored. */
+ * syntax kpyc does not parse), each as optvalue reads it; a kernel's
+ * module_options may name Warp's options only. */
 static void
-optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
+optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const OptSink *o)
 {
 	const TokArray *t = &f->toks;
 	uint32_t j;
+	size_t m;
 
 	for (j = i; j + 2 < e; j++) {
 		const Token *key = &t->v[j];
@@ -1360,12 +1405,15 @@ optdict(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool *nobackward)
 		}
 		if (ve == v)
 			continue;
-		if (tokkey(f, key, "enable_backward"))
-			optvalue(k, f, key->loc, "enable_backward", v, ve, nobackward);
-		else if (tokkey(f, key, "deterministic"))
-			optvalue(k, f, key->loc, "deterministic", v, ve, nobackward);
-		else if (tokkey(f, key, "max_unroll"))
-			optvalue(k, f, key->loc, "max_unroll", v, ve, nobackward);
+		for (m = 0; m < countof(modopts) && !tokkey(f, key, modopts[m]); m++)
+			;
+		if (m == countof(modopts)) {
+			if (o->kernel)
+				kerr(k, key->loc, "@wp.kernel for '%s': unknown module_options: %.*s", o->kernel, (int)key->len,
+				     f->src->text + key->off);
+		} else {
+			optvalue(k, f, key->loc, modopts[m], v, ve, o);
+		}
 		j = ve - 1;
 	}
 }
@@ -1387,7 +1435,10 @@ moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		if (!g || g->v.kind != G_WARP)
 			return;
 	}
-	optdict(k, f, i + 3, e, &f->nobackward);
+	{
+		OptSink o = {&f->nobackward, &f->det, &f->max_unroll, NULL};
+		optdict(k, f, i + 3, e, &o);
+	}
 }
 
 /* WARP.config.NAME = VALUE at the top level (tokens [i, e)): Warp's
@@ -1396,7 +1447,7 @@ static void
 configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
-	static const char *const opts[] = {"enable_backward", "deterministic", "max_unroll"};
+	OptSink o = {&f->nobackward, &f->det, &f->max_unroll, NULL};
 	uint32_t ve = e;
 	size_t j;
 
@@ -1412,9 +1463,9 @@ configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		ve--;
 	if (ve == i + 6)
 		return;
-	for (j = 0; j < countof(opts); j++)
-		if (tokis(f, &t->v[i + 4], opts[j]))
-			optvalue(k, f, t->v[i + 4].loc, opts[j], i + 6, ve, &f->nobackward);
+	for (j = 0; j < countof(modopts); j++)
+		if (tokis(f, &t->v[i + 4], modopts[j]))
+			optvalue(k, f, t->v[i + 4].loc, modopts[j], i + 6, ve, &o);
 }
 
 /* @wp.kernel(module_options={...}) in the decorator tokens [i, e).  As
@@ -1440,8 +1491,337 @@ decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 				kerr(k, t->v[j].loc, "module_options requires module=\"unique\"; use wp.set_module_options() "
 				     "to set module-level options for a shared module");
 			else
-				optdict(k, f, j + 2, e, &fd->nobackward);
+			{
+				OptSink o = {&fd->nobackward, &fd->det, &fd->max_unroll, fd->def->s};
+				optdict(k, f, j + 2, e, &o);
+			}
 		}
+}
+
+/* ---- kernel overloads ------------------------------------------------ */
+
+/* Does concrete type t fit the parameter annotation s (Warp's
+ * type_matches_template)? */
+static bool
+fitsspec(const TySpec *s, Type t)
+{
+	if (s->any)
+		return t.k != T_STR;
+	if (s->anydtype)
+		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	return typeeq(s->ty, t);
+}
+
+static const char *
+specstr(Kpyc *k, const TySpec *s)
+{
+	if (s->any)
+		return "typing.Any";
+	if (s->anydtype)
+		return aprintf(k->a, "array(ndim=%d, dtype=typing.Any)", s->ty.nd);
+	return wptypename(k->m, s->ty);
+}
+
+/* Add an overload of the generic kernel fd: types[i] is the annotation of
+ * parameter i (NULL: keep the kernel's own, a wp.overload dict that does
+ * not name it).  Checked as Warp's Kernel.add_overload does; an overload
+ * already declared is not added twice. */
+static void
+addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
+{
+	Type *args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *args);
+	KOverload o;
+	uint32_t n;
+	int i;
+
+	for (i = 0; i < fd->nparams; i++) {
+		TySpec ts;
+		Loc at = types[i] ? types[i]->loc : loc;
+		if (!types[i])
+			ts = fd->params[i].spec;
+		else if (!evaltype(k, f, types[i], &ts, false))
+			return;
+		if (ts.any || ts.anydtype) {
+			kerr(k, at, "Kernel %s argument '%s' cannot be generic, got %s", fd->name, fd->params[i].name,
+			     specstr(k, &ts));
+			return;
+		}
+		if (!fitsspec(&fd->params[i].spec, ts.ty)) {
+			kerr(k, at, "Kernel %s argument '%s' type mismatch: expected %s, got %s", fd->name,
+			     fd->params[i].name, specstr(k, &fd->params[i].spec), wptypename(k->m, ts.ty));
+			return;
+		}
+		args[i] = ts.ty;
+	}
+	for (n = 0; n < fd->novls; n++) {
+		for (i = 0; i < fd->nparams && typeeq(fd->ovls[n].args[i], args[i]); i++)
+			;
+		if (i == fd->nparams)
+			return;
+	}
+	o.args = args;
+	o.loc = loc;
+	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
+}
+
+/* The kernel a wp.overload names (a module-level @wp.kernel), else NULL
+ * (reported where Warp rejects it). */
+static FuncDecl *
+overloadtarget(Kpyc *k, FileCtx *f, const char *name, Loc loc)
+{
+	const Global *g = gfind(f, name);
+
+	if (!g || g->v.kind != G_KERNEL || !g->v.fd)
+		return NULL;
+	if (g->v.fd->bad || !g->v.fd->def)
+		return NULL;
+	if (!g->v.fd->generic) {
+		kerr(k, loc, "Only generic kernels can be overloaded.  Kernel %s is not generic", name);
+		return NULL;
+	}
+	return g->v.fd;
+}
+
+/* WARP.overload(KERNEL, [types]) or WARP.overload(KERNEL, {"name": type})
+ * at the top level, alone or assigned (tokens [i, e)). */
+static void
+overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	const TokArray *t = &f->toks;
+	NodeList *l;
+	Node *s, *call, *kn = NULL, *tn = NULL, **types;
+	GVal fn;
+	FuncDecl *fd;
+	uint32_t j;
+
+	for (j = i; j + 1 < e && j < i + 6; j++)
+		if (t->v[j].kind == T_NAME && tokis(f, &t->v[j], "overload") && t->v[j + 1].kind == '(')
+			break;
+	if (j + 1 >= e || j >= i + 6)
+		return;
+	l = parse(k, f, i, e, true);
+	if (!l || l->n != 1)
+		return;
+	s = l->v[0];
+	call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
+	if (!call || call->kind != E_CALL)
+		return;
+	fn = geval(k, f, call->a, true);
+	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+		return;
+	if (call->l1.n > 0)
+		kn = call->l1.v[0];
+	if (call->l1.n > 1)
+		tn = call->l1.v[1];
+	for (j = 0; j < call->l2.n; j++) {
+		Node *kw = call->l2.v[j];
+		if (kw->s && strcmp(kw->s, "kernel") == 0)
+			kn = kw->a;
+		else if (kw->s && strcmp(kw->s, "arg_types") == 0)
+			tn = kw->a;
+	}
+	if (!kn || kn->kind != E_NAME || !(fd = overloadtarget(k, f, kn->s, kn->loc)))
+		return;
+	if (!tn || tn->kind == E_NONE) {
+		kerr(k, call->loc, "Invalid number of arguments for kernel %s", kn->s);
+		return;
+	}
+	types = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *types);
+	if (tn->kind == E_LIST) {
+		if ((int)tn->l1.n != fd->nparams) {
+			kerr(k, tn->loc, "Invalid number of arguments for kernel %s", kn->s);
+			return;
+		}
+		for (j = 0; j < tn->l1.n; j++)
+			types[j] = tn->l1.v[j];
+	} else if (tn->kind == E_UNSUP && strcmp(tn->s, "ast.Dict") == 0) {
+		for (j = 0; j < tn->l1.n; j++) {
+			Node *it = tn->l1.v[j];
+			int p;
+			if (!it->b || it->b->kind != E_STR) {
+				kerr(k, it->loc, "kpyc reads wp.overload dicts whose keys are parameter names (strings)");
+				return;
+			}
+			for (p = 0; p < fd->nparams && strcmp(fd->params[p].name, it->b->s) != 0; p++)
+				;
+			if (p == fd->nparams) {
+				kerr(k, it->b->loc, "Invalid argument name '%s' in overload of kernel %s", it->b->s, kn->s);
+				return;
+			}
+			types[p] = it->a;
+		}
+	} else {
+		kerr(k, tn->loc, "Kernel overload types must be given in a list or dict");
+		return;
+	}
+	addoverload(k, f, fd, types, call->loc);
+}
+
+/* @WARP.overload on a def (d): an overload of the generic kernel of that
+ * name, its types the stub's annotations, its body empty as Warp requires.
+ * False if d names no kernel (a @wp.func overload: kpyc instantiates
+ * generic functions for the types they are called with anyway). */
+static bool
+overloadstub(Kpyc *k, FileCtx *f, Node *d)
+{
+	const Global *g = gfind(f, d->s);
+	FuncDecl *fd;
+	Node **types;
+	uint32_t j;
+	int np = 0;
+
+	if (!g || g->v.kind != G_KERNEL)
+		return false;
+	if (!(fd = overloadtarget(k, f, d->s, d->loc)))
+		return true;
+	for (j = 0; j < d->l1.n; j++) {
+		Node *s = d->l1.v[j];
+		if (s->kind == S_PASS || (s->kind == S_EXPR && (s->a->kind == E_STR || s->a->kind == E_ELLIPSIS)))
+			continue;
+		kerr(k, s->loc, "Illegal statement in kernel overload definition.  Only pass, ellipsis (...), comments, "
+		     "or docstrings are allowed");
+		return true;
+	}
+	if (d->a && d->a->kind != E_NONE) {
+		kerr(k, d->a->loc, "Return annotations are not allowed on @wp.overload stubs; omit the return annotation "
+		     "or use `-> None`.");
+		return true;
+	}
+	types = aalloc(k->a, (d->l2.n + 1) * sizeof *types);
+	for (j = 0; j < d->l2.n; j++) {
+		Node *p = d->l2.v[j];
+		if (p->op == '/')
+			continue;
+		if (p->op == '*' || p->op == 'k' || !p->a) {
+			kerr(k, p->loc, "Incomplete argument annotations on kernel overload %s", d->s);
+			return true;
+		}
+		types[np++] = p->a;
+	}
+	if (np != fd->nparams) {
+		kerr(k, d->loc, "Invalid number of arguments for kernel %s", d->s);
+		return true;
+	}
+	addoverload(k, f, fd, types, d->loc);
+	return true;
+}
+
+/* ---- enums ------------------------------------------------------------ */
+
+/* A plain class (no base but object) at the top level: Warp reads
+ * CLASS.NAME in a kernel as the class attribute's value, so each
+ * attribute bound to a constant kpyc evaluates (ONE = wp.constant(1),
+ * DISABLED = False) becomes the module name "CLASS.NAME"; the class is
+ * bound as G_ENUM (n 1: a plain class) when it has one, else it stays
+ * host code (false). */
+static bool
+classconsts(Kpyc *k, FileCtx *f, Node *cls)
+{
+	uint32_t j;
+	int n = 0;
+	GVal v;
+
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind != S_ASSIGN || s->l1.n != 1 || s->l1.v[0]->kind != E_NAME)
+			continue;
+		v = geval(k, f, s->a, true);
+		if (v.kind != G_CONST)
+			continue;
+		gbind(k, f, aprintf(k->a, "%s.%s", cls->s, s->l1.v[0]->s), v, s->l1.v[0]->loc);
+		n++;
+	}
+	if (!n)
+		return false;
+	v = gkind(G_ENUM, cls->s);
+	v.n = 1;
+	gbind(k, f, cls->s, v, cls->oploc);
+	return true;
+}
+
+/* class NAME(enum.IntEnum) or (enum.IntFlag) at the top level (tokens
+ * [i, e); a class with no base goes to classconsts), whose members are
+ * integer constants or enum.auto(): Warp reads
+ * a member as the int it is (an int32 constant).  Binds NAME as G_ENUM
+ * and each member as "NAME.MEMBER"; false (nothing bound) for any other
+ * class or member kpyc cannot value, which stays host code. */
+static bool
+intenum(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	NodeList *l;
+	Node *cls;
+	GVal b, v;
+	bool flag;
+	int64_t last = 0, hi = 0, *vals;
+	uint32_t j;
+	int n = 0;
+
+	if (i + 2 >= e || (f->toks.v[i + 2].kind != '(' && f->toks.v[i + 2].kind != ':'))
+		return false;
+	l = parse(k, f, i, e, true);
+	if (!l || l->n != 1 || l->v[0]->kind != S_CLASS)
+		return false;
+	cls = l->v[0];
+	if (cls->l2.n == 0 || (cls->l2.n == 1 && (b = geval(k, f, cls->l2.v[0], true)).kind == G_PYNAME &&
+	                       strcmp(b.s, "builtins.object") == 0))
+		return classconsts(k, f, cls);
+	if (cls->l2.n != 1)
+		return false;
+	b = geval(k, f, cls->l2.v[0], true);
+	if (b.kind != G_PYNAME || (strcmp(b.s, "enum.IntEnum") != 0 && strcmp(b.s, "enum.IntFlag") != 0))
+		return false;
+	flag = strcmp(b.s, "enum.IntFlag") == 0;
+	/* every statement a member, a docstring or pass */
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind == S_PASS || (s->kind == S_EXPR && s->a->kind == E_STR))
+			continue;
+		if (s->kind != S_ASSIGN || s->l1.n != 1 || s->l1.v[0]->kind != E_NAME)
+			return false;
+	}
+	vals = aalloc(k->a, (cls->l1.n + 1) * sizeof *vals);
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j], *val;
+		int64_t x;
+		Lit lit;
+		if (s->kind != S_ASSIGN)
+			continue;
+		val = s->a;
+		if (val->kind == E_CALL && val->l1.n == 0 && val->l2.n == 0 &&
+		    (v = geval(k, f, val->a, true)).kind == G_PYNAME && strcmp(v.s, "enum.auto") == 0) {
+			/* enum's _generate_next_value_: IntEnum counts from 1, IntFlag
+			 * takes the next power of two */
+			if (!flag)
+				x = n ? last + 1 : 1;
+			else {
+				x = 1;
+				while (x <= hi && x < ((int64_t)1 << 62))
+					x <<= 1;
+			}
+		} else {
+			v = geval(k, f, val, true);
+			if (v.kind != G_CONST || !numval(&v, &lit) || !lit.isint)
+				return false; /* a member kpyc cannot value: host code */
+			x = lit.i;
+		}
+		if (x < INT32_MIN || x > INT32_MAX)
+			return false;
+		vals[j] = last = x;
+		if (x > hi)
+			hi = x;
+		n++;
+	}
+	for (j = 0; j < cls->l1.n; j++) {
+		Node *s = cls->l1.v[j];
+		if (s->kind != S_ASSIGN)
+			continue;
+		v = gscalar(k, S_I32, litint(vals[j]));
+		v.s = "enum";
+		gbind(k, f, aprintf(k->a, "%s.%s", cls->s, s->l1.v[0]->s), v, s->l1.v[0]->loc);
+	}
+	v = gkind(G_ENUM, cls->s);
+	gbind(k, f, cls->s, v, cls->oploc);
+	return true;
 }
 
 /* Read the top level of file f: bind names, declare definitions. */
@@ -1496,6 +1876,13 @@ scanfile(Kpyc *k, FileCtx *f)
 			defat = j;
 			if (defat < e && t->v[defat].kind == T_ASYNC)
 				defat++;
+			if (kind == 'v' && defat + 1 < e && t->v[defat].kind == T_DEF && t->v[defat + 1].kind == T_NAME) {
+				const Global *g = gfind(f, toktext(k, f, &t->v[defat + 1]));
+				NodeList *l;
+				if (g && g->v.kind == G_KERNEL && (l = parse(k, f, i, e, false)) && l->n == 1 &&
+				    l->v[0]->kind == S_DEF)
+					overloadstub(k, f, l->v[0]);
+			}
 			if (kind == 'k' || kind == 'f' || kind == 's') {
 				NodeList *l = parse(k, f, i, e, false);
 				if (l && l->n == 1 && (l->v[0]->kind == S_DEF || l->v[0]->kind == S_CLASS)) {
@@ -1522,7 +1909,7 @@ scanfile(Kpyc *k, FileCtx *f)
 					     "a custom replay (@wp.func_replay)", kind == 'g' ? "differentiate" : "replay");
 				} else if (kind == 'g' || kind == 'r') {
 					/* no backward pass: nothing to use them for */
-				} else if (kind != 'o')
+				} else if (kind != 'o' && kind != 'v')
 					gbind(k, f, toktext(k, f, &t->v[defat + 1]), gkind(G_HOST, NULL), t->v[defat + 1].loc);
 			}
 			if (kind != 'k' && kind != 'f' && kind != 's')
@@ -1533,6 +1920,8 @@ scanfile(Kpyc *k, FileCtx *f)
 		}
 		case T_DEF:
 		case T_CLASS:
+			if (tk->kind == T_CLASS && intenum(k, f, i, e))
+				break;
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
 			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
@@ -1554,6 +1943,7 @@ scanfile(Kpyc *k, FileCtx *f)
 			break;
 		}
 		if (tk->kind == T_NAME) {
+			overloadcall(k, f, i, e);
 			moduleoptions(k, f, i, e);
 			configassign(k, f, i, e);
 		}
@@ -1720,18 +2110,34 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 			fd->nrets = (int)l->n;
 		}
 	}
-	/* @wp.kernel(enable_backward=False) */
+	/* @wp.kernel(enable_backward=False); a name= and launch bounds Warp
+	 * rejects */
 	for (i = 0; i < def->l3.n; i++) {
 		Node *d = def->l3.v[i];
+		Node *bounds = NULL, *maxreg = NULL;
 		uint32_t j;
 		if (d->kind != E_CALL)
 			continue;
-		for (j = 0; j < d->l2.n; j++)
-			if (d->l2.v[j]->s && strcmp(d->l2.v[j]->s, "enable_backward") == 0) {
-				GVal g = geval(k, f, d->l2.v[j]->a, true);
+		for (j = 0; j < d->l2.n; j++) {
+			Node *kw = d->l2.v[j];
+			if (kw->s && strcmp(kw->s, "enable_backward") == 0) {
+				GVal g = geval(k, f, kw->a, true);
 				if (g.kind == G_CONST && g.lit.ok)
 					fd->nobackward = g.lit.isint ? g.lit.i == 0 : g.lit.f == 0;
+			} else if (fd->kernel && kw->s && strcmp(kw->s, "name") == 0 && kw->a->kind == E_STR) {
+				const char *n = kw->a->s;
+				size_t m = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+				if (!n[0] || n[m] || (n[0] >= '0' && n[0] <= '9'))
+					kerr(k, kw->a->loc, "name must be a non-empty valid C++ identifier matching "
+					     "[A-Za-z_][A-Za-z0-9_]*");
+			} else if (kw->s && strcmp(kw->s, "launch_bounds") == 0 && kw->a->kind != E_NONE) {
+				bounds = kw;
+			} else if (kw->s && strcmp(kw->s, "cuda_max_registers") == 0 && kw->a->kind != E_NONE) {
+				maxreg = kw;
 			}
+		}
+		if (fd->kernel && bounds && maxreg)
+			kerr(k, maxreg->loc, "cuda_max_registers and launch_bounds cannot be specified together");
 	}
 	k->closure = saved;
 	fd->order = (int)f->ndecls;

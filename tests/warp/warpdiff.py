@@ -81,7 +81,31 @@ def load_module(path, idx):
 
 
 def kernels_of(mod):
-    return [v for v in vars(mod).values() if isinstance(v, wp.Kernel)]
+    # an overload object (k_f32 = wp.overload(k, ...)) is run with its kernel
+    return [v for v in vars(mod).values() if isinstance(v, wp.Kernel) and getattr(v, "generic_parent", None) is None]
+
+
+def instances(k, kir, kname):
+    """[(Warp kernel, kir kernel name)] to compare: the kernel itself, or
+    for a generic kernel its overloads, in declaration order, as kpyc
+    names them (NAME__ and the mangled argument types, same order);
+    raises ValueError when the two lists do not pair up (kpyc dropped or
+    invented an overload)."""
+    if not getattr(k, "is_generic", False):
+        return [(k, kname)]
+    names = re.findall(r"^kernel @(%s__\w+)\((.*?)\) \{" % re.escape(kname), kir, re.M)
+    ovls = list(k.overloads.values())
+    if len(names) != len(ovls):
+        raise ValueError("generic kernel: Warp has %d overloads, kpyc %d" % (len(ovls), len(names)))
+    out = []
+    for o, (n, params) in zip(ovls, names):
+        kp = [p.split(": ", 1)[1] for p in split_args(params)] if params.strip() else []
+        if len(kp) != len(o.adj.args) or any(
+                wp.types.is_array(a.type) != t.startswith("array<") or
+                (wp.types.is_array(a.type) and not t.endswith(",%d>" % a.type.ndim)) for a, t in zip(o.adj.args, kp)):
+            raise ValueError("generic kernel: overload %s does not match kpyc's %s" % (o.sig, n))
+        out.append((o, n))
+    return out
 
 
 def scalar_np(t):
@@ -544,7 +568,9 @@ def check_kernel(k, kname, dim, spec, kir, cpp, kd, seed, grad, tool):
     try:
         arrays, scalars = make_inputs(k, dim, seed, spec)
         has_float = any(a.dtype.kind == "f" for a in arrays.values())
-        exact_grad = grad and has_float and warp_grad_exact(kir, kname)
+        # the kernel's own max_unroll (module_options) decides Warp's unrolling
+        mu = getattr(k.module, "options", {}).get("max_unroll", WARP_MAX_UNROLL)
+        exact_grad = grad and has_float and warp_grad_exact(kir, kname, mu if isinstance(mu, int) else WARP_MAX_UNROLL)
         fd_grad = grad and has_float and not exact_grad
         # atomic_min/max: kpy's gradient is Warp's rule (the value equal to
         # the final element gets its adjoint, and so do the earlier
@@ -665,8 +691,20 @@ def main():
                 kname = outer[0] + "__" + outer[1]  # kpyc's name of a kernel nested in a function
             label = "%s:%s" % (os.path.basename(path), kname)
             spec = specs.get(kname, {})
-            dim = spec.get("dim") or meta.get(kname) or [args.dim] * launch_ndim(kir, kname)
-            r = check_kernel(k, kname, dim, spec, kir, cpp, os.path.join(work, "%d_%s" % (mi, kname)), args.seed, args.grad, tool)
+            try:
+                insts = instances(k, kir, kname)
+            except ValueError as e:
+                insts, r = [], Result()
+                r.status, r.error = "fail", str(e)
+            for ik, iname in insts:
+                # one check per instance; a generic kernel reports its first difference
+                dim = spec.get("dim") or meta.get(kname) or [args.dim] * launch_ndim(kir, iname)
+                r = check_kernel(ik, iname, dim, spec, kir, cpp, os.path.join(work, "%d_%s" % (mi, iname)), args.seed,
+                                 args.grad, tool)
+                if r.status != "ok":
+                    break
+                if len(insts) > 1:
+                    r.note = " (%d overloads)%s" % (len(insts), r.note)
             if r.status == "skip":
                 skipped += 1
                 print("ok %d - %s # SKIP %s" % (n, label, r.skip))

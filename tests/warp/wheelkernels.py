@@ -19,8 +19,15 @@ Warp makes one kernel per call) is not extracted; DIR/index.json records it
 with that reason.  Each unit is classified "core", or "out of scope" with
 the feature that puts it there (tiles, mesh/volume/BVH/hash-grid queries,
 textures, indexed and fabric arrays, native snippets, wp.Function
-parameters: issue 14's list), and "deterministic" where a module option
-asks for a mode kpy does not implement.
+parameters: issue 14's list), and marked "deterministic" where it names
+Warp's deterministic mode.  A generic kernel's unit carries the
+wp.overload calls and @wp.overload stubs of its scope (those that read no
+loop variable or parameter), so both build the overloads the file declares;
+where the file declares none, Warp instantiates the kernel at each launch
+for the arguments' types, so the unit declares, as wp.overload, the types
+of the file's launches of it where they can be read without running the
+file (literals, wp.TYPE(...), locals bound once to those or to
+wp.zeros/empty/ones/full/array(SHAPE, dtype=T)).
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation
@@ -100,6 +107,20 @@ def bound_names(stmt):
     return set()
 
 
+def overload_of(stmt):
+    """The kernel a wp.overload statement names: wp.overload(K, ...) alone or
+    assigned, or a def decorated @wp.overload; else None."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if any(ast.unparse(d) in ("wp.overload", "warp.overload") for d in stmt.decorator_list):
+            return stmt.name
+        return None
+    v = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if isinstance(v, ast.Call) and ast.unparse(v.func) in ("wp.overload", "warp.overload") and v.args \
+            and isinstance(v.args[0], ast.Name):
+        return v.args[0].id
+    return None
+
+
 def used_names(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
@@ -124,8 +145,14 @@ class Scope:
         self.defs = collections.defaultdict(list)
         self.dynamic = {}
         self.star = []
+        self.overloads = collections.defaultdict(list)  # kernel name -> its wp.overload statements
 
     def add(self, stmt):
+        ov = overload_of(stmt)
+        if ov:
+            self.overloads[ov].append(stmt)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return  # a stub binds the kernel's name to the kernel again
         for n in bound_names(stmt):
             self.defs[n].append(stmt)
         if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
@@ -224,6 +251,109 @@ def read_launches(tree):
     return out
 
 
+WARP_TYPE = re.compile(r"^(wp|warp)\.(u?int(8|16|32|64)|float(16|32|64)|bool|(vec|mat)\w+|quat\w*|transform\w*|"
+                       r"spatial_\w+)$")
+ARRAY_MAKERS = ("zeros", "empty", "ones", "full", "array")
+
+
+def literal_type(node):
+    """The Warp type (as source text) of a launch argument Warp would give
+    it, read without running anything: a literal, a wp.TYPE(...)
+    construction; else None."""
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int, float):
+        return {bool: "wp.bool", int: "wp.int32", float: "wp.float32"}[type(node.value)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return literal_type(node.operand)
+    if isinstance(node, ast.Call) and WARP_TYPE.match(ast.unparse(node.func)):
+        return ast.unparse(node.func)
+    return None
+
+
+def array_type(node):
+    """wp.zeros/empty/ones/full/array(SHAPE, dtype=T) with a literal shape
+    (an int or a name: one dimension; a tuple: its length) and T a Python
+    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+            ast.unparse(node.func.value) in ("wp", "warp") and node.func.attr in ARRAY_MAKERS):
+        return None
+    kw = {k.arg: k.value for k in node.keywords}
+    dt = kw.get("dtype")
+    if dt is None:
+        return None
+    dts = ast.unparse(dt)
+    dts = {"int": "wp.int32", "float": "wp.float32", "bool": "wp.bool"}.get(dts, dts)
+    if not WARP_TYPE.match(dts):
+        return None
+    shape = kw.get("shape")
+    if shape is None and node.func.attr != "array" and node.args:
+        shape = node.args[0]
+    if shape is None and node.func.attr == "array":
+        data = node.args[0] if node.args else kw.get("data")
+        if isinstance(data, ast.List) and all(literal_type(e) for e in data.elts):
+            return "wp.array(dtype=%s, ndim=1)" % dts
+        return None
+    if isinstance(shape, (ast.Name, ast.Attribute)) or (isinstance(shape, ast.Constant) and type(shape.value) is int):
+        nd = 1
+    elif isinstance(shape, (ast.Tuple, ast.List)) and 1 <= len(shape.elts) <= 4:
+        nd = len(shape.elts)
+    else:
+        return None
+    return "wp.array(dtype=%s, ndim=%d)" % (dts, nd)
+
+
+def launch_overloads(tree, fn):
+    """Warp instantiates a generic kernel for the argument types of each
+    launch; for the launches of fn whose arguments can be read (literals,
+    wp.TYPE(...), locals bound once to such or to wp.zeros(..., dtype=T)
+    and the like), the wp.overload statements that declare those types
+    for fn's generic parameters, as source text."""
+    params = [a for a in fn.args.args]
+    generic = [("Any" in ast.unparse(a.annotation)) if a.annotation is not None else False for a in params]
+    if not any(generic):
+        return []
+    out = []
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        binds = collections.defaultdict(list)
+        for st in ast.walk(func):
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                binds[st.targets[0].id].append(st.value)
+        for c in ast.walk(func):
+            if not (isinstance(c, ast.Call) and ast.unparse(c.func) in ("wp.launch", "warp.launch")):
+                continue
+            kw = {k.arg: k.value for k in c.keywords}
+            kern = c.args[0] if c.args else kw.get("kernel")
+            if not (isinstance(kern, ast.Name) and kern.id == fn.name):
+                continue
+            args = []
+            for part in (c.args[2] if len(c.args) > 2 else kw.get("inputs"), kw.get("outputs")):
+                if part is None:
+                    continue
+                if not isinstance(part, (ast.List, ast.Tuple)):
+                    args = None
+                    break
+                args += part.elts
+            if args is None or len(args) != len(params):
+                continue
+            types = {}
+            for p, g, a in zip(params, generic, args):
+                if not g:
+                    continue
+                if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
+                    a = binds[a.id][0]
+                t = literal_type(a) or array_type(a)
+                if t is None:
+                    types = None
+                    break
+                types[p.arg] = t
+            if types:
+                text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
+                if text not in out:
+                    out.append(text)
+    return out
+
+
 def extract_file(path, rel, stem, names_taken):
     src = open(path, encoding="utf-8").read()
     lines = src.splitlines(keepends=True)
@@ -247,36 +377,53 @@ def extract_file(path, rel, stem, names_taken):
         names_taken.add(name)
         rec = {"file": rel, "kernel": ".".join(chain + [fn.name]), "line": fn.lineno, "name": name}
         # resolve names, transitively, from the kernel's scope outward
-        need = []  # (scope, stmt) in discovery order
+        # the kernel's overloads (Warp builds one kernel each) go with it,
+        # with what they read; one that reads a loop variable or a
+        # parameter (wp.overload(k, [T]) in a loop over types) is left out
+        ovls = scope.overloads.get(fn.name, []) if scope.kind != "class" else []
+        ovl_ids = {id(o) for o in ovls}
+
+        def resolve(work, seen):
+            need, unresolved = [], set()
+            while work:
+                node, sc, local, assigned = work.pop()
+                for n in sorted(used_names(node) - local):
+                    s = sc
+                    while s is not None:
+                        # a name the function assigns is its own local, unless
+                        # Warp resolves it as a global (wp.static): look for
+                        # definitions, never for a captured loop variable
+                        if n in s.dynamic and not s.defs.get(n) and n not in assigned:
+                            return need, unresolved, s.dynamic[n]
+                        if s.kind != "class" and s.defs.get(n):
+                            for d in s.defs[n]:
+                                if id(d) not in seen and d is not fn and id(d) not in ovl_ids:
+                                    seen.add(id(d))
+                                    need.append((s, d))
+                                    isfn = isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                    work.append((d, s, params_of(d) if isfn else set(), stored_names(d) if isfn else set()))
+                            break
+                        s = s.parent
+                    else:
+                        if n not in BUILTIN_NAMES:
+                            unresolved.add(n)
+            return need, unresolved, None
+
         seen = set()
-        unresolved = set()
-        dynamic = None
-        work = [(fn, scope, params_of(fn), stored_names(fn))]
-        while work and dynamic is None:
-            node, sc, local, assigned = work.pop()
-            for n in sorted(used_names(node) - local):
-                s = sc
-                while s is not None:
-                    # a name the function assigns is its own local, unless
-                    # Warp resolves it as a global (wp.static): look for
-                    # definitions, never for a captured loop variable
-                    if n in s.dynamic and not s.defs.get(n) and n not in assigned:
-                        dynamic = s.dynamic[n]
-                        break
-                    if s.kind != "class" and s.defs.get(n):
-                        for d in s.defs[n]:
-                            if id(d) not in seen and d is not fn:
-                                seen.add(id(d))
-                                need.append((s, d))
-                                isfn = isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                work.append((d, s, params_of(d) if isfn else set(), stored_names(d) if isfn else set()))
-                        break
-                    s = s.parent
-                else:
-                    if n not in BUILTIN_NAMES:
-                        unresolved.add(n)
-                if dynamic:
-                    break
+        need, unresolved, dynamic = resolve([(fn, scope, params_of(fn), stored_names(fn))], seen)
+        kept = []
+        for o in ([] if dynamic else ovls):
+            isfn = isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef))
+            oseen = set(seen)
+            n2, u2, dyn2 = resolve([(o, scope, (params_of(o) if isfn else set()) | {fn.name}, set())], oseen)
+            if dyn2:
+                rec["overloads_left_out"] = rec.get("overloads_left_out", 0) + 1
+                continue
+            seen |= oseen
+            need += n2
+            unresolved |= u2
+            kept.append(o)
+        ovls = kept
         if dynamic:
             rec["skip"] = "kernel factory: reads %s" % dynamic
             out.append(rec)
@@ -303,7 +450,24 @@ def extract_file(path, rel, stem, names_taken):
         rec["launches"] = [{"dim": l["dim"], "set": {params[i]: v for i, v in l["set"].items() if i < len(params)}}
                            for l in launches.get(fn.name, [])][:8]
         ktext = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ktext, count=1, flags=re.M)
-        body = "\n".join(parts + [ktext])
+        otexts = []
+        for o in ovls:
+            ot = stmt_text(lines, o)
+            if isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                ot = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1, flags=re.M)
+            else:
+                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1)
+            otexts.append(ot)
+        if not otexts:
+            # no overload declared: those of the file's launches (Warp's
+            # implicit instantiation), where their argument types can be read
+            otexts = [re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, t, count=1)
+                      for t in launch_overloads(tree, fn)]
+            if otexts:
+                rec["launch_overloads"] = len(otexts)
+        if otexts:
+            rec["overloads"] = len(otexts)
+        body = "\n".join(parts + [ktext] + otexts)
         header = "# wheelkernels: %s:%d %s\n" % (rel, fn.lineno, rec["kernel"])
         rec["text"] = header + body
         scope_hits = [f for f, pat in OUT_OF_SCOPE if re.search(pat, body)]
@@ -417,7 +581,8 @@ def analyse(outdir, bindir):
         err = p.stderr.decode(errors="replace")
         if p.returncode == 0:
             # accepted: the kernel must be in the output, never dropped
-            found = re.search(r"^kernel @%s\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
+            # (a generic kernel: one per wp.overload, its name mangled with the types)
+            found = re.search(r"^kernel @%s(__\w+)?\(" % re.escape(rec["name"]), p.stdout.decode(errors="replace"), re.M)
             warn = re.search(r"^.*?:\d+:\d+: warning: (.*)$", err, re.M)
             rec["kpyc"] = None if found else "warning: " + warn.group(1) if warn else \
                 "(dropped: exit 0 without kernel %s in the kir, and no warning)" % rec["name"]
