@@ -202,8 +202,11 @@ if [ -s "$work/good" ]; then
 		done
 		lap other
 		st=()
+		bstart=$(date +%s.%N)
 		mapfile -t st < <("$BIN/krun" --batch "$work/batch")
 		lap krun
+		awk -v s="$SHARD" -v n="$(grep -c '' "$work/good.names")" -v r="${#st[@]}" -v t0="$bstart" -v t1="$(date +%s.%N)" \
+			'BEGIN { printf "dataset: shard %s: checked %d kernels, %d runs (%.1f kernels/s)\n", s, n, r, n / (t1 - t0 + 1e-9) }' >&2
 		k=0
 		for n in $(cat "$work/good.names"); do
 			d="$work/k/$n"
