@@ -9,6 +9,7 @@
  *   kpack validate FILE.jsonl...        check every record against the schema
  *   kpack compare DIR1 DIR2 [--rtol R] [--atol A]
  *                                       the .npy files of two runs agree
+ *   kpack export -o DIR FILE.jsonl...   each record's module as DIR/ID.py
  *
  * A kernel's work folder holds what the dataset build made for it:
  *   kernel.py kernel.kir                 the module and kpyc's kir (required)
@@ -51,6 +52,7 @@ usage(FILE *f)
 	        "                   [--decontaminate DIR] SHARD.jsonl...\n"
 	        "       kpack validate FILE.jsonl...\n"
 	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
+	        "       kpack export -o DIR FILE.jsonl...\n"
 	        "       kpack tasks [-o FILE] [--holdout=CAT,...] RECORDS.jsonl...\n"
 	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
 	        "per-kernel folders, merge shards into a deduplicated, split dataset with\n"
@@ -548,6 +550,58 @@ cmdvalidate(int argc, char **argv)
 	}
 	printf("kpack: %d records, %d invalid\n", n, bad);
 	return bad ? 1 : 0;
+}
+
+/* ---- export ------------------------------------------------------- */
+
+/* Each valid record's module as DIR/ID.py (the dataset's GPU bundle). */
+static int
+cmdexport(int argc, char **argv, const char *dir)
+{
+	int i, n = 0;
+
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "kpack: cannot make %s: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < argc; i++) {
+		char *text = readfile(argv[i], NULL), *line, *save = NULL;
+		int lineno = 0;
+		if (!text) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		for (line = text; *line; line = save) {
+			char *e = strchr(line, '\n'), path[4096];
+			const char *id, *py;
+			cJSON *o;
+			save = e ? e + 1 : line + strlen(line);
+			if (e)
+				*e = 0;
+			lineno++;
+			if (checkrecord(argv[i], lineno, line)) {
+				free(text);
+				return 1;
+			}
+			o = cJSON_Parse(line);
+			id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "id"));
+			py = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "python"));
+			if (strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(id) || !*id) {
+				fprintf(stderr, "%s:%d: error: record id '%s' is not a file name\n", argv[i], lineno, id);
+				cJSON_Delete(o);
+				free(text);
+				return 1;
+			}
+			snprintf(path, sizeof path, "%s/%s.py", dir, id);
+			if (writefile(path, py, strlen(py)) != 0)
+				fatal("cannot write %s:", path);
+			cJSON_Delete(o);
+			n++;
+		}
+		free(text);
+	}
+	printf("kpack: %d modules -> %s\n", n, dir);
+	return 0;
 }
 
 /* ---- merge --------------------------------------------------------- */
@@ -1434,6 +1488,13 @@ main(int argc, char **argv)
 		return argc < 1 ? (usage(stderr), 2) : cmdvalidate(argc, argv);
 	if (strcmp(cmd, "compare") == 0)
 		return argc != 2 ? (usage(stderr), 2) : kpy_comparedirs("kpack", argv[0], argv[1], rtol, atol);
+	if (strcmp(cmd, "export") == 0) {
+		if (argc < 1 || !out) {
+			fprintf(stderr, "kpack: export needs -o DIR and record files\n");
+			return 2;
+		}
+		return cmdexport(argc, argv, out);
+	}
 	if (strcmp(cmd, "tasks") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdtasks(argc, argv, out, holdout);
 	fprintf(stderr, "kpack: unknown command '%s'\n", cmd);

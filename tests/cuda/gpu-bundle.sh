@@ -24,6 +24,8 @@ set -u
 : "${DIM1:=1024}" "${DIM2:=32,32}" "${DIM3:=8,16,8}" "${DIM4:=4,4,8,8}"
 B=$top_builddir
 LOWER="unroll,fold,cse,dce,scalarize,fold,cse,dce"
+# the differentiation pipeline (the dataset bundle: ad,O, as its records)
+: "${ADPIPE:=inline,ad,fold,cse,dce}"
 for t in kpyc kopt kcpu kcuda kptx krun; do
 	[ -x "$B/$t" ] || { echo "gpu-bundle: $B/$t is not built" >&2; exit 2; }
 done
@@ -56,7 +58,7 @@ for m in $MODS; do
 		src=$w.0.kir ;;
 	esac
 	# forward and backward kernels; a module ad does not take: forward only
-	if ! "$B/kopt" -p inline,ad,fold,cse,dce "$src" -o "$w.kir" 2>/dev/null; then
+	if ! "$B/kopt" -p "$ADPIPE" "$src" -o "$w.kir" 2>/dev/null; then
 		"$B/kopt" -O "$src" -o "$w.kir" 2>"$w.err" || { fail "$name" - - - "kopt: $(head -1 "$w.err")"; continue; }
 	fi
 	"$B/kcpu" "$w.kir" -o "$w.cpp" 2>"$w.err" && "$B/krun" "$w.cpp" --list >"$w.list" 2>"$w.err" ||
