@@ -449,6 +449,38 @@ static inline Type vty(const Func *f, Val v) { return f->vals[v].ty; }
 static inline bool isconst(const Func *f, Val v) { return f->vals[v].kind == V_CONST; }
 
 /* ------------------------------------------------------------------ */
+/* clone.c — copying ops and functions                                 */
+
+/* Copies ops of function `src` into function `dst` (which may be the same
+ * function), renaming values through `map`: every value defined by a
+ * cloned op gets a fresh value in dst, and operands are looked up in the
+ * map.  Constants are re-interned in dst.  The map is a malloc'd array
+ * that grows with src. */
+typedef struct Cloner {
+	Module *m;
+	Func *src;      /* where the ops come from */
+	Func *dst;      /* where the copies go */
+	Val *map;       /* per src Val: the dst Val (0: not mapped yet) */
+	uint32_t nmap;  /* allocated entries of map */
+} Cloner;
+
+void clinit(Cloner *c, Module *m, Func *src, Func *dst);
+void clfree(Cloner *c);
+void clset(Cloner *c, Val from, Val to);
+/* The dst value for src value v; constants map to themselves (re-interned
+ * when src != dst); an unmapped value is itself when src == dst, else
+ * clget dies unless it is a constant. */
+Val clget(Cloner *c, Val v);
+/* Deep copy of op (its regions too); results and region values are mapped. */
+Op *clop(Cloner *c, const Op *op);
+/* Append copies of src->ops[from, to) to dst. */
+void clops(Cloner *c, const Region *src, uint32_t from, uint32_t to, Region *dst);
+
+/* A function object that is not part of m->funcs: a deep copy of f, to be
+ * transformed without touching f. */
+Func *scratchcopy(Module *m, const Func *f);
+
+/* ------------------------------------------------------------------ */
 /* typing.c — the typing rules of ops.def                              */
 
 /* Infer the result types of op `code` applied to operands of types
