@@ -20,34 +20,25 @@ clinit(Cloner *c, Module *m, Func *src, Func *dst)
 void
 clfree(Cloner *c)
 {
-	free(c->map);
-	c->map = NULL;
-	c->nmap = 0;
+	vmfree(&c->map);
 }
 
 void
 clset(Cloner *c, Val from, Val to)
 {
-	if (from >= c->nmap) {
-		uint32_t n = c->nmap ? c->nmap : 64;
-		while (n <= from)
-			n *= 2;
-		c->map = xrealloc(c->map, n * sizeof *c->map);
-		memset(c->map + c->nmap, 0, (n - c->nmap) * sizeof *c->map);
-		c->nmap = n;
-	}
-	c->map[from] = to;
+	vmset(&c->map, from, to);
 }
 
 Val
 clget(Cloner *c, Val v)
 {
 	const Value *x;
+	Val w = vmget(&c->map, v);
 
 	if (v == 0)
 		return 0;
-	if (v < c->nmap && c->map[v])
-		return c->map[v];
+	if (w)
+		return w;
 	if (c->src == c->dst)
 		return v;
 	x = &c->src->vals[v];

@@ -449,19 +449,52 @@ static inline Type vty(const Func *f, Val v) { return f->vals[v].ty; }
 static inline bool isconst(const Func *f, Val v) { return f->vals[v].kind == V_CONST; }
 
 /* ------------------------------------------------------------------ */
+/* map.c — a value map and a string map                                */
+
+/* The values of one function to values (0: unmapped): a dense array grown
+ * on demand.  Zero-initialize; free with vmfree. */
+typedef struct ValMap {
+	Val *v;        /* per Val: its image, or 0 */
+	uint32_t cap;  /* entries of v */
+} ValMap;
+
+void vmset(ValMap *vm, Val from, Val to);
+static inline Val vmget(const ValMap *vm, Val v) { return v < vm->cap ? vm->v[v] : 0; }
+/* v followed through the map to the first unmapped value (replacement
+ * chains). */
+Val vmchase(const ValMap *vm, Val v);
+void vmfree(ValMap *vm);
+
+/* Strings to numbers, open addressing.  Zero-initialize (set own first to
+ * have keys copied in and freed by smclear and smfree; otherwise they are
+ * borrowed and must outlive the map); free with smfree. */
+typedef struct StrMap {
+	const char **key;  /* per slot: a key, or NULL */
+	uint32_t *val;     /* per slot: its value */
+	uint32_t n, cap;   /* keys; slots (0 or a power of two) */
+	bool own;          /* the map owns copies of its keys */
+} StrMap;
+
+/* The value of key k, or NULL when k is absent. */
+uint32_t *smget(const StrMap *sm, const char *k);
+/* The value of key k, added with the value 0 when absent (*added, when
+ * added is not NULL, says whether it was).  Valid until the next smput. */
+uint32_t *smput(StrMap *sm, const char *k, bool *added);
+void smclear(StrMap *sm);  /* remove every key (the slots stay) */
+void smfree(StrMap *sm);
+
+/* ------------------------------------------------------------------ */
 /* clone.c — copying ops and functions                                 */
 
 /* Copies ops of function `src` into function `dst` (which may be the same
  * function), renaming values through `map`: every value defined by a
  * cloned op gets a fresh value in dst, and operands are looked up in the
- * map.  Constants are re-interned in dst.  The map is a malloc'd array
- * that grows with src. */
+ * map.  Constants are re-interned in dst. */
 typedef struct Cloner {
 	Module *m;
 	Func *src;      /* where the ops come from */
 	Func *dst;      /* where the copies go */
-	Val *map;       /* per src Val: the dst Val (0: not mapped yet) */
-	uint32_t nmap;  /* allocated entries of map */
+	ValMap map;     /* per src Val: the dst Val (0: not mapped yet) */
 } Cloner;
 
 void clinit(Cloner *c, Module *m, Func *src, Func *dst);

@@ -28,33 +28,10 @@ typedef struct U {
 	Module *m;
 	Func *f;
 	int max;         /* largest trip count unrolled */
-	Val *repl;       /* per Val: replacement (unrolled results), or 0 */
-	uint32_t cap;    /* slots in repl */
+	ValMap repl;     /* per Val: replacement (unrolled results), or 0 */
 	Cloner cl;       /* f to f: per Val, its copy in the iteration being cloned */
 	int unrolled;    /* loops unrolled (statistics) */
 } U;
-
-static void
-grow(U *u)
-{
-	uint32_t n = u->cap;
-
-	if (u->f->nvals + 1 <= n)
-		return;
-	while (n < u->f->nvals + 1)
-		n = n ? 2 * n : 256;
-	u->repl = xrealloc(u->repl, n * sizeof(Val));
-	memset(u->repl + u->cap, 0, (n - u->cap) * sizeof(Val));
-	u->cap = n;
-}
-
-static Val
-sub(U *u, Val v)
-{
-	while (v < u->cap && u->repl[v])
-		v = u->repl[v];
-	return v;
-}
 
 /* Does region r contain a break or continue leaving the loop it belongs
  * to?  (Those inside nested loops belong to the nested loops.) */
@@ -139,9 +116,8 @@ tryunroll(U *u, Op *op, Region *out)
 		for (i = 0; i < ncar; i++)
 			carried[i] = clget(&u->cl, term->args[i]);
 	}
-	grow(u);
 	for (i = 0; i < op->nres; i++)
-		u->repl[op->res[i]] = carried[i];
+		vmset(&u->repl, op->res[i], carried[i]);
 	/* forget this loop's copies so that nothing outside sees them */
 	clset(&u->cl, op->params[0], 0);
 	for (i = 0; i < ncar; i++)
@@ -161,7 +137,7 @@ region(U *u, Region *r)
 	for (i = 0; i < r->n; i++) {
 		Op *op = r->ops[i];
 		for (j = 0; j < op->nargs; j++)
-			op->args[j] = sub(u, op->args[j]);
+			op->args[j] = vmchase(&u->repl, op->args[j]);
 		for (j = 0; j < op->nregs; j++)
 			region(u, &op->regs[j]);
 		if (!tryunroll(u, op, &out))
@@ -181,9 +157,8 @@ unroll(Module *m, PassOpts *o)
 		u.f = m->funcs[i];
 		u.max = o->max_unroll;
 		clinit(&u.cl, m, u.f, u.f);
-		grow(&u);
 		region(&u, &u.f->body);
-		free(u.repl);
+		vmfree(&u.repl);
 		clfree(&u.cl);
 	}
 	return 0;
