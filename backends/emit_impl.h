@@ -22,12 +22,10 @@
 
 /* A set of C++ names; lookups also see the parent's. */
 typedef struct NameSet {
-	char **slot;     /* open addressing; owned strings */
-	uint32_t n, cap;
+	StrMap set;      /* the names (owned copies) */
 	const struct NameSet *parent; /* names also taken (unchanged while this set lives), or NULL */
-	char **hbase;    /* uniqname's hints, open addressing: a base (owned) ... */
-	uint32_t *hnext; /* ... and the first of its candidates that may be free */
-	uint32_t hn, hcap;
+	StrMap hint;     /* uniqname's hints: per base (owned), the first of its
+	                  * candidates that may be free */
 } NameSet;
 
 bool nshas(const NameSet *ns, const char *s);

@@ -9,102 +9,43 @@
 
 #include "emit_impl.h"
 
-static uint32_t
-strhash(const char *s)
-{
-	return (uint32_t)hash64(s, strlen(s), 11);
-}
+/* A zero NameSet is an empty one: its maps own their keys from the first
+ * add on. */
 
 bool
 nshas(const NameSet *ns, const char *s)
 {
-	uint32_t i, h = strhash(s);
-
-	for (; ns; ns = ns->parent) {
-		if (!ns->cap)
-			continue;
-		for (i = h & (ns->cap - 1); ns->slot[i]; i = (i + 1) & (ns->cap - 1))
-			if (strcmp(ns->slot[i], s) == 0)
-				return true;
-	}
+	for (; ns; ns = ns->parent)
+		if (smget(&ns->set, s))
+			return true;
 	return false;
 }
 
 void
 nsadd(NameSet *ns, const char *s)
 {
-	uint32_t i, j;
-
 	if (nshas(ns, s))
 		return;
-	if (2 * (ns->n + 1) > ns->cap) {
-		uint32_t ncap = ns->cap ? 2 * ns->cap : 256;
-		char **ns2 = xcalloc(ncap, sizeof *ns2);
-		for (j = 0; j < ns->cap; j++) {
-			if (!ns->slot[j])
-				continue;
-			for (i = strhash(ns->slot[j]) & (ncap - 1); ns2[i]; i = (i + 1) & (ncap - 1))
-				;
-			ns2[i] = ns->slot[j];
-		}
-		free(ns->slot);
-		ns->slot = ns2;
-		ns->cap = ncap;
-	}
-	for (i = strhash(s) & (ns->cap - 1); ns->slot[i]; i = (i + 1) & (ns->cap - 1))
-		;
-	ns->slot[i] = xstrdup(s);
-	ns->n++;
+	ns->set.own = true;
+	smput(&ns->set, s, NULL);
 }
 
-/* uniqname's hint for base: its slot in the hint table (grown first). */
-static uint32_t
+/* uniqname's hint for base: the first of its candidates that may be free
+ * (valid until the next nshint). */
+static uint32_t *
 nshint(NameSet *ns, const char *base)
 {
-	uint32_t i, j;
-
-	if (2 * (ns->hn + 1) > ns->hcap) {
-		uint32_t ncap = ns->hcap ? 2 * ns->hcap : 64;
-		char **b2 = xcalloc(ncap, sizeof *b2);
-		uint32_t *n2 = xcalloc(ncap, sizeof *n2);
-		for (j = 0; j < ns->hcap; j++) {
-			if (!ns->hbase[j])
-				continue;
-			for (i = strhash(ns->hbase[j]) & (ncap - 1); b2[i]; i = (i + 1) & (ncap - 1))
-				;
-			b2[i] = ns->hbase[j];
-			n2[i] = ns->hnext[j];
-		}
-		free(ns->hbase);
-		free(ns->hnext);
-		ns->hbase = b2;
-		ns->hnext = n2;
-		ns->hcap = ncap;
-	}
-	for (i = strhash(base) & (ns->hcap - 1); ns->hbase[i]; i = (i + 1) & (ns->hcap - 1))
-		if (strcmp(ns->hbase[i], base) == 0)
-			return i;
-	ns->hbase[i] = xstrdup(base);
-	ns->hnext[i] = 0;
-	ns->hn++;
-	return i;
+	ns->hint.own = true;
+	return smput(&ns->hint, base, NULL);
 }
 
 void
 nsfree(NameSet *ns)
 {
-	uint32_t i;
-
-	for (i = 0; i < ns->cap; i++)
-		free(ns->slot[i]);
-	for (i = 0; i < ns->hcap; i++)
-		free(ns->hbase[i]);
-	free(ns->slot);
-	free(ns->hbase);
-	free(ns->hnext);
+	smfree(&ns->set);
+	smfree(&ns->hint);
 	memset(ns, 0, sizeof *ns);
 }
-
 
 /* Is c a character of a C identifier? */
 static bool
@@ -147,7 +88,7 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 {
 	size_t n = strlen(base) + 32;
 	char *s = xmalloc(n);
-	uint32_t k = 0, h = 0;
+	uint32_t k = 0, *hint = NULL;
 	int j;
 	bool clash;
 
@@ -155,8 +96,8 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 	 * got last time still clash: start there (a probe or two per name,
 	 * not one per earlier namesake). */
 	if (!nalso) {
-		h = nshint(ns, base);
-		k = ns->hnext[h];
+		hint = nshint(ns, base);
+		k = *hint;
 	}
 	for (;; k++) {
 		if (k)
@@ -172,7 +113,7 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 		if (!clash)
 			break;
 	}
-	if (!nalso)
-		ns->hnext[h] = k;
+	if (hint)
+		*hint = k;
 	return s;
 }
