@@ -129,10 +129,10 @@ static void
 quatfrommat(S *s, const Val *m, int stride, Val *r)
 {
 #define M(i, j) m[(i) * stride + (j)]
-	int sk = ty(s, m[0]).s, k;
+	int sk = ty(s, m[0]).s, i, k;
 	Val half = K(s, sk, 0.5), one = K(s, sk, 1);
 	Val tr = add(s, add(s, M(0, 0), M(1, 1)), M(2, 2));
-	Val a[4], c0[4], c1[4], c2[4], h, hh, d1, d2, pos, q[4];
+	Val a[4], c[3][4], h, hh, d1, d2, pos, q[4];
 
 	h = sqr(s, add(s, tr, one));
 	a[3] = mul(s, half, h);
@@ -141,32 +141,22 @@ quatfrommat(S *s, const Val *m, int stride, Val *r)
 	a[1] = mul(s, sub(s, M(0, 2), M(2, 0)), hh);
 	a[2] = mul(s, sub(s, M(1, 0), M(0, 1)), hh);
 
-	h = sqr(s, add(s, sub(s, M(0, 0), add(s, M(1, 1), M(2, 2))), one));
-	c0[0] = mul(s, half, h);
-	hh = dvd(s, half, h);
-	c0[1] = mul(s, add(s, M(0, 1), M(1, 0)), hh);
-	c0[2] = mul(s, add(s, M(2, 0), M(0, 2)), hh);
-	c0[3] = mul(s, sub(s, M(2, 1), M(1, 2)), hh);
-
-	h = sqr(s, add(s, sub(s, M(1, 1), add(s, M(2, 2), M(0, 0))), one));
-	c1[1] = mul(s, half, h);
-	hh = dvd(s, half, h);
-	c1[2] = mul(s, add(s, M(1, 2), M(2, 1)), hh);
-	c1[0] = mul(s, add(s, M(0, 1), M(1, 0)), hh);
-	c1[3] = mul(s, sub(s, M(0, 2), M(2, 0)), hh);
-
-	h = sqr(s, add(s, sub(s, M(2, 2), add(s, M(0, 0), M(1, 1))), one));
-	c2[2] = mul(s, half, h);
-	hh = dvd(s, half, h);
-	c2[0] = mul(s, add(s, M(2, 0), M(0, 2)), hh);
-	c2[1] = mul(s, add(s, M(1, 2), M(2, 1)), hh);
-	c2[3] = mul(s, sub(s, M(1, 0), M(0, 1)), hh);
+	/* the three diagonal cases: i the largest element, j and k after it */
+	for (i = 0; i < 3; i++) {
+		int j = (i + 1) % 3, l = (i + 2) % 3;
+		h = sqr(s, add(s, sub(s, M(i, i), add(s, M(j, j), M(l, l))), one));
+		c[i][i] = mul(s, half, h);
+		hh = dvd(s, half, h);
+		c[i][j] = mul(s, add(s, M(i, j), M(j, i)), hh);
+		c[i][l] = mul(s, add(s, M(l, i), M(i, l)), hh);
+		c[i][3] = mul(s, sub(s, M(l, j), M(j, l)), hh);
+	}
 
 	pos = ge(s, tr, K(s, sk, 0));
 	d1 = gt(s, M(1, 1), M(0, 0));
 	d2 = gt(s, M(2, 2), sel(s, d1, M(1, 1), M(0, 0)));
 	for (k = 0; k < 4; k++)
-		q[k] = sel(s, pos, a[k], sel(s, d2, c2[k], sel(s, d1, c1[k], c0[k])));
+		q[k] = sel(s, pos, a[k], sel(s, d2, c[2][k], sel(s, d1, c[1][k], c[0][k])));
 	qnormalize(s, q, r);
 #undef M
 }
