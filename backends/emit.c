@@ -108,7 +108,7 @@ opfam(int code)
 		return FAM_SPATIAL;
 	if (code >= OP_SVD3 && code <= OP_EIG3)
 		return FAM_DECOMP;
-	if (code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS)
+	if (opinfo[code].flags & F_ATOMIC)
 		return FAM_ATOMIC | FAM_ARRAY;
 	if (code == OP_LOAD || code == OP_STORE || code == OP_VIEW || code == OP_SHAPE)
 		return FAM_ARRAY;

@@ -253,6 +253,9 @@ enum {
 	F_RAND   = 1 << 11, /* random: last result is the new RNG state */
 	F_FUNC   = 1 << 12, /* only valid in a kernel (tid) */
 	F_LOW    = 1 << 13, /* allowed in low kir (after scalarize): scalar only */
+	F_ATOMIC = 1 << 14, /* atomic read-modify-write of an array element */
+	F_LINEAR = 1 << 15, /* linear: zero when all its float operands are zero */
+	F_MULTILIN = 1 << 16, /* linear in each operand: zero when one float operand is */
 };
 
 /* Typing rules (the `ty` column); implemented in typing.c. */
