@@ -96,33 +96,24 @@ typefam(Type t)
 	return f;
 }
 
-/* The header family an op needs beyond its types. */
+/* The header families an op needs beyond its types (its ops.def family). */
 static unsigned
 opfam(int code)
 {
-	if (code >= OP_QUAT_FROM_AXIS_ANGLE && code <= OP_QUAT_TWIST_ANGLE_SIGNED)
-		return FAM_QUAT;
-	if (code >= OP_TRANSFORM_POINT && code <= OP_TRANSFORM_DECOMPOSE)
-		return FAM_TRANSFORM;
-	if (code >= OP_SPATIAL_TOP && code <= OP_VELOCITY_AT_POINT)
-		return FAM_SPATIAL;
-	if (code >= OP_SVD3 && code <= OP_EIG3)
-		return FAM_DECOMP;
-	if (opinfo[code].flags & F_ATOMIC)
-		return FAM_ATOMIC | FAM_ARRAY;
-	if (code == OP_LOAD || code == OP_STORE || code == OP_VIEW || code == OP_SHAPE)
-		return FAM_ARRAY;
-	if (code == OP_PRINT || code == OP_PRINTF)
-		return FAM_PRINT;
-	if (code >= OP_RAND_INIT && code <= OP_POISSON)
-		return FAM_RAND;
-	if (code >= OP_NOISE && code <= OP_CURLNOISE)
-		return FAM_NOISE;
-	if (code >= OP_DOT && code <= OP_SMOOTH_NORMALIZE)
-		return FAM_VEC;
-	if (code == OP_MATRIX_FROM_ROWS || code == OP_MATRIX_FROM_COLS || code == OP_IDENTITY)
-		return FAM_MAT;
-	return 0;
+	switch (opfamily(code)) {
+	case OF_VEC: return FAM_VEC;
+	case OF_MAT: return FAM_MAT;
+	case OF_QUAT: return FAM_QUAT;
+	case OF_TRANSFORM: return FAM_TRANSFORM;
+	case OF_SPATIAL: return FAM_SPATIAL;
+	case OF_DECOMP: return FAM_DECOMP;
+	case OF_ARRAY: return FAM_ARRAY;
+	case OF_ATOMIC: return FAM_ATOMIC | FAM_ARRAY;
+	case OF_RAND: return FAM_RAND;
+	case OF_NOISE: return FAM_NOISE;
+	case OF_PRINT: return FAM_PRINT;
+	default: return 0;
+	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -258,6 +258,19 @@ enum {
 	F_MULTILIN = 1 << 16, /* linear in each operand: zero when one float operand is */
 };
 
+/* Op families (in the `flags` column, at most one per row): which runtime
+ * header (kpy/vec.h, quat.h, ...) the C++ spelling of the op needs beyond
+ * the headers of its types.  A 4-bit field above the F_* bits: read it
+ * with opfamily(). */
+enum {
+	OF_SHIFT = 24,
+	OF_VEC = 1 << OF_SHIFT, OF_MAT = 2 << OF_SHIFT, OF_QUAT = 3 << OF_SHIFT,
+	OF_TRANSFORM = 4 << OF_SHIFT, OF_SPATIAL = 5 << OF_SHIFT, OF_DECOMP = 6 << OF_SHIFT,
+	OF_ARRAY = 7 << OF_SHIFT, OF_ATOMIC = 8 << OF_SHIFT, OF_RAND = 9 << OF_SHIFT,
+	OF_NOISE = 10 << OF_SHIFT, OF_PRINT = 11 << OF_SHIFT,
+	OF_MASK = 15 << OF_SHIFT,
+};
+
 /* Typing rules (the `ty` column); implemented in typing.c. */
 enum {
 #define TY(id, doc) TY_##id,
@@ -278,6 +291,8 @@ typedef struct OpInfo {
 } OpInfo;
 
 extern const OpInfo opinfo[NOPS];
+/* The OF_* family of op code, or 0. */
+static inline uint32_t opfamily(int code) { return opinfo[code].flags & OF_MASK; }
 int oplookup(const char *name, size_t len); /* OP_* or -1 */
 
 /* ------------------------------------------------------------------ */
