@@ -98,14 +98,14 @@ typedef struct Ctx {
 	const Op *loop;
 } Ctx;
 
-FState *fstate(Emit *e, int fi);
+FState *fstate(Emit *e, int fi);  /* the analysis of function fi (made once) */
 void fsfree(FState *s);
-Val root(const FState *s, Val v);
+Val root(const FState *s, Val v); /* the value whose variable v uses */
 Val slotparam(const Op *loop, int k);
 int nslots(const Op *loop);
 Val slotinit(const Op *loop, int k);
 bool slotneeded(const FState *s, const Op *loop, int k);
-bool oplive(const FState *s, const Op *op);
+bool oplive(const FState *s, const Op *op);  /* is op written at all? */
 
 /* emit_expr.c */
 
@@ -121,6 +121,7 @@ void exprtop(FState *s, Buf *b, Val v, int mode);
 void callargs(FState *s, Buf *b, const Op *op, int first);
 void opexpr(FState *s, Buf *b, const Op *op);
 void valexpr(FState *s, Buf *b, Val v, int mode);
+/* The variables the expression of v reads, appended to *out. */
 void reads(const FState *s, Val v, Val **out, int *n, int *cap);
 
 /* emit_stmt.c */

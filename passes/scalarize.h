@@ -74,8 +74,9 @@ ty(S *s, Val v)
 	return vty(s->f, v);
 }
 
-/* Scalar ops through sx: low ones as they are, the others expanded. */
+/* An integer constant of kind sk. */
 static inline Val KI(S *s, int sk, int64_t v) { return cint(s->m, s->f, sk, v); }
+/* Scalar ops through sx: low ones as they are, the others expanded. */
 static inline Val op1(S *s, int code, Val a) { return sx(s, code, &a, 1); }
 static inline Val op2(S *s, int code, Val a, Val b) { Val x[2] = {a, b}; return sx(s, code, x, 2); }
 static inline Val op3(S *s, int code, Val a, Val b, Val c) { Val x[3] = {a, b, c}; return sx(s, code, x, 3); }
