@@ -7,13 +7,12 @@
 
 #include "ir.h"
 
-/* findfunc's index: function numbers + 1 by name hash (open addressing),
- * valid for the funcs array and count it was made for (code that
- * reorders or drops functions replaces m->funcs or m->nfuncs: then it is
- * made again).  The first function of a name wins, as in a linear scan. */
+/* findfunc's index: function numbers by name, valid for the funcs array
+ * and count it was made for (code that reorders or drops functions
+ * replaces m->funcs or m->nfuncs: then it is made again).  The first
+ * function of a name wins, as in a linear scan. */
 typedef struct FuncIndex {
-	uint32_t *slot;
-	uint32_t cap;
+	StrMap byname; /* name (borrowed from the Func) -> function number */
 	Func **funcs;  /* m->funcs and m->nfuncs when last brought up to date */
 	uint32_t n;
 } FuncIndex;
@@ -51,7 +50,7 @@ modfree(Module *m)
 {
 	if (m) {
 		if (m->fidx)
-			free(m->fidx->slot);
+			smfree(&m->fidx->byname);
 		free(m->fidx);
 		arena_free(m->arena);
 	}
@@ -117,13 +116,11 @@ fieldindex(const Module *m, int sid, const char *name)
 static void
 fidxput(FuncIndex *x, const Module *m, uint32_t fi)
 {
-	uint32_t i;
+	bool added;
+	uint32_t *v = smput(&x->byname, m->funcs[fi]->name, &added);
 
-	for (i = (uint32_t)hash64(m->funcs[fi]->name, strlen(m->funcs[fi]->name), 3) & (x->cap - 1); x->slot[i];
-	     i = (i + 1) & (x->cap - 1))
-		if (strcmp(m->funcs[x->slot[i] - 1]->name, m->funcs[fi]->name) == 0)
-			return;
-	x->slot[i] = fi + 1;
+	if (added)
+		*v = fi;
 }
 
 /* The index of m, made or extended for m->funcs[0 .. nfuncs). */
@@ -137,17 +134,8 @@ fidx(Module *m)
 		x = m->fidx = xcalloc(1, sizeof *x);
 	if (x->funcs == m->funcs && x->n <= m->nfuncs)
 		from = x->n;
-	if (!from || 2 * m->nfuncs + 2 > x->cap) {
-		if (2 * m->nfuncs + 2 > x->cap) {
-			while (2 * m->nfuncs + 2 > x->cap)
-				x->cap = x->cap ? 2 * x->cap : 64;
-			free(x->slot);
-			x->slot = xcalloc(x->cap, sizeof *x->slot);
-		} else {
-			memset(x->slot, 0, x->cap * sizeof *x->slot);
-		}
-		from = 0;
-	}
+	if (!from)
+		smclear(&x->byname);
 	for (i = from; i < m->nfuncs; i++)
 		fidxput(x, m, i);
 	x->funcs = m->funcs;
@@ -178,13 +166,9 @@ int
 findfunc(const Module *m, const char *name)
 {
 	/* the index is a cache: filling it changes nothing findfunc returns */
-	FuncIndex *x = fidx((Module *)m);
-	uint32_t i;
+	const uint32_t *fi = smget(&fidx((Module *)m)->byname, name);
 
-	for (i = (uint32_t)hash64(name, strlen(name), 3) & (x->cap - 1); x->slot[i]; i = (i + 1) & (x->cap - 1))
-		if (strcmp(m->funcs[x->slot[i] - 1]->name, name) == 0)
-			return (int)(x->slot[i] - 1);
-	return -1;
+	return fi ? (int)*fi : -1;
 }
 
 int

@@ -253,6 +253,22 @@ enum {
 	F_RAND   = 1 << 11, /* random: last result is the new RNG state */
 	F_FUNC   = 1 << 12, /* only valid in a kernel (tid) */
 	F_LOW    = 1 << 13, /* allowed in low kir (after scalarize): scalar only */
+	F_ATOMIC = 1 << 14, /* atomic read-modify-write of an array element */
+	F_LINEAR = 1 << 15, /* linear: zero when all its float operands are zero */
+	F_MULTILIN = 1 << 16, /* linear in each operand: zero when one float operand is */
+};
+
+/* Op families (in the `flags` column, at most one per row): which runtime
+ * header (kpy/vec.h, quat.h, ...) the C++ spelling of the op needs beyond
+ * the headers of its types.  A 4-bit field above the F_* bits: read it
+ * with opfamily(). */
+enum {
+	OF_SHIFT = 24,
+	OF_VEC = 1 << OF_SHIFT, OF_MAT = 2 << OF_SHIFT, OF_QUAT = 3 << OF_SHIFT,
+	OF_TRANSFORM = 4 << OF_SHIFT, OF_SPATIAL = 5 << OF_SHIFT, OF_DECOMP = 6 << OF_SHIFT,
+	OF_ARRAY = 7 << OF_SHIFT, OF_ATOMIC = 8 << OF_SHIFT, OF_RAND = 9 << OF_SHIFT,
+	OF_NOISE = 10 << OF_SHIFT, OF_PRINT = 11 << OF_SHIFT,
+	OF_MASK = 15 << OF_SHIFT,
 };
 
 /* Typing rules (the `ty` column); implemented in typing.c. */
@@ -275,6 +291,8 @@ typedef struct OpInfo {
 } OpInfo;
 
 extern const OpInfo opinfo[NOPS];
+/* The OF_* family of op code, or 0. */
+static inline uint32_t opfamily(int code) { return opinfo[code].flags & OF_MASK; }
 int oplookup(const char *name, size_t len); /* OP_* or -1 */
 
 /* ------------------------------------------------------------------ */
@@ -447,6 +465,71 @@ Op *bop(Builder *b, int code, const Val *args, int nargs, const Type *rtys, int 
 static inline Value *val(const Func *f, Val v) { return &f->vals[v]; }
 static inline Type vty(const Func *f, Val v) { return f->vals[v].ty; }
 static inline bool isconst(const Func *f, Val v) { return f->vals[v].kind == V_CONST; }
+
+/* ------------------------------------------------------------------ */
+/* map.c — a value map and a string map                                */
+
+/* The values of one function to values (0: unmapped): a dense array grown
+ * on demand.  Zero-initialize; free with vmfree. */
+typedef struct ValMap {
+	Val *v;        /* per Val: its image, or 0 */
+	uint32_t cap;  /* entries of v */
+} ValMap;
+
+void vmset(ValMap *vm, Val from, Val to);
+static inline Val vmget(const ValMap *vm, Val v) { return v < vm->cap ? vm->v[v] : 0; }
+/* v followed through the map to the first unmapped value (replacement
+ * chains). */
+Val vmchase(const ValMap *vm, Val v);
+void vmfree(ValMap *vm);
+
+/* Strings to numbers, open addressing.  Zero-initialize (set own first to
+ * have keys copied in and freed by smclear and smfree; otherwise they are
+ * borrowed and must outlive the map); free with smfree. */
+typedef struct StrMap {
+	const char **key;  /* per slot: a key, or NULL */
+	uint32_t *val;     /* per slot: its value */
+	uint32_t n, cap;   /* keys; slots (0 or a power of two) */
+	bool own;          /* the map owns copies of its keys */
+} StrMap;
+
+/* The value of key k, or NULL when k is absent. */
+uint32_t *smget(const StrMap *sm, const char *k);
+/* The value of key k, added with the value 0 when absent (*added, when
+ * added is not NULL, says whether it was).  Valid until the next smput. */
+uint32_t *smput(StrMap *sm, const char *k, bool *added);
+void smclear(StrMap *sm);  /* remove every key (the slots stay) */
+void smfree(StrMap *sm);
+
+/* ------------------------------------------------------------------ */
+/* clone.c — copying ops and functions                                 */
+
+/* Copies ops of function `src` into function `dst` (which may be the same
+ * function), renaming values through `map`: every value defined by a
+ * cloned op gets a fresh value in dst, and operands are looked up in the
+ * map.  Constants are re-interned in dst. */
+typedef struct Cloner {
+	Module *m;
+	Func *src;      /* where the ops come from */
+	Func *dst;      /* where the copies go */
+	ValMap map;     /* per src Val: the dst Val (0: not mapped yet) */
+} Cloner;
+
+void clinit(Cloner *c, Module *m, Func *src, Func *dst);
+void clfree(Cloner *c);
+void clset(Cloner *c, Val from, Val to);
+/* The dst value for src value v; constants map to themselves (re-interned
+ * when src != dst); an unmapped value is itself when src == dst, else
+ * clget dies unless it is a constant. */
+Val clget(Cloner *c, Val v);
+/* Deep copy of op (its regions too); results and region values are mapped. */
+Op *clop(Cloner *c, const Op *op);
+/* Append copies of src->ops[from, to) to dst. */
+void clops(Cloner *c, const Region *src, uint32_t from, uint32_t to, Region *dst);
+
+/* A function object that is not part of m->funcs: a deep copy of f, to be
+ * transformed without touching f. */
+Func *scratchcopy(Module *m, const Func *f);
 
 /* ------------------------------------------------------------------ */
 /* typing.c — the typing rules of ops.def                              */

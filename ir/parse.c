@@ -15,11 +15,6 @@
 #include "ir.h"
 #include "kirlex.h"
 
-typedef struct Sym {
-	const char *name; /* arena copy */
-	Val v;
-} Sym;
-
 typedef struct Fixup {
 	Op *op;
 	const char *callee;
@@ -34,8 +29,7 @@ typedef struct P {
 	Diag *d;
 	Module *m;
 	Func *f;          /* function being parsed */
-	Sym *syms;        /* open addressing table of value names */
-	uint32_t nsyms, capsyms;
+	StrMap syms;      /* value names (arena copies) of f -> values */
 	Fixup *fix;
 	uint32_t nfix, capfix;
 	int depth;        /* regions open */
@@ -125,45 +119,16 @@ tokstr(P *p, const Tok *t, size_t skip)
 
 /* ---- value names --------------------------------------------------- */
 
-static uint32_t
-namehash(const char *s)
-{
-	return (uint32_t)hash64(s, strlen(s), 7);
-}
-
-static Sym *
-symslot(P *p, const char *name)
-{
-	uint32_t i;
-
-	for (i = namehash(name) & (p->capsyms - 1); p->syms[i].name; i = (i + 1) & (p->capsyms - 1))
-		if (strcmp(p->syms[i].name, name) == 0)
-			return &p->syms[i];
-	return &p->syms[i];
-}
-
 static void
 defname(P *p, const Tok *t, Val v)
 {
 	char *name = tokstr(p, t, 1);
-	Sym *s;
+	bool added;
+	uint32_t *s = smput(&p->syms, name, &added);
 
-	if (2 * (p->nsyms + 1) > p->capsyms) {
-		uint32_t ocap = p->capsyms, i;
-		Sym *old = p->syms;
-		p->capsyms = ocap ? 2 * ocap : 64;
-		p->syms = xcalloc(p->capsyms, sizeof(Sym));
-		for (i = 0; i < ocap; i++)
-			if (old[i].name)
-				*symslot(p, old[i].name) = old[i];
-		free(old);
-	}
-	s = symslot(p, name);
-	if (s->name)
+	if (!added)
 		err(p, t->loc, "redefinition of %%%s", name);
-	s->name = name;
-	s->v = v;
-	p->nsyms++;
+	*s = v;
 	/* temporaries (%12) keep no name: the printer numbers them */
 	if (!(name[0] >= '0' && name[0] <= '9'))
 		p->f->vals[v].name = name;
@@ -173,11 +138,11 @@ static Val
 usename(P *p, const Tok *t)
 {
 	char *name = tokstr(p, t, 1);
-	Sym *s;
+	const uint32_t *s = smget(&p->syms, name);
 
-	if (!p->capsyms || !(s = symslot(p, name))->name)
+	if (!s)
 		err(p, t->loc, "use of undefined value %%%s", name);
-	return s->v;
+	return *s;
 }
 
 /* ---- types --------------------------------------------------------- */
@@ -762,9 +727,7 @@ parsefunc(P *p, bool kernel)
 	f = addfunc(p->m, fname, kernel, (Loc){0});
 	f->kloc = name.loc;
 	p->f = f;
-	free(p->syms);
-	p->syms = NULL;
-	p->nsyms = p->capsyms = 0;
+	smclear(&p->syms);
 	expect(p, '(', "'('");
 	if (p->tok.kind != ')') {
 		do {
@@ -841,7 +804,7 @@ parsekir(const Src *src, Diag *d)
 	p.m = modnew();
 	lexinit(&p.lx, src);
 	if (setjmp(p.fail)) {
-		free(p.syms);
+		smfree(&p.syms);
 		modfree(p.m);
 		return NULL;
 	}
@@ -883,7 +846,7 @@ parsekir(const Src *src, Diag *d)
 			f->adjof = findfunc(p.m, base);
 		}
 	}
-	free(p.syms);
+	smfree(&p.syms);
 	if (d->nerr > nerr0) {
 		modfree(p.m);
 		return NULL;

@@ -22,56 +22,10 @@ typedef struct Names {
 	const Func *f;
 	char **name;     /* per Val: assigned spelling (malloc'd), or NULL */
 	uint32_t ntemp;  /* next temporary number */
-	char **used;     /* open-addressing set of taken names */
-	uint32_t nused, capused;
-	const char **hbase; /* open addressing: source names given so far ... */
-	uint32_t *hnext;    /* ... and the first suffix that may be free for each */
-	uint32_t nhint, caphint;
+	StrMap used;     /* the names taken (the keys of name[]) */
+	StrMap hint;     /* per source name given so far: the first suffix that
+	                  * may be free */
 } Names;
-
-static uint32_t
-strhash(const char *s)
-{
-	return (uint32_t)hash64(s, strlen(s), 0);
-}
-
-static bool
-taken(Names *nm, const char *s)
-{
-	uint32_t i;
-
-	if (!nm->capused)
-		return false;
-	for (i = strhash(s) & (nm->capused - 1); nm->used[i]; i = (i + 1) & (nm->capused - 1))
-		if (strcmp(nm->used[i], s) == 0)
-			return true;
-	return false;
-}
-
-static void
-take(Names *nm, char *s)
-{
-	uint32_t i;
-
-	if (2 * (nm->nused + 1) > nm->capused) {
-		uint32_t ncap = nm->capused ? 2 * nm->capused : 64, j;
-		char **nu = xcalloc(ncap, sizeof *nu);
-		for (j = 0; j < nm->capused; j++) {
-			if (!nm->used[j])
-				continue;
-			for (i = strhash(nm->used[j]) & (ncap - 1); nu[i]; i = (i + 1) & (ncap - 1))
-				;
-			nu[i] = nm->used[j];
-		}
-		free(nm->used);
-		nm->used = nu;
-		nm->capused = ncap;
-	}
-	for (i = strhash(s) & (nm->capused - 1); nm->used[i]; i = (i + 1) & (nm->capused - 1))
-		;
-	nm->used[i] = s;
-	nm->nused++;
-}
 
 /* The suffix to try first for base: names are only ever taken, so the
  * suffixes before the one base got last time are still taken (one probe
@@ -79,33 +33,7 @@ take(Names *nm, char *s)
 static uint32_t *
 hint(Names *nm, const char *base)
 {
-	uint32_t i, j;
-
-	if (2 * (nm->nhint + 1) > nm->caphint) {
-		uint32_t ncap = nm->caphint ? 2 * nm->caphint : 64;
-		const char **nb = xcalloc(ncap, sizeof *nb);
-		uint32_t *nn = xcalloc(ncap, sizeof *nn);
-		for (j = 0; j < nm->caphint; j++) {
-			if (!nm->hbase[j])
-				continue;
-			for (i = strhash(nm->hbase[j]) & (ncap - 1); nb[i]; i = (i + 1) & (ncap - 1))
-				;
-			nb[i] = nm->hbase[j];
-			nn[i] = nm->hnext[j];
-		}
-		free(nm->hbase);
-		free(nm->hnext);
-		nm->hbase = nb;
-		nm->hnext = nn;
-		nm->caphint = ncap;
-	}
-	for (i = strhash(base) & (nm->caphint - 1); nm->hbase[i]; i = (i + 1) & (nm->caphint - 1))
-		if (strcmp(nm->hbase[i], base) == 0)
-			return &nm->hnext[i];
-	nm->hbase[i] = base;
-	nm->hnext[i] = 0;
-	nm->nhint++;
-	return &nm->hnext[i];
+	return smput(&nm->hint, base, NULL);
 }
 
 static const char *
@@ -127,16 +55,16 @@ name(Names *nm, Val v)
 				snprintf(s, n, "%s.%u", x->name, (unsigned)*k);
 			else
 				snprintf(s, n, "%s", x->name);
-			if (!taken(nm, s))
+			if (!smget(&nm->used, s))
 				break;
 		}
 	} else {
 		s = xmalloc(16);
 		do
 			snprintf(s, 16, "%u", nm->ntemp++);
-		while (taken(nm, s));
+		while (smget(&nm->used, s));
 	}
-	take(nm, s);
+	smput(&nm->used, s, NULL);
 	nm->name[v] = s;
 	return s;
 }
@@ -516,9 +444,8 @@ namesfini(Names *nm)
 	for (i = 0; i <= nm->f->nvals; i++)
 		free(nm->name[i]);
 	free(nm->name);
-	free(nm->used);
-	free(nm->hbase);
-	free(nm->hnext);
+	smfree(&nm->used);
+	smfree(&nm->hint);
 }
 
 /* Print f with the names in nm (fresh: they are assigned as printed). */

@@ -208,8 +208,7 @@ tymem(Ctx *c, Type *out, int code, int attr)
 
 	if (a.k != T_ARRAY)
 		return fail(c, "the first operand must be an array");
-	extra = code == OP_STORE || (code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_EXCH) ? 1
-	      : code == OP_ATOMIC_CAS ? 2 : 0;
+	extra = code == OP_ATOMIC_CAS ? 2 : code == OP_STORE || (opinfo[code].flags & F_ATOMIC) ? 1 : 0;
 	nidx = c->n - 1 - extra;
 	for (i = 1; i <= nidx; i++)
 		if (!intvalue(c->in[i]))

@@ -305,25 +305,13 @@ verify(const Module *m, const Src *src, Diag *d)
 {
 	Ctx c = {0};
 	uint32_t i, j, *later = xcalloc(m->nfuncs + 1, sizeof *later);
-	uint32_t cap = 64, *slot, *count, h;
+	StrMap count = {0};
 
 	/* later[i]: how many functions after i have its name (one hash pass
 	 * from the end, not a scan of the rest per function) */
-	while (cap < 2 * m->nfuncs + 2)
-		cap *= 2;
-	slot = xcalloc(cap, sizeof *slot);
-	count = xcalloc(cap, sizeof *count);
-	for (i = m->nfuncs; i-- > 0;) {
-		const char *nm = m->funcs[i]->name;
-		for (h = (uint32_t)hash64(nm, strlen(nm), 5) & (cap - 1); slot[h]; h = (h + 1) & (cap - 1))
-			if (strcmp(m->funcs[slot[h] - 1]->name, nm) == 0)
-				break;
-		if (!slot[h])
-			slot[h] = i + 1;
-		later[i] = count[h]++;
-	}
-	free(slot);
-	free(count);
+	for (i = m->nfuncs; i-- > 0;)
+		later[i] = (*smput(&count, m->funcs[i]->name, NULL))++;
+	smfree(&count);
 
 	c.m = m;
 	c.src = src;

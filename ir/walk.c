@@ -97,7 +97,7 @@ accregion(const Module *m, unsigned **acc, uint32_t fi, const Region *r)
 			a = ACC_WRITE;
 		else if (op->code == OP_ATOMIC_MIN || op->code == OP_ATOMIC_MAX)
 			a = ACC_READ | ACC_WRITE | ACC_MINMAX;
-		else if (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS)
+		else if (opinfo[op->code].flags & F_ATOMIC)
 			a = ACC_READ | ACC_WRITE;
 		if (a && op->nargs > 0 && (p = arrayparam(f, op->args[0])) >= 0)
 			changed |= merge(&acc[fi][p], a);

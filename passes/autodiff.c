@@ -129,7 +129,7 @@ emitop(AD *c, int code, const Val *args, int n, const Type *rtys, int nres, cons
 static bool
 iswrite(int code)
 {
-	return code == OP_STORE || (code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS);
+	return code == OP_STORE || (opinfo[code].flags & F_ATOMIC);
 }
 
 /* ------------------------------------------------------------------ */
@@ -182,7 +182,7 @@ tabforgetwrites(AD *c, const Region *r)
 
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
-		if (op->code == OP_STORE || (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_CAS))
+		if (op->code == OP_STORE || (opinfo[op->code].flags & F_ATOMIC))
 			tabforget(c, rootarray(c->f, op->args[0]));
 		for (j = 0; j < op->nregs; j++)
 			tabforgetwrites(c, &op->regs[j]);
@@ -475,7 +475,8 @@ hassource(AD *c, const Region *r)
 
 	for (i = 0; i < r->n; i++) {
 		const Op *op = r->ops[i];
-		if ((op->code == OP_STORE || (op->code >= OP_ATOMIC_ADD && op->code <= OP_ATOMIC_MAX)) &&
+		/* stores and the differentiable atomics (add, sub, min, max) */
+		if ((op->code == OP_STORE || (opinfo[op->code].flags & (F_ATOMIC | F_NOAD)) == F_ATOMIC) &&
 		    addiff(c->m, telem(vty(c->f, op->args[0]))))
 			return true;
 		for (j = 0; j < op->nregs; j++)

@@ -1,8 +1,8 @@
 /*
- * autodiff.h — what the autodiff and inline passes share: cloning ops
- * between (or within) functions, removing escapes from structured control
- * flow, inlined copies of functions, and the derivative-rule language of
- * ops.def's `deriv` column.
+ * autodiff.h — what the autodiff and inline passes share: removing
+ * escapes from structured control flow, inlined copies of functions, and
+ * the derivative-rule language of ops.def's `deriv` column.  (They clone
+ * ops with libkir's cloner, ir/clone.c.)
  *
  * Sectioned by the file that implements each group (see ir.h).
  */
@@ -12,40 +12,12 @@
 #include "passes.h"
 
 /* ------------------------------------------------------------------ */
-/* autodiff_clone.c — cloning and escape removal                       */
-
-/* Copies ops of function `src` into function `dst` (which may be the same
- * function), renaming values through `map`: every value defined by a
- * cloned op gets a fresh value in dst, and operands are looked up in the
- * map.  Constants are re-interned in dst.  The map is a malloc'd array
- * that grows with src. */
-typedef struct Cloner {
-	Module *m;
-	Func *src;      /* where the ops come from */
-	Func *dst;      /* where the copies go */
-	Val *map;       /* per src Val: the dst Val (0: not mapped yet) */
-	uint32_t nmap;  /* allocated entries of map */
-} Cloner;
-
-void clinit(Cloner *c, Module *m, Func *src, Func *dst);
-void clfree(Cloner *c);
-void clset(Cloner *c, Val from, Val to);
-/* The dst value for src value v; constants map to themselves (re-interned
- * when src != dst); dies when v is neither mapped nor a constant. */
-Val clget(Cloner *c, Val v);
-/* Deep copy of op (its regions too); results and region values are mapped. */
-Op *clop(Cloner *c, const Op *op);
-/* Append copies of src->ops[from, to) to dst. */
-void clops(Cloner *c, const Region *src, uint32_t from, uint32_t to, Region *dst);
+/* autodiff_clone.c — escape removal, pass diagnostics                */
 
 /* Append a loop-carried value of type t, initially init, to loop l (a for
  * or while of f); returns its region value and stores its result in *res.
  * The loop's terminators must then carry one more value. */
 Val loopcarry(Module *m, Func *f, Op *l, Type t, Val init, Val *res);
-
-/* A function object that is not part of m->funcs: a deep copy of f, to be
- * transformed without touching f. */
-Func *scratchcopy(Module *m, const Func *f);
 
 /* Escape removal.  In mode SZ_RET, every `ret` that is not the last op of
  * the function body is removed; in mode SZ_ALL, every break, continue and

@@ -381,37 +381,13 @@ restype(IC *c, int code, const Val *args, int n, const Type *decl, Type *t)
 	return true;
 }
 
-static bool
-islinear(int code)
-{
-	switch (code) {
-	case OP_ADD: case OP_SUB: case OP_NEG: case OP_POS: case OP_TRANSPOSE: case OP_DIAG:
-	case OP_GET_DIAG: case OP_QUAT_INVERSE: case OP_SPATIAL_TOP: case OP_SPATIAL_BOTTOM:
-	case OP_TRANSFORM_GET_TRANSLATION: case OP_TRANSFORM_GET_ROTATION: case OP_CAST:
-	case OP_VEC: case OP_MAT: case OP_QUAT: case OP_TRANSFORM: case OP_MATRIX_FROM_ROWS:
-	case OP_MATRIX_FROM_COLS: case OP_TRANSFORM_SET_TRANSLATION: case OP_TRANSFORM_SET_ROTATION:
-		return true;
-	}
-	return false;
-}
-
-static bool
-ismultilinear(int code)
-{
-	switch (code) {
-	case OP_MUL: case OP_CW_MUL: case OP_DOT: case OP_DDOT: case OP_OUTER: case OP_CROSS:
-	case OP_SPATIAL_CROSS: case OP_SPATIAL_CROSS_DUAL: case OP_SPATIAL_DOT:
-		return true;
-	}
-	return false;
-}
-
 /* Build op code on args, simplifying known zeros. */
 static Val
 mk(IC *c, int code, Val *args, int n, const Type *decl, int attr)
 {
 	Builder *b = c->b;
 	int i, nz = 0, nf = 0;
+	uint32_t fl = opinfo[code].flags;
 	Type t;
 
 	if (code == OP_ZERO && decl && (decl->k == T_SCALAR || iscomposite(*decl)))
@@ -435,7 +411,7 @@ mk(IC *c, int code, Val *args, int n, const Type *decl, int attr)
 		return args[0];
 	if (code == OP_SUB && n == 2 && adiszero(b, args[0]) && typeeq(ty(c, args[0]), ty(c, args[1])))
 		return mk(c, OP_NEG, &args[1], 1, NULL, 0);
-	if (nf > 0 && ((islinear(code) && nz == nf) || (ismultilinear(code) && nz > 0) ||
+	if (nf > 0 && (((fl & F_LINEAR) && nz == nf) || ((fl & F_MULTILIN) && nz > 0) ||
 	               ((code == OP_DIV || code == OP_CW_DIV) && adiszero(b, args[0])) ||
 	               (code == OP_EXTRACT && adiszero(b, args[0])) ||
 	               (code == OP_INSERT && adiszero(b, args[0]) && adiszero(b, args[n - 1])) ||

@@ -26,8 +26,7 @@ typedef struct IL {
 	PassOpts *o;
 	InlineMemo *im;
 	Func *f;         /* the function calls are inlined into */
-	Val *repl;       /* per Val of f: replacement of a call result, or 0 */
-	uint32_t nrepl;
+	ValMap repl;     /* per Val of f: replacement of a call result, or 0 */
 } IL;
 
 void
@@ -48,28 +47,6 @@ inlinefree(InlineMemo *im)
 }
 
 static void
-setrepl(IL *c, Val from, Val to)
-{
-	if (from >= c->nrepl) {
-		uint32_t n = c->nrepl ? c->nrepl : 64;
-		while (n <= from)
-			n *= 2;
-		c->repl = xrealloc(c->repl, n * sizeof *c->repl);
-		memset(c->repl + c->nrepl, 0, (n - c->nrepl) * sizeof *c->repl);
-		c->nrepl = n;
-	}
-	c->repl[from] = to;
-}
-
-static Val
-sub(const IL *c, Val v)
-{
-	while (v < c->nrepl && c->repl[v])
-		v = c->repl[v];
-	return v;
-}
-
-static void
 subst(IL *c, Region *r)
 {
 	uint32_t i;
@@ -78,7 +55,7 @@ subst(IL *c, Region *r)
 	for (i = 0; i < r->n; i++) {
 		Op *op = r->ops[i];
 		for (j = 0; j < op->nargs; j++)
-			op->args[j] = sub(c, op->args[j]);
+			op->args[j] = vmchase(&c->repl, op->args[j]);
 		for (j = 0; j < op->nregs; j++)
 			subst(c, &op->regs[j]);
 	}
@@ -122,11 +99,11 @@ ilregion(IL *c, Region *r)
 			die("inline: body of @%s does not end in ret", callee->name);
 		clinit(&cl, m, callee, c->f);
 		for (k = 0; k < callee->nparams; k++)
-			clset(&cl, callee->params[k], sub(c, op->args[k]));
+			clset(&cl, callee->params[k], vmchase(&c->repl, op->args[k]));
 		for (k = 0; k + 1 < body->n; k++)
 			APUSH(m->arena, out, n, cap, clop(&cl, body->ops[k]));
 		for (j = 0; j < op->nres; j++)
-			setrepl(c, op->res[j], clget(&cl, last->args[j]));
+			vmset(&c->repl, op->res[j], clget(&cl, last->args[j]));
 		clfree(&cl);
 	}
 	r->ops = out;
@@ -146,7 +123,7 @@ inlineinto(Module *m, PassOpts *o, InlineMemo *im, Func *f)
 	c.f = f;
 	ilregion(&c, &f->body);
 	subst(&c, &f->body);
-	free(c.repl);
+	vmfree(&c.repl);
 }
 
 Func *

@@ -28,42 +28,10 @@ typedef struct U {
 	Module *m;
 	Func *f;
 	int max;         /* largest trip count unrolled */
-	Val *repl;       /* per Val: replacement (unrolled results), or 0 */
-	Val *map;        /* per Val: its copy in the iteration being cloned */
-	uint32_t cap;    /* slots in repl and map */
+	ValMap repl;     /* per Val: replacement (unrolled results), or 0 */
+	Cloner cl;       /* f to f: per Val, its copy in the iteration being cloned */
 	int unrolled;    /* loops unrolled (statistics) */
 } U;
-
-static void
-grow(U *u)
-{
-	uint32_t n = u->cap;
-
-	if (u->f->nvals + 1 <= n)
-		return;
-	while (n < u->f->nvals + 1)
-		n = n ? 2 * n : 256;
-	u->repl = xrealloc(u->repl, n * sizeof(Val));
-	u->map = xrealloc(u->map, n * sizeof(Val));
-	memset(u->repl + u->cap, 0, (n - u->cap) * sizeof(Val));
-	memset(u->map + u->cap, 0, (n - u->cap) * sizeof(Val));
-	u->cap = n;
-}
-
-static Val
-sub(U *u, Val v)
-{
-	while (v < u->cap && u->repl[v])
-		v = u->repl[v];
-	return v;
-}
-
-static Val
-mapped(U *u, Val v)
-{
-	v = sub(u, v);
-	return v < u->cap && u->map[v] ? u->map[v] : v;
-}
 
 /* Does region r contain a break or continue leaving the loop it belongs
  * to?  (Those inside nested loops belong to the nested loops.) */
@@ -102,63 +70,6 @@ tripcount(int64_t a, int64_t b, int64_t s)
 	return a > b ? (int64_t)(((uint64_t)a - (uint64_t)b - 1) / (0 - (uint64_t)s) + 1) : 0;
 }
 
-static void cloneregion(U *u, const Region *from, Region *to);
-
-/* A copy of op with operands mapped; its results, params and regions are
- * new values recorded in u->map. */
-static Op *
-cloneop(U *u, const Op *op)
-{
-	Module *m = u->m;
-	Func *f = u->f;
-	/* sized by the op (any number of operands, results and params) */
-	uint32_t most = op->nargs > op->nres ? op->nargs : op->nres;
-	Val *args = xmalloc(((size_t)most + 1) * sizeof *args);
-	Type *tys = xmalloc(((size_t)(most > op->nparams ? most : op->nparams) + 1) * sizeof *tys);
-	Op *c;
-	int i;
-
-	for (i = 0; i < op->nargs; i++)
-		args[i] = mapped(u, op->args[i]);
-	for (i = 0; i < op->nres; i++)
-		tys[i] = vty(f, op->res[i]);
-	c = mkop(m, f, op->code, args, op->nargs, tys, op->nres, op->loc);
-	c->attr = op->attr;
-	c->kloc = op->kloc;
-	grow(u);
-	for (i = 0; i < op->nres; i++) {
-		f->vals[c->res[i]].name = f->vals[op->res[i]].name;
-		u->map[op->res[i]] = c->res[i];
-	}
-	if (op->nparams || (opinfo[op->code].flags & F_REGION)) {
-		for (i = 0; i < op->nparams; i++)
-			tys[i] = vty(f, op->params[i]);
-		opsetparams(m, f, c, tys, op->nparams);
-		grow(u);
-		for (i = 0; i < op->nparams; i++) {
-			f->vals[c->params[i]].name = f->vals[op->params[i]].name;
-			u->map[op->params[i]] = c->params[i];
-		}
-	}
-	free(args);
-	free(tys);
-	if (op->nregs) {
-		opsetregions(m, c, op->nregs);
-		for (i = 0; i < op->nregs; i++)
-			cloneregion(u, &op->regs[i], &c->regs[i]);
-	}
-	return c;
-}
-
-static void
-cloneregion(U *u, const Region *from, Region *to)
-{
-	uint32_t i;
-
-	for (i = 0; i < from->n; i++)
-		regpush(u->m, to, cloneop(u, from->ops[i]));
-}
-
 /* Unroll `op` (a for loop) into `out` if Warp's rule allows; true if done. */
 static bool
 tryunroll(U *u, Op *op, Region *out)
@@ -169,7 +80,6 @@ tryunroll(U *u, Op *op, Region *out)
 	Val *carried, idx;
 	int64_t a, b, s, n, k;
 	int i, ncar;
-	uint32_t j;
 
 	if (op->code != OP_FOR)
 		return false;
@@ -198,22 +108,20 @@ tryunroll(U *u, Op *op, Region *out)
 		Scal c;
 		c.i = a + k * s;
 		idx = cscalar(u->m, f, vty(f, op->params[0]), scalround(vty(f, op->params[0]).s, c));
-		grow(u);
-		u->map[op->params[0]] = idx;
+		clset(&u->cl, op->params[0], idx);
 		for (i = 0; i < ncar; i++)
-			u->map[op->params[1 + i]] = carried[i];
-		for (j = 0; j + 1 < body->n; j++)
-			regpush(u->m, out, cloneop(u, body->ops[j]));
+			clset(&u->cl, op->params[1 + i], carried[i]);
+		/* region() has already substituted repl[] in the body */
+		clops(&u->cl, body, 0, body->n - 1, out);
 		for (i = 0; i < ncar; i++)
-			carried[i] = mapped(u, term->args[i]);
+			carried[i] = clget(&u->cl, term->args[i]);
 	}
-	grow(u);
 	for (i = 0; i < op->nres; i++)
-		u->repl[op->res[i]] = carried[i];
+		vmset(&u->repl, op->res[i], carried[i]);
 	/* forget this loop's copies so that nothing outside sees them */
-	u->map[op->params[0]] = 0;
+	clset(&u->cl, op->params[0], 0);
 	for (i = 0; i < ncar; i++)
-		u->map[op->params[1 + i]] = 0;
+		clset(&u->cl, op->params[1 + i], 0);
 	free(carried);
 	u->unrolled++;
 	return true;
@@ -229,7 +137,7 @@ region(U *u, Region *r)
 	for (i = 0; i < r->n; i++) {
 		Op *op = r->ops[i];
 		for (j = 0; j < op->nargs; j++)
-			op->args[j] = sub(u, op->args[j]);
+			op->args[j] = vmchase(&u->repl, op->args[j]);
 		for (j = 0; j < op->nregs; j++)
 			region(u, &op->regs[j]);
 		if (!tryunroll(u, op, &out))
@@ -248,10 +156,10 @@ unroll(Module *m, PassOpts *o)
 		u.m = m;
 		u.f = m->funcs[i];
 		u.max = o->max_unroll;
-		grow(&u);
+		clinit(&u.cl, m, u.f, u.f);
 		region(&u, &u.f->body);
-		free(u.repl);
-		free(u.map);
+		vmfree(&u.repl);
+		clfree(&u.cl);
 	}
 	return 0;
 }

@@ -1,0 +1,478 @@
+/*
+ * emit_expr.c — the C++ emitter's expressions: variable names, literals,
+ * and ops through their ops.def C++ templates, with inlined operands
+ * written in place.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                         */
+
+/* The variable name of v (assigning one on first use). */
+const char *
+vname(FState *s, Val v)
+{
+	char *b;
+	const char *nm;
+
+	v = root(s, v);
+	if (s->name[v])
+		return s->name[v];
+	nm = s->f->vals[v].name;
+	if (nm) {
+		b = sanitize(nm, true);
+	} else {
+		char t[32];
+		do
+			snprintf(t, sizeof t, "t%u", s->ntemp++);
+		while (nshas(&s->names, t));
+		b = xstrdup(t);
+	}
+	s->name[v] = uniqname(&s->names, b, NULL, 0);
+	nsadd(&s->names, s->name[v]);
+	free(b);
+	return s->name[v];
+}
+
+static void
+fmtf(Buf *b, double x, int s, const char *suffix)
+{
+	if (isnan(x)) {
+		bufputs(b, signbit(x) ? "-NAN" : "NAN");
+		return;
+	}
+	if (isinf(x)) {
+		bufputs(b, x < 0 ? "-INFINITY" : "INFINITY");
+		return;
+	}
+	fmtfloat(b, x, s);
+	bufputs(b, suffix);
+}
+
+/* One scalar component. */
+void
+lit1(Buf *b, int s, Scal c, int mode)
+{
+	switch (s) {
+	case S_BOOL:
+		bufputs(b, c.i ? "true" : "false");
+		return;
+	case S_I32:
+		if (c.i == INT32_MIN)
+			bufputs(b, "INT32_MIN");
+		else
+			bufprintf(b, "%" PRId64, c.i);
+		return;
+	case S_U32:
+		bufprintf(b, "%" PRIu64 "u", c.u);
+		return;
+	case S_I8: case S_I16: case S_U8: case S_U16:
+		if (mode == LIT_BARE)
+			bufprintf(b, "%" PRId64, c.i);
+		else
+			bufprintf(b, "%s(%" PRId64 ")", ctscalar[s], c.i);
+		return;
+	case S_I64:
+		if (c.i == INT64_MIN)
+			bufputs(b, mode == LIT_BARE ? "INT64_MIN" : "kpy::i64(INT64_MIN)");
+		else if (mode == LIT_BARE && c.i >= INT32_MIN && c.i <= INT32_MAX)
+			bufprintf(b, "%" PRId64, c.i);
+		else
+			bufprintf(b, "kpy::i64(%" PRId64 "ll)", c.i);
+		return;
+	case S_U64:
+		if (mode == LIT_BARE && c.u <= INT32_MAX)
+			bufprintf(b, "%" PRIu64, c.u);
+		else
+			bufprintf(b, "kpy::u64(%" PRIu64 "ull)", c.u);
+		return;
+	case S_F16:
+		if (mode == LIT_BARE) {
+			fmtf(b, c.f, S_F16, "f");
+		} else {
+			bufputs(b, "kpy::f16(");
+			fmtf(b, c.f, S_F16, "f");
+			bufputc(b, ')');
+		}
+		return;
+	case S_F32:
+		if (mode == LIT_BARE) {
+			fmtf(b, c.f, S_F32, "f");
+		} else {
+			bufputs(b, "kpy::f32(");
+			fmtf(b, c.f, S_F32, "f");
+			bufputc(b, ')');
+		}
+		return;
+	case S_F64:
+		if (mode == LIT_BARE || (!isnan(c.f) && !isinf(c.f))) {
+			fmtf(b, c.f, S_F64, "");
+		} else {
+			bufputs(b, "kpy::f64(");
+			fmtf(b, c.f, S_F64, "");
+			bufputc(b, ')');
+		}
+		return;
+	}
+}
+
+void
+emitcstring(Buf *out, const char *s)
+{
+	bufputc(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '"': bufputs(out, "\\\""); break;
+		case '\\': bufputs(out, "\\\\"); break;
+		case '\n': bufputs(out, "\\n"); break;
+		case '\t': bufputs(out, "\\t"); break;
+		case '\r': bufputs(out, "\\r"); break;
+		case '?': bufputs(out, "\\?"); break; /* no trigraphs */
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				bufprintf(out, "\\%03o", c);
+			else
+				bufputc(out, c);
+		}
+	}
+	bufputc(out, '"');
+}
+
+static void
+literal(FState *s, Buf *b, Val v, int mode)
+{
+	const Value *x = &s->f->vals[v];
+	Type t = x->ty;
+	int i, n;
+	bool zero = true;
+
+	if (t.k == T_STR) {
+		uint64_t k = x->c[0].u;
+		emitcstring(b, k < s->m->nstrs ? s->m->strs[k] : "");
+		return;
+	}
+	if (t.k == T_SCALAR) {
+		/* a bare f16 literal would be a float: only under a conversion */
+		lit1(b, t.s, x->c[0], t.s == S_F16 && mode == LIT_BARE ? LIT_TYPED : mode);
+		return;
+	}
+	n = ncomp(t);
+	for (i = 0; i < n; i++)
+		if (x->c[i].u != 0)
+			zero = false;
+	ctype1(s->e, b, t);
+	bufputc(b, '(');
+	if (!zero) {
+		for (i = 0; i < n; i++) {
+			if (i)
+				bufputs(b, ", ");
+			lit1(b, t.s, x->c[i], LIT_BARE);
+		}
+	}
+	bufputc(b, ')');
+}
+
+/* Is s wrapped in one pair of parentheses that match each other? */
+bool
+wrapped(const char *s, size_t n)
+{
+	size_t i;
+	int d = 0;
+	bool instr = false;
+
+	if (n < 2 || s[0] != '(' || s[n - 1] != ')')
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		if (instr) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				instr = false;
+			continue;
+		}
+		if (c == '"')
+			instr = true;
+		else if (c == '(')
+			d++;
+		else if (c == ')' && --d == 0 && i + 1 < n)
+			return false;
+	}
+	return true;
+}
+
+/* Expression of v without its outer parentheses (for initializers,
+ * arguments and conditions). */
+void
+exprtop(FState *s, Buf *b, Val v, int mode)
+{
+	Buf t = {0};
+
+	valexpr(s, &t, v, mode);
+	if (t.s && wrapped(t.s, t.n))
+		bufwrite(b, t.s + 1, t.n - 2);
+	else if (t.s)
+		bufwrite(b, t.s, t.n);
+	buffree(&t);
+}
+
+
+static bool
+smallint(Type t)
+{
+	return t.k == T_SCALAR && (t.s == S_I8 || t.s == S_I16 || t.s == S_U8 || t.s == S_U16);
+}
+
+/* Literal mode of operand i of op under template tmpl. */
+static int
+argmode(FState *s, const Op *op, const char *tmpl, int i)
+{
+	const Func *f = s->f;
+	unsigned fl = opinfo[op->code].flags;
+	int other = -1;
+
+	if ((fl & F_CAST) && strncmp(tmpl, "%t(", 3) == 0)
+		return LIT_BARE;
+	if (tmpl[0] == '(' && op->nargs == 2 && op->code != OP_LSHIFT && op->code != OP_RSHIFT)
+		other = 1 - i;
+	if (op->code == OP_WHERE && (i == 1 || i == 2)) {
+		/* c ? 1 : x is an int when x is an 8- or 16-bit integer */
+		if (smallint(f->vals[op->args[i]].ty))
+			return LIT_TYPED;
+		other = 3 - i;
+	}
+	if (other >= 0) {
+		Type t = f->vals[op->args[i]].ty, u = f->vals[op->args[other]].ty;
+		if (t.k == T_SCALAR && typeeq(t, u) && !isconst(f, op->args[other]))
+			return LIT_BARE;
+	}
+	return LIT_TYPED;
+}
+
+/* Is v written as T() (a zero composite or struct)? */
+static bool
+iszeroctor(const FState *s, Val v)
+{
+	const Value *x = &s->f->vals[v];
+	int i;
+
+	if (x->kind == V_CONST && x->ty.k != T_SCALAR && x->ty.k != T_STR) {
+		for (i = 0; i < ncomp(x->ty); i++)
+			if (x->c[i].u)
+				return false;
+		return true;
+	}
+	return s->inl[v] && x->kind == V_RES && x->def && x->def->code == OP_ZERO && x->ty.k != T_SCALAR;
+}
+
+/* Expand an ops.def C++ template for op. */
+static void
+expand(FState *s, Buf *b, const Op *op, const char *tmpl)
+{
+	const Func *f = s->f;
+	const char *p;
+
+	for (p = tmpl; *p; p++) {
+		if (*p != '%') {
+			bufputc(b, *p);
+			continue;
+		}
+		p++;
+		if (*p >= '0' && *p <= '9') {
+			int i = *p - '0';
+			Buf t = {0};
+			char prev = b->n ? b->s[b->n - 1] : 0;
+			if (i >= op->nargs)
+				die("template %s: operand %d of %d", tmpl, i, op->nargs);
+			char next = p[1];
+			valexpr(s, &t, op->args[i], argmode(s, op, tmpl, i));
+			/* T()[i] can read as a declarator: T{}[i] */
+			if (t.s && (next == '[' || next == '.') && t.n >= 2 && t.s[t.n - 2] == '(' && t.s[t.n - 1] == ')' &&
+			    iszeroctor(s, op->args[i])) {
+				t.s[t.n - 2] = '{';
+				t.s[t.n - 1] = '}';
+			}
+			/* an argument or an index needs no parentheses of its own */
+			if (t.s && (prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
+			    (prev != ' ' || (b->n > 1 && b->s[b->n - 2] == ',')) && wrapped(t.s, t.n)) {
+				memmove(t.s, t.s + 1, t.n - 2);
+				t.n -= 2;
+				t.s[t.n] = 0;
+			}
+			if (t.s && (t.s[0] == '-' || t.s[0] == '+') && (prev == '-' || prev == '+' || prev == '~' || prev == '!'))
+				bufprintf(b, "(%s)", t.s);
+			else if (t.s)
+				bufwrite(b, t.s, t.n);
+			buffree(&t);
+		} else if (*p == '*') {
+			int i;
+			for (i = 0; i < op->nargs; i++) {
+				if (i)
+					bufputs(b, ", ");
+				exprtop(s, b, op->args[i], argmode(s, op, tmpl, i));
+			}
+		} else if (*p == 't') {
+			ctype1(s->e, b, f->vals[op->res[0]].ty);
+		} else if (*p == 'f') {
+			Type st = f->vals[op->args[0]].ty;
+			bufputs(b, st.k == T_STRUCT && op->attr >= 0 ? s->e->field[st.sid][op->attr] : "?");
+		} else if (*p == '%') {
+			bufputc(b, '%');
+		} else {
+			die("bad template %s", tmpl);
+		}
+	}
+}
+
+/* The template of op for its operand count. */
+static const char *
+pickcpp(const Op *op, char *buf, size_t n)
+{
+	const char *t = opinfo[op->code].cpp, *alt;
+
+	if (!t[0]) {
+		snprintf(buf, n, "kpy::%s(%%*)", opinfo[op->code].name);
+		return buf;
+	}
+	if (!(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
+		return t;
+	for (alt = t; alt && *alt;) {
+		const char *end = strchr(alt, '|');
+		size_t len = end ? (size_t)(end - alt) : strlen(alt);
+		if (alt[0] >= '0' && alt[0] <= '9' && alt[1] == ':' && alt[0] - '0' == op->nargs) {
+			snprintf(buf, n, "%.*s", (int)(len - 2), alt + 2);
+			return buf;
+		}
+		alt = end ? end + 1 : NULL;
+	}
+	die("no C++ template of %s for %d operands", opinfo[op->code].name, op->nargs);
+}
+
+void
+callargs(FState *s, Buf *b, const Op *op, int first)
+{
+	int i;
+
+	for (i = first; i < op->nargs; i++) {
+		if (i > first)
+			bufputs(b, ", ");
+		exprtop(s, b, op->args[i], LIT_TYPED);
+	}
+}
+
+/* The expression computing single-result op. */
+void
+opexpr(FState *s, Buf *b, const Op *op)
+{
+	const Func *f = s->f;
+	char tb[256];
+	const char *tmpl;
+
+	switch (op->code) {
+	case OP_CALL: {
+		const Func *g = s->m->funcs[op->attr];
+		int i;
+		bufprintf(b, "%s(", s->e->fname[op->attr]);
+		for (i = 0; i < op->nargs; i++) {
+			if (i)
+				bufputs(b, ", ");
+			/* by-value parameters convert */
+			exprtop(s, b, op->args[i], (uint32_t)i < g->nparams ? LIT_BARE : LIT_TYPED);
+		}
+		bufputc(b, ')');
+		return;
+	}
+	case OP_LOAD:
+		bufputs(b, "kpy::load(");
+		callargs(s, b, op, 0);
+		bufputc(b, ')');
+		return;
+	case OP_VIEW:
+		bufputs(b, "kpy::view(");
+		callargs(s, b, op, 0);
+		bufputc(b, ')');
+		return;
+	case OP_SHAPE:
+		valexpr(s, b, op->args[0], LIT_TYPED);
+		bufprintf(b, ".shape[%d]", op->attr);
+		return;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		if (op->args[0] == op->args[1] && !isfloatcomp(f->vals[op->args[0]].ty)) {
+			/* x == x on integers: written so that no compiler calls it
+			 * tautological */
+			bool r = op->code == OP_EQ || op->code == OP_LE || op->code == OP_GE;
+			bufputs(b, r ? "true" : "false");
+			return;
+		}
+		break;
+	case OP_WHERE:
+		if (f->vals[op->args[0]].ty.k == T_ARRAY) {
+			bufputs(b, "(bool(");
+			exprtop(s, b, op->args[0], LIT_TYPED);
+			bufputs(b, ") ? ");
+			valexpr(s, b, op->args[1], argmode(s, op, "(", 1));
+			bufputs(b, " : ");
+			valexpr(s, b, op->args[2], argmode(s, op, "(", 2));
+			bufputc(b, ')');
+			return;
+		}
+		break;
+	}
+	tmpl = pickcpp(op, tb, sizeof tb);
+	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(' && op->code != OP_WHERE) {
+		/* C++ computes 8- and 16-bit arithmetic in int: wrap like Warp */
+		Buf t = {0};
+		expand(s, &t, op, tmpl);
+		ctype1(s->e, b, f->vals[op->res[0]].ty);
+		if (t.s && wrapped(t.s, t.n))
+			bufwrite(b, t.s, t.n);
+		else
+			bufprintf(b, "(%s)", t.s ? t.s : "");
+		buffree(&t);
+		return;
+	}
+	expand(s, b, op, tmpl);
+}
+
+void
+valexpr(FState *s, Buf *b, Val v, int mode)
+{
+	const Value *x = &s->f->vals[v];
+
+	if (x->kind == V_CONST) {
+		literal(s, b, v, mode);
+		return;
+	}
+	if (s->inl[v] && x->kind == V_RES && x->def) {
+		opexpr(s, b, x->def);
+		return;
+	}
+	bufputs(b, vname(s, v));
+}
+
+/* Collect the variables an expression reads (all of them: *out grows). */
+void
+reads(const FState *s, Val v, Val **out, int *n, int *cap)
+{
+	const Value *x = &s->f->vals[v];
+	int j;
+
+	if (x->kind == V_CONST)
+		return;
+	if (s->inl[v] && x->kind == V_RES && x->def) {
+		for (j = 0; j < x->def->nargs; j++)
+			reads(s, x->def->args[j], out, n, cap);
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*out = xrealloc(*out, (size_t)*cap * sizeof **out);
+	}
+	(*out)[(*n)++] = root(s, v);
+}
