@@ -27,6 +27,16 @@
 
 #include "abi.h"
 
+/* g++ compiles the ordered-compare min/max below into branches (it keeps
+ * a comparison that could trap behind the one before it), which mispredict
+ * on data such as clamp(x, 0, 1) of random x: 5-8x slower kernels.  On x86
+ * hosts g++ gets the same selects as SSE masks instead (clang, which makes
+ * selects of the plain form and can vectorize them, keeps it). */
+#if !defined(__CUDACC__) && !defined(__clang__) && defined(__GNUC__) && defined(__SSE2__)
+#define KPY_SSE_MINMAX 1
+#include <emmintrin.h>
+#endif
+
 #if defined(KPY_DEBUG)
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +318,11 @@ KPY_HD inline float min(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fminf(a, b);
+#elif defined(KPY_SSE_MINMAX)
+	/* x = b, or a where b is NaN; then a <= x ? a : x */
+	const __m128 A = _mm_set_ss(a), B = _mm_set_ss(b), bnan = _mm_cmpunord_ss(B, B);
+	const __m128 x = _mm_or_ps(_mm_and_ps(bnan, A), _mm_andnot_ps(bnan, B)), k = _mm_cmple_ss(A, x);
+	return _mm_cvtss_f32(_mm_or_ps(_mm_and_ps(k, A), _mm_andnot_ps(k, x)));
 #else
 	return (a <= b) ? a : ((b == b) ? b : a);
 #endif
@@ -316,6 +331,11 @@ KPY_HD inline double min(double a, double b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmin(a, b);
+#elif defined(KPY_SSE_MINMAX)
+	/* x = b, or a where b is NaN; then a <= x ? a : x */
+	const __m128d A = _mm_set_sd(a), B = _mm_set_sd(b), bnan = _mm_cmpunord_sd(B, B);
+	const __m128d x = _mm_or_pd(_mm_and_pd(bnan, A), _mm_andnot_pd(bnan, B)), k = _mm_cmple_sd(A, x);
+	return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(k, A), _mm_andnot_pd(k, x)));
 #else
 	return (a <= b) ? a : ((b == b) ? b : a);
 #endif
@@ -324,6 +344,11 @@ KPY_HD inline float max(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmaxf(a, b);
+#elif defined(KPY_SSE_MINMAX)
+	/* x = b, or a where b is NaN; then a >= x ? a : x */
+	const __m128 A = _mm_set_ss(a), B = _mm_set_ss(b), bnan = _mm_cmpunord_ss(B, B);
+	const __m128 x = _mm_or_ps(_mm_and_ps(bnan, A), _mm_andnot_ps(bnan, B)), k = _mm_cmpge_ss(A, x);
+	return _mm_cvtss_f32(_mm_or_ps(_mm_and_ps(k, A), _mm_andnot_ps(k, x)));
 #else
 	return (a >= b) ? a : ((b == b) ? b : a);
 #endif
@@ -332,6 +357,11 @@ KPY_HD inline double max(double a, double b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmax(a, b);
+#elif defined(KPY_SSE_MINMAX)
+	/* x = b, or a where b is NaN; then a >= x ? a : x */
+	const __m128d A = _mm_set_sd(a), B = _mm_set_sd(b), bnan = _mm_cmpunord_sd(B, B);
+	const __m128d x = _mm_or_pd(_mm_and_pd(bnan, A), _mm_andnot_pd(bnan, B)), k = _mm_cmpge_sd(A, x);
+	return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(k, A), _mm_andnot_pd(k, x)));
 #else
 	return (a >= b) ? a : ((b == b) ? b : a);
 #endif
