@@ -37,6 +37,14 @@
 #include <emmintrin.h>
 #endif
 
+/* Inlined whatever the compiler's size heuristics say (kcpu's entry points:
+ * the specialised copies of a kernel's loop must each be inlined). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPY_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define KPY_FORCEINLINE inline
+#endif
+
 #if defined(KPY_DEBUG)
 #include <stdio.h>
 #include <stdlib.h>
