@@ -108,6 +108,38 @@ emitparamtable(const Emit *e, Buf *b, int fi)
 	bufputs(b, "    {NULL, {0, 0, 0, 0, 0, 0, 0, 0}, 0, 0},\n};\n");
 }
 
+/* A kernel with array parameters is called twice by its entry point (see
+ * emitentry): declare it force-inlined, before its definition, so that
+ * both copies of the loop get its body to specialise, whatever its size
+ * (as Warp's CPU kernels, templates instantiated once per loop). */
+static void
+emitinlines(const Emit *e, Buf *b)
+{
+	const Module *m = emitmodule(e);
+	uint32_t i, j;
+	bool first = true;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		const Func *f = m->funcs[i];
+		bool arrays = false;
+		if (!f->kernel)
+			continue;
+		for (j = 0; j < f->nparams; j++)
+			arrays |= f->vals[f->params[j]].ty.k == T_ARRAY;
+		if (!arrays)
+			continue;
+		if (first)
+			bufputs(b, "\n// Each called by both loops of its entry point: inlined into both.\n");
+		first = false;
+		bufprintf(b, "static KPY_FORCEINLINE void %s_kernel(const kpy::launch_bounds &, int64_t", emitfuncname(e, (int)i));
+		for (j = 0; j < f->nparams; j++) {
+			bufputs(b, ", ");
+			emitctype(e, b, f->vals[f->params[j]].ty);
+		}
+		bufputs(b, ");\n");
+	}
+}
+
 /* The entry point of kernel fi: its parameters from args, then the loop
  * over its threads.  A kernel with array parameters gets the loop twice,
  * in kpy_tasks_N (force-inlined into both calls): once for arrays that are
@@ -180,6 +212,7 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 	int nk = 0, *kidx = xcalloc(m->nfuncs + 1, sizeof(int)), *bwof = xmalloc((m->nfuncs + 1) * sizeof(int));
 
 	emitprologue(e, b, "#include \"kpy/kinfo.h\"\n\n#include <stddef.h>\n");
+	emitinlines(e, b);
 	for (i = 0; i < m->nfuncs; i++) {
 		const Func *f = m->funcs[i];
 		if (!f->kernel)

@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 
+// Each called by both loops of its entry point: inlined into both.
+static KPY_FORCEINLINE void rnd_kernel(const kpy::launch_bounds &, int64_t, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::i32, 1>, kpy::array_t<kpy::u32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::vec2f, 1>, kpy::array_t<kpy::vec2f, 1>, kpy::array_t<kpy::u32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::i32, 1>);
+
 static inline void rnd_kernel(const kpy::launch_bounds &/*bounds*/, int64_t task, kpy::array_t<kpy::f32, 1> ox, kpy::array_t<kpy::i32, 1> oy, kpy::array_t<kpy::u32, 1> ou, kpy::array_t<kpy::f32, 1> on, kpy::array_t<kpy::f32, 1> olohi, kpy::array_t<kpy::vec2f, 1> otri, kpy::array_t<kpy::vec2f, 1> osq, kpy::array_t<kpy::u32, 1> opoi, kpy::array_t<kpy::f32, 1> oloop, kpy::array_t<kpy::f32, 1> osame, kpy::array_t<kpy::i32, 1> oraw)
 {
     kpy::i32 i = kpy::i32(task);
