@@ -108,6 +108,102 @@ emitparamtable(const Emit *e, Buf *b, int fi)
 	bufputs(b, "    {NULL, {0, 0, 0, 0, 0, 0, 0, 0}, 0, 0},\n};\n");
 }
 
+/* A kernel with array parameters is called twice by its entry point (see
+ * emitentry): declare it force-inlined, before its definition, so that
+ * both copies of the loop get its body to specialise, whatever its size
+ * (as Warp's CPU kernels, templates instantiated once per loop). */
+static void
+emitinlines(const Emit *e, Buf *b)
+{
+	const Module *m = emitmodule(e);
+	uint32_t i, j;
+	bool first = true;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		const Func *f = m->funcs[i];
+		bool arrays = false;
+		if (!f->kernel)
+			continue;
+		for (j = 0; j < f->nparams; j++)
+			arrays |= f->vals[f->params[j]].ty.k == T_ARRAY;
+		if (!arrays)
+			continue;
+		if (first)
+			bufputs(b, "\n// Each called by both loops of its entry point: inlined into both.\n");
+		first = false;
+		bufprintf(b, "static KPY_FORCEINLINE void %s_kernel(const kpy::launch_bounds &, int64_t", emitfuncname(e, (int)i));
+		for (j = 0; j < f->nparams; j++) {
+			bufputs(b, ", ");
+			emitctype(e, b, f->vals[f->params[j]].ty);
+		}
+		bufputs(b, ");\n");
+	}
+}
+
+/* The entry point of kernel fi: its parameters from args, then the loop
+ * over its threads.  A kernel with array parameters gets the loop twice,
+ * in kpy_tasks_N (force-inlined into both calls): once for arrays that are
+ * all C-contiguous and thread numbers that fit an i32, with each array's
+ * strides rewritten from its extents (kpy::contiguous_view) so that the
+ * compiler knows the innermost one and that an index never wraps (Warp's
+ * wp_linear_contiguous kernels), and once for any other launch. */
+static void
+emitentry(const Emit *e, Buf *b, int fi)
+{
+	const Func *f = emitmodule(e)->funcs[fi];
+	const char *fn = emitfuncname(e, fi);
+	uint32_t j, narrays = 0;
+
+	for (j = 0; j < f->nparams; j++)
+		narrays += f->vals[f->params[j]].ty.k == T_ARRAY;
+	if (narrays) {
+		bufprintf(b, "\nstatic KPY_FORCEINLINE void kpy_tasks_%s(const kpy_launch_bounds *bounds, int64_t begin, int64_t end", fn);
+		for (j = 0; j < f->nparams; j++) {
+			bufputs(b, ", ");
+			emitctype(e, b, f->vals[f->params[j]].ty);
+			bufprintf(b, " %s", emitparamname(e, fi, (int)j));
+		}
+		bufputs(b, ")\n{\n");
+		bufprintf(b, "    for (int64_t task = begin; task < end; ++task)\n        %s_kernel(*bounds, task", fn);
+		for (j = 0; j < f->nparams; j++)
+			bufprintf(b, ", %s", emitparamname(e, fi, (int)j));
+		bufputs(b, ");\n}\n");
+	}
+	bufprintf(b, "\nextern \"C\" void kpy_launch_%s(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, void **%s)\n{\n",
+	          fn, f->nparams ? "args" : "/*args*/");
+	for (j = 0; j < f->nparams; j++) {
+		Type t = f->vals[f->params[j]].ty;
+		bufputs(b, "    ");
+		emitctype(e, b, t);
+		if (t.k == T_ARRAY) {
+			bufprintf(b, " %s(*(const kpy_array *)args[%u]);\n", emitparamname(e, fi, (int)j), j);
+		} else {
+			bufprintf(b, " %s = *(const ", emitparamname(e, fi, (int)j));
+			emitctype(e, b, t);
+			bufprintf(b, " *)args[%u];\n", j);
+		}
+	}
+	if (!narrays) {
+		bufprintf(b, "    for (int64_t task = begin; task < end; ++task)\n        %s_kernel(*bounds, task", fn);
+		for (j = 0; j < f->nparams; j++)
+			bufprintf(b, ", %s", emitparamname(e, fi, (int)j));
+		bufputs(b, ");\n}\n");
+		return;
+	}
+	bufputs(b, "    if (begin >= 0 && end <= INT32_MAX");
+	for (j = 0; j < f->nparams; j++)
+		if (f->vals[f->params[j]].ty.k == T_ARRAY)
+			bufprintf(b, " && kpy::contiguous(%s)", emitparamname(e, fi, (int)j));
+	bufprintf(b, ")\n        kpy_tasks_%s(bounds, begin, end", fn);
+	for (j = 0; j < f->nparams; j++)
+		bufprintf(b, f->vals[f->params[j]].ty.k == T_ARRAY ? ", kpy::contiguous_view(%s)" : ", %s",
+		          emitparamname(e, fi, (int)j));
+	bufprintf(b, ");\n    else\n        kpy_tasks_%s(bounds, begin, end", fn);
+	for (j = 0; j < f->nparams; j++)
+		bufprintf(b, ", %s", emitparamname(e, fi, (int)j));
+	bufputs(b, ");\n}\n");
+}
+
 void
 emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 {
@@ -116,6 +212,7 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 	int nk = 0, *kidx = xcalloc(m->nfuncs + 1, sizeof(int)), *bwof = xmalloc((m->nfuncs + 1) * sizeof(int));
 
 	emitprologue(e, b, "#include \"kpy/kinfo.h\"\n\n#include <stddef.h>\n");
+	emitinlines(e, b);
 	for (i = 0; i < m->nfuncs; i++) {
 		const Func *f = m->funcs[i];
 		if (!f->kernel)
@@ -125,30 +222,9 @@ emitcpu(const Module *m, const EmitOpts *o, Buf *b)
 		emitkernel(e, b, (int)i);
 	}
 	/* entry points */
-	for (i = 0; i < m->nfuncs; i++) {
-		const Func *f = m->funcs[i];
-		const char *fn = emitfuncname(e, (int)i);
-		if (!f->kernel)
-			continue;
-		bufprintf(b, "\nextern \"C\" void kpy_launch_%s(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, void **%s)\n{\n",
-		          fn, f->nparams ? "args" : "/*args*/");
-		for (j = 0; j < f->nparams; j++) {
-			Type t = f->vals[f->params[j]].ty;
-			bufputs(b, "    ");
-			emitctype(e, b, t);
-			if (t.k == T_ARRAY) {
-				bufprintf(b, " %s(*(const kpy_array *)args[%u]);\n", emitparamname(e, (int)i, (int)j), j);
-			} else {
-				bufprintf(b, " %s = *(const ", emitparamname(e, (int)i, (int)j));
-				emitctype(e, b, t);
-				bufprintf(b, " *)args[%u];\n", j);
-			}
-		}
-		bufprintf(b, "    for (int64_t task = begin; task < end; ++task)\n        %s_kernel(*bounds, task", fn);
-		for (j = 0; j < f->nparams; j++)
-			bufprintf(b, ", %s", emitparamname(e, (int)i, (int)j));
-		bufputs(b, ");\n}\n");
-	}
+	for (i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i]->kernel)
+			emitentry(e, b, (int)i);
 	/* the table */
 	bufputs(b, "\n// The kernel table (kpy/kinfo.h) krun reads.\n");
 	emitfieldtables(e, b);

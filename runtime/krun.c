@@ -318,6 +318,46 @@ static const char nobuiltins[] =
 	F2(erfc) F2(tgamma) F2(lgamma) F2(sincos);
 #undef F2
 
+/* The default optimisation flags (KPY_CXXFLAGS replaces them).  Warp
+ * compiles CPU kernels with clang -O2 -march=native; -O3 is g++'s nearest
+ * (its -O2 vectorizes only the cheapest loops: saxpy, sdf_box 2-12x slower).
+ * Neither changes a result: no -ffast-math, and contraction stays off. */
+static const char defaultflags[] = "-O3 -march=native";
+
+/* Flags that make the same arithmetic as Warp's build (clang's cc1, which
+ * neither keeps errno for math functions nor honours FP traps) and so are
+ * part of every command: -ffp-contract=off (Warp's CPU build rounds each
+ * a*b+c twice; a contracted FMA would round once), -fno-math-errno (sqrtf
+ * becomes one instruction, as sqrtf is correctly rounded either way) and
+ * -fno-trapping-math (g++ may then compute both sides of a select, which
+ * changes no value, only the FP exception flags nobody reads). */
+static const char fixedflags[] = "-ffp-contract=off -fno-math-errno -fno-trapping-math";
+
+/* The host CPU's model and features (the first processor of /proc/cpuinfo),
+ * mixed into the cache key: a module built with -march=native for one CPU
+ * may not run on another sharing the cache.  Empty where unknown. */
+static uint64_t
+hostcpu(uint64_t h)
+{
+	size_t len, i, start;
+	char *t = readfile("/proc/cpuinfo", &len);
+
+	if (!t)
+		return h;
+	for (i = start = 0; i <= len; i++) {
+		if (i < len && t[i] != '\n')
+			continue;
+		if (i == start) /* a blank line ends the first processor */
+			break;
+		if (strncmp(t + start, "model name", 10) == 0 || strncmp(t + start, "flags", 5) == 0 ||
+		    strncmp(t + start, "Features", 8) == 0 || strncmp(t + start, "CPU part", 8) == 0)
+			h = hash64(t + start, i - start, h);
+		start = i + 1;
+	}
+	free(t);
+	return h;
+}
+
 /* Compile src (a .cpp) into the cache; returns the .so path (malloc'd) or
  * NULL after a message.  *cached: the copy of src the compiler reads. */
 static char *
@@ -333,16 +373,17 @@ compile(const char *src, bool widened, bool checked, char **cached)
 	if (!cxx || !*cxx)
 		cxx = KPY_CXX;
 	if (!flags)
-		flags = "-O2";
+		flags = defaultflags;
 	if (!(text = readfile(src, &len))) {
 		fprintf(stderr, "krun: cannot read %s: %s\n", src, strerror(errno));
 		return NULL;
 	}
 	/* KPY_SERIAL: launch() runs the threads one after another (kpy/atomic.h) */
-	bufprintf(&cmd, "%s -std=c++17 %s -ffp-contract=off%s -DKPY_SERIAL -shared -fPIC -I%s%s%s", cxx, flags, nobuiltins,
+	bufprintf(&cmd, "%s -std=c++17 %s %s%s -DKPY_SERIAL -shared -fPIC -I%s%s%s", cxx, flags, fixedflags, nobuiltins,
 	          includedir(), widened ? " -DKPY_F32_DOUBLE" : "", checked ? " -DKPY_CHECKED" : "");
 	h = hash64(text, len, 0);
 	h = hash64(cmd.s, cmd.n, h);
+	h = hostcpu(h);
 	dir = cachedir();
 	if (mkdirs(dir) < 0) {
 		fprintf(stderr, "krun: cannot create the cache directory %s: %s\n", dir, strerror(errno));

@@ -198,6 +198,20 @@ void test_atomic_values()
 	double x = NAN;
 	double old = kpy::atomic_max(&x, 2.0);
 	check(kpy::isnan(old) && x == 2.0, "atomic_max with a NaN stored keeps the number (fmax)");
+	/* Warp's CPU build: *p = min(old, v) in the ordered-compare form, so a
+	 * NaN value leaves the number and a tie of zeros keeps the old one */
+	float fm = 3.0f, fx = 3.0f, zm = 0.0f, zx = -0.0f, nm = NAN;
+	double dm = -1.0, dx = -1.0;
+	kpy::atomic_min(&nm, 2.0f);
+	kpy::atomic_min(&fm, (float)NAN);
+	kpy::atomic_max(&fx, (float)NAN);
+	kpy::atomic_min(&zm, -0.0f);
+	kpy::atomic_max(&zx, 0.0f);
+	kpy::atomic_min(&dm, (double)NAN);
+	kpy::atomic_max(&dx, (double)NAN);
+	check(nm == 2.0f && fm == 3.0f && fx == 3.0f && kpy::float_bits(zm) == 0u && kpy::float_bits(zx) == 0x80000000u && dm == -1.0 &&
+			dx == -1.0,
+		"atomic_min/max f32/f64: NaN old or new gives the number, a tie of zeros the old value");
 	kpy::f16 h(1.5f);
 	kpy::f16 ho = kpy::atomic_add(&h, kpy::f16(0.25f));
 	check(ho.u == kpy::f16(1.5f).u && h.u == kpy::f16(1.75f).u, "atomics f16: add");

@@ -86,6 +86,36 @@ template <class T, int ND> struct array_t {
 	KPY_HD explicit operator bool() const { return data != 0; }
 };
 
+/* Is a C-contiguous: each stride the product of the extents after it and
+ * the element size? */
+template <class T, int ND> KPY_HD inline bool contiguous(const array_t<T, ND> &a)
+{
+	i64 s = (i64)sizeof(T);
+	for (int d = ND - 1; d >= 0; d--) {
+		if (a.strides[d] != s)
+			return false;
+		s *= a.shape[d];
+	}
+	return true;
+}
+
+/* A contiguous a with its strides computed from its extents: the same
+ * array, but a compiler sees the innermost stride as the constant
+ * sizeof(T) and can vectorize and strength-reduce (kcpu's entry points,
+ * as Warp's wp_linear_contiguous kernels). */
+template <class T, int ND> KPY_HD inline array_t<T, ND> contiguous_view(const array_t<T, ND> &a)
+{
+	array_t<T, ND> v;
+	i64 s = (i64)sizeof(T);
+	v.data = a.data;
+	for (int d = ND - 1; d >= 0; d--) {
+		v.shape[d] = a.shape[d];
+		v.strides[d] = s;
+		s *= a.shape[d];
+	}
+	return v;
+}
+
 /* Extent of dimension d. */
 template <class T, int ND> KPY_HD inline i32 shape(const array_t<T, ND> &a, int d) { return a.shape[d]; }
 

@@ -29,8 +29,8 @@ namespace kpy {
 namespace detail {
 
 struct op_add { template <class T> KPY_HD static T f(T a, T b) { return (T)(a + b); } };
-struct op_min { template <class T> KPY_HD static T f(T a, T b) { return min(a, b); } };
-struct op_max { template <class T> KPY_HD static T f(T a, T b) { return max(a, b); } };
+struct op_min { template <class T> KPY_HD static T f(T a, T b) { return running_min(a, b); } };
+struct op_max { template <class T> KPY_HD static T f(T a, T b) { return running_max(a, b); } };
 struct op_and { template <class T> KPY_HD static T f(T a, T b) { return (T)(a & b); } };
 struct op_or { template <class T> KPY_HD static T f(T a, T b) { return (T)(a | b); } };
 struct op_xor { template <class T> KPY_HD static T f(T a, T b) { return (T)(a ^ b); } };

@@ -27,6 +27,38 @@
 
 #include "abi.h"
 
+/* g++ compiles the ordered-compare min/max below into branches (it keeps
+ * a comparison that could trap behind the one before it, and threads the
+ * jumps of clamp's two selects into each other), which mispredict on data
+ * such as clamp(x, 0, 1) of random x: 5-8x slower kernels.  For g++ the
+ * same choice is made as a bit mask (KPY_MASK_MINMAX), which it neither
+ * branches on nor keeps from vectorizing; clang makes selects of the plain
+ * form itself. */
+#if !defined(__CUDACC__) && !defined(__clang__) && defined(__GNUC__)
+#define KPY_MASK_MINMAX 1
+#endif
+
+/* Inlined whatever the compiler's size heuristics say (kcpu's entry points:
+ * the specialised copies of a kernel's loop must each be inlined). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPY_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define KPY_FORCEINLINE inline
+#endif
+
+/* Before the loops over a vector's or matrix's components (vec.h, mat.h,
+ * spatial.h): unrolled completely.  g++ -O3 otherwise leaves some rolled
+ * or, inside a larger kernel, vectorizes a 2- or 3-trip loop with shuffles
+ * (a 2x2 matrix product: twice slower than unrolled); clang unrolls them
+ * anyway.  nvcc unrolls such loops by itself. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define KPY_UNROLL _Pragma("GCC unroll 16")
+#elif defined(__clang__) && !defined(__CUDACC__)
+#define KPY_UNROLL _Pragma("unroll")
+#else
+#define KPY_UNROLL
+#endif
+
 #if defined(KPY_DEBUG)
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +340,10 @@ KPY_HD inline float min(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fminf(a, b);
+#elif defined(KPY_MASK_MINMAX)
+	/* all ones where the result is b: a <= b false and b not NaN */
+	const uint32_t m = (uint32_t)0 - (uint32_t)(!(a <= b) & (b == b));
+	return bits_float((float_bits(a) & ~m) | (float_bits(b) & m));
 #else
 	return (a <= b) ? a : ((b == b) ? b : a);
 #endif
@@ -316,6 +352,10 @@ KPY_HD inline double min(double a, double b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmin(a, b);
+#elif defined(KPY_MASK_MINMAX)
+	/* all ones where the result is b: a <= b false and b not NaN */
+	const uint64_t m = (uint64_t)0 - (uint64_t)(!(a <= b) & (b == b));
+	return bits_double((double_bits(a) & ~m) | (double_bits(b) & m));
 #else
 	return (a <= b) ? a : ((b == b) ? b : a);
 #endif
@@ -324,6 +364,10 @@ KPY_HD inline float max(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmaxf(a, b);
+#elif defined(KPY_MASK_MINMAX)
+	/* all ones where the result is b: a >= b false and b not NaN */
+	const uint32_t m = (uint32_t)0 - (uint32_t)(!(a >= b) & (b == b));
+	return bits_float((float_bits(a) & ~m) | (float_bits(b) & m));
 #else
 	return (a >= b) ? a : ((b == b) ? b : a);
 #endif
@@ -332,6 +376,10 @@ KPY_HD inline double max(double a, double b)
 {
 #if defined(__CUDA_ARCH__)
 	return ::fmax(a, b);
+#elif defined(KPY_MASK_MINMAX)
+	/* all ones where the result is b: a >= b false and b not NaN */
+	const uint64_t m = (uint64_t)0 - (uint64_t)(!(a >= b) & (b == b));
+	return bits_double((double_bits(a) & ~m) | (double_bits(b) & m));
 #else
 	return (a >= b) ? a : ((b == b) ? b : a);
 #endif
@@ -340,6 +388,21 @@ KPY_HD inline f16 min(f16 a, f16 b) { return f16(min((float)a, (float)b)); }
 KPY_HD inline f16 max(f16 a, f16 b) { return f16(max((float)a, (float)b)); }
 template <class I> KPY_HD inline typename detail::if_int<I>::type min(I a, I b) { return a < b ? a : b; }
 template <class I> KPY_HD inline typename detail::if_int<I>::type max(I a, I b) { return a > b ? a : b; }
+
+namespace detail {
+/* min/max for a running result (atomic_min/max's read-modify-write): the
+ * ordered-compare form as written, whose branch g++ predicts well there
+ * (the result rarely changes), where a select would lengthen the chain
+ * from one update to the next. */
+template <class T> KPY_HD inline T running_min(T a, T b) { return min(a, b); }
+template <class T> KPY_HD inline T running_max(T a, T b) { return max(a, b); }
+#if !defined(__CUDA_ARCH__)
+KPY_HD inline float running_min(float a, float b) { return (a <= b) ? a : ((b == b) ? b : a); }
+KPY_HD inline double running_min(double a, double b) { return (a <= b) ? a : ((b == b) ? b : a); }
+KPY_HD inline float running_max(float a, float b) { return (a >= b) ? a : ((b == b) ? b : a); }
+KPY_HD inline double running_max(double a, double b) { return (a >= b) ? a : ((b == b) ? b : a); }
+#endif
+} // namespace detail
 
 /* clamp(x, lo, hi) = min(max(lo, x), hi), argument order as in Warp. */
 KPY_HD inline float clamp(float x, float a, float b) { return min(max(a, x), b); }

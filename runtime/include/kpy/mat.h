@@ -24,6 +24,7 @@ template <unsigned R, unsigned C, class T> struct mat_t {
 	template <class S, typename detail::enable_if<detail::is_scalar<S>::value, int>::type = 0>
 	KPY_HD explicit mat_t(S s)
 	{
+		KPY_UNROLL
 		for (unsigned i = 0; i < R; i++)
 			rows[i] = vec_t<C, T>(s);
 	}
@@ -35,7 +36,9 @@ template <unsigned R, unsigned C, class T> struct mat_t {
 	KPY_HD mat_t(A... a)
 	{
 		const T e[R * C] = {static_cast<T>(a)...};
+		KPY_UNROLL
 		for (unsigned i = 0; i < R; i++)
+			KPY_UNROLL
 			for (unsigned j = 0; j < C; j++)
 				rows[i].c[j] = e[i * C + j];
 	}
@@ -50,6 +53,7 @@ template <unsigned R, unsigned C, class T> struct mat_t {
 	template <class U, typename detail::enable_if<!detail::same<U, T>::value, int>::type = 0>
 	KPY_HD explicit mat_t(const mat_t<R, C, U> &o)
 	{
+		KPY_UNROLL
 		for (unsigned i = 0; i < R; i++)
 			rows[i] = vec_t<C, T>(o.rows[i]);
 	}
@@ -61,6 +65,7 @@ template <unsigned R, unsigned C, class T> struct mat_t {
 	KPY_HD vec_t<R, T> col(int j) const
 	{
 		vec_t<R, T> r;
+		KPY_UNROLL
 		for (unsigned i = 0; i < R; i++)
 			r.c[i] = rows[i][j];
 		return r;
@@ -99,6 +104,7 @@ template <class M> KPY_HD inline M identity()
 {
 	typedef typename detail::matinfo<M>::scalar T;
 	M m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < detail::matinfo<M>::rows; i++)
 		m.rows[i].c[i] = T(1);
 	return m;
@@ -109,6 +115,7 @@ template <class M, class... V> KPY_HD inline M matrix_from_rows(const V &...v)
 	static_assert(sizeof...(V) == detail::matinfo<M>::rows, "matrix_from_rows: one vector per row");
 	M m;
 	const vec_t<detail::matinfo<M>::cols, typename detail::matinfo<M>::scalar> r[] = {v...};
+	KPY_UNROLL
 	for (unsigned i = 0; i < detail::matinfo<M>::rows; i++)
 		m.rows[i] = r[i];
 	return m;
@@ -119,7 +126,9 @@ template <class M, class... V> KPY_HD inline M matrix_from_cols(const V &...v)
 	static_assert(sizeof...(V) == detail::matinfo<M>::cols, "matrix_from_cols: one vector per column");
 	M m;
 	const vec_t<detail::matinfo<M>::rows, typename detail::matinfo<M>::scalar> c[] = {v...};
+	KPY_UNROLL
 	for (unsigned j = 0; j < detail::matinfo<M>::cols; j++)
+		KPY_UNROLL
 		for (unsigned i = 0; i < detail::matinfo<M>::rows; i++)
 			m.rows[i].c[j] = c[j].c[i];
 	return m;
@@ -129,6 +138,7 @@ template <class M, class... V> KPY_HD inline M matrix_from_cols(const V &...v)
 template <unsigned N, class T> KPY_HD inline mat_t<N, N, T> diag(const vec_t<N, T> &d)
 {
 	mat_t<N, N, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		m.rows[i].c[i] = d.c[i];
 	return m;
@@ -136,6 +146,7 @@ template <unsigned N, class T> KPY_HD inline mat_t<N, N, T> diag(const vec_t<N, 
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> get_diag(const mat_t<N, N, T> &m)
 {
 	vec_t<N, T> d;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		d.c[i] = m.rows[i].c[i];
 	return d;
@@ -145,7 +156,9 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> get_diag(const mat_t<N,
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> outer(const vec_t<R, T> &a, const vec_t<C, T> &b)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
+		KPY_UNROLL
 		for (unsigned j = 0; j < C; j++)
 			m.rows[i].c[j] = (T)(a.c[i] * b.c[j]);
 	return m;
@@ -175,6 +188,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> insert(m
 
 template <unsigned R, unsigned C, class T> KPY_HD inline bool operator==(const mat_t<R, C, T> &a, const mat_t<R, C, T> &b)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		if (a.rows[i] != b.rows[i])
 			return false;
@@ -190,6 +204,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline bool operator!=(const m
 	KPY_HD inline mat_t<R, C, T> operator op(const mat_t<R, C, T> &a, const mat_t<R, C, T> &b) \
 	{ \
 		mat_t<R, C, T> m; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < R; i++) \
 			m.rows[i] = a.rows[i] op b.rows[i]; \
 		return m; \
@@ -208,7 +223,9 @@ KPY_MAT_BINOP(>>)
 	template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator op(const mat_t<R, C, T> &a, T s) \
 	{ \
 		mat_t<R, C, T> m; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < R; i++) \
+			KPY_UNROLL \
 			for (unsigned j = 0; j < C; j++) \
 				m.rows[i].c[j] = (T)(a.rows[i].c[j] op s); \
 		return m; \
@@ -216,7 +233,9 @@ KPY_MAT_BINOP(>>)
 	template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator op(T s, const mat_t<R, C, T> &a) \
 	{ \
 		mat_t<R, C, T> m; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < R; i++) \
+			KPY_UNROLL \
 			for (unsigned j = 0; j < C; j++) \
 				m.rows[i].c[j] = (T)(s op a.rows[i].c[j]); \
 		return m; \
@@ -231,6 +250,7 @@ KPY_MAT_SCALAR_BITOP(>>)
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator~(const mat_t<R, C, T> &a)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = ~a.rows[i];
 	return m;
@@ -238,6 +258,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator-(const mat_t<R, C, T> &a)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = -a.rows[i];
 	return m;
@@ -249,6 +270,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> pos(cons
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator*(const mat_t<R, C, T> &a, T s)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = a.rows[i] * s;
 	return m;
@@ -257,6 +279,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator/(const mat_t<R, C, T> &a, T s)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = a.rows[i] / s;
 	return m;
@@ -264,6 +287,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator/(T s, const mat_t<R, C, T> &a)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = s / a.rows[i];
 	return m;
@@ -273,6 +297,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> operator
 template <unsigned R, unsigned C, class T> KPY_HD inline vec_t<R, T> operator*(const mat_t<R, C, T> &a, const vec_t<C, T> &v)
 {
 	vec_t<R, T> r = a.col(0) * v.c[0];
+	KPY_UNROLL
 	for (unsigned j = 1; j < C; j++)
 		r = r + a.col(j) * v.c[j];
 	return r;
@@ -281,6 +306,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline vec_t<R, T> operator*(c
 template <unsigned R, unsigned C, class T> KPY_HD inline vec_t<C, T> operator*(const vec_t<R, T> &v, const mat_t<R, C, T> &a)
 {
 	vec_t<C, T> r = a.rows[0] * v.c[0];
+	KPY_UNROLL
 	for (unsigned i = 1; i < R; i++)
 		r = r + a.rows[i] * v.c[i];
 	return r;
@@ -290,9 +316,12 @@ template <unsigned R, unsigned K, unsigned C, class T>
 KPY_HD inline mat_t<R, C, T> operator*(const mat_t<R, K, T> &a, const mat_t<K, C, T> &b)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
+		KPY_UNROLL
 		for (unsigned j = 0; j < C; j++) {
 			T s = T(0);
+			KPY_UNROLL
 			for (unsigned k = 0; k < K; k++)
 				s = detail::muladd(a.rows[i].c[k], b.rows[k].c[j], s);
 			m.rows[i].c[j] = s;
@@ -306,7 +335,9 @@ KPY_HD inline mat_t<R, C, T> operator*(const mat_t<R, K, T> &a, const mat_t<K, C
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<C, R, T> transpose(const mat_t<R, C, T> &a)
 {
 	mat_t<C, R, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < C; i++)
+		KPY_UNROLL
 		for (unsigned j = 0; j < R; j++)
 			m.rows[i].c[j] = a.rows[j].c[i];
 	return m;
@@ -315,7 +346,9 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<C, R, T> transpos
 template <unsigned R, unsigned C, class T> KPY_HD inline T ddot(const mat_t<R, C, T> &a, const mat_t<R, C, T> &b)
 {
 	T r = T(0);
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
+		KPY_UNROLL
 		for (unsigned j = 0; j < C; j++)
 			r = detail::muladd(a.rows[i].c[j], b.rows[i].c[j], r);
 	return r;
@@ -324,6 +357,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline T ddot(const mat_t<R, C
 template <unsigned N, class T> KPY_HD inline T trace(const mat_t<N, N, T> &m)
 {
 	T r = m.rows[0].c[0];
+	KPY_UNROLL
 	for (unsigned i = 1; i < N; i++)
 		r = (T)(r + m.rows[i].c[i]);
 	return r;
@@ -332,6 +366,7 @@ template <unsigned N, class T> KPY_HD inline T trace(const mat_t<N, N, T> &m)
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> cw_mul(const mat_t<R, C, T> &a, const mat_t<R, C, T> &b)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = cw_mul(a.rows[i], b.rows[i]);
 	return m;
@@ -339,6 +374,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> cw_mul(c
 template <unsigned R, unsigned C, class T> KPY_HD inline mat_t<R, C, T> cw_div(const mat_t<R, C, T> &a, const mat_t<R, C, T> &b)
 {
 	mat_t<R, C, T> m;
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		m.rows[i] = cw_div(a.rows[i], b.rows[i]);
 	return m;
@@ -352,6 +388,7 @@ KPY_HD inline mat_t<R, C, T> lerp(const mat_t<R, C, T> &a, const mat_t<R, C, T> 
 
 template <unsigned R, unsigned C, class T> KPY_HD inline bool isfinite(const mat_t<R, C, T> &m)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		if (!isfinite(m.rows[i]))
 			return false;
@@ -359,6 +396,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline bool isfinite(const mat
 }
 template <unsigned R, unsigned C, class T> KPY_HD inline bool isnan(const mat_t<R, C, T> &m)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		if (isnan(m.rows[i]))
 			return true;
@@ -366,6 +404,7 @@ template <unsigned R, unsigned C, class T> KPY_HD inline bool isnan(const mat_t<
 }
 template <unsigned R, unsigned C, class T> KPY_HD inline bool isinf(const mat_t<R, C, T> &m)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < R; i++)
 		if (isinf(m.rows[i]))
 			return true;
@@ -417,6 +456,7 @@ template <class T> KPY_HD inline void minors4(const mat_t<4, 4, T> &m, int p, in
 {
 	const int I[6] = {0, 0, 0, 1, 1, 2};
 	const int J[6] = {1, 2, 3, 2, 3, 3};
+	KPY_UNROLL
 	for (int k = 0; k < 6; k++) {
 		const vec_t<4, T> &ri = m.rows[I[k]], &rj = m.rows[J[k]];
 		y[k] = (double)(T)(ri.c[p] * rj.c[q] - rj.c[p] * ri.c[q]);

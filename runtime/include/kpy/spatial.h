@@ -45,7 +45,9 @@ template <class T> KPY_HD inline vec_t<6, T> spatial_cross_dual(const vec_t<6, T
 template <class T> KPY_HD inline mat_t<6, 6, T> spatial_adjoint(const mat_t<3, 3, T> &r, const mat_t<3, 3, T> &s)
 {
 	mat_t<6, 6, T> m;
+	KPY_UNROLL
 	for (int i = 0; i < 3; i++)
+		KPY_UNROLL
 		for (int j = 0; j < 3; j++) {
 			m.rows[i].c[j] = r.rows[i].c[j];
 			m.rows[i + 3].c[j + 3] = r.rows[i].c[j];

@@ -23,6 +23,7 @@ template <unsigned N, class T> struct vec_t {
 	template <class S, typename detail::enable_if<detail::is_scalar<S>::value, int>::type = 0>
 	KPY_HD explicit vec_t(S s)
 	{
+		KPY_UNROLL
 		for (unsigned i = 0; i < N; i++)
 			c[i] = static_cast<T>(s);
 	}
@@ -48,6 +49,7 @@ template <unsigned N, class T> struct vec_t {
 	template <class U, typename detail::enable_if<!detail::same<U, T>::value, int>::type = 0>
 	KPY_HD explicit vec_t(const vec_t<N, U> &o)
 	{
+		KPY_UNROLL
 		for (unsigned i = 0; i < N; i++)
 			c[i] = static_cast<T>(o.c[i]);
 	}
@@ -87,6 +89,7 @@ typedef vec_t<6, f16> spatial_vectorh;
 
 template <unsigned N, class T> KPY_HD inline bool operator==(const vec_t<N, T> &a, const vec_t<N, T> &b)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		if (a.c[i] != b.c[i])
 			return false;
@@ -101,6 +104,7 @@ template <unsigned N, class T> KPY_HD inline bool operator!=(const vec_t<N, T> &
 	template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator op(const vec_t<N, T> &a, const vec_t<N, T> &b) \
 	{ \
 		vec_t<N, T> r; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < N; i++) \
 			r.c[i] = (T)(a.c[i] op b.c[i]); \
 		return r; \
@@ -117,6 +121,7 @@ KPY_VEC_BINOP(>>)
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator~(const vec_t<N, T> &a)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)~a.c[i];
 	return r;
@@ -126,6 +131,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator~(const vec_t<N
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator-(const vec_t<N, T> &a)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)-a.c[i];
 	return r;
@@ -137,6 +143,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> pos(const vec_t<N, T> &
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator*(const vec_t<N, T> &a, T s)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)(a.c[i] * s);
 	return r;
@@ -145,6 +152,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator*(T s, const ve
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator/(const vec_t<N, T> &a, T s)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)(a.c[i] / s);
 	return r;
@@ -152,6 +160,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator/(const vec_t<N
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator/(T s, const vec_t<N, T> &a)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)(s / a.c[i]);
 	return r;
@@ -163,6 +172,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> operator/(T s, const ve
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> cw_mul(const vec_t<N, T> &a, const vec_t<N, T> &b)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)(a.c[i] * b.c[i]);
 	return r;
@@ -170,6 +180,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> cw_mul(const vec_t<N, T
 template <unsigned N, class T> KPY_HD inline vec_t<N, T> cw_div(const vec_t<N, T> &a, const vec_t<N, T> &b)
 {
 	vec_t<N, T> r;
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r.c[i] = (T)(a.c[i] / b.c[i]);
 	return r;
@@ -179,6 +190,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> cw_div(const vec_t<N, T
 	template <unsigned N, class T> KPY_HD inline vec_t<N, T> name(const vec_t<N, T> &a) \
 	{ \
 		vec_t<N, T> r; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < N; i++) \
 			r.c[i] = name(a.c[i]); \
 		return r; \
@@ -187,6 +199,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> cw_div(const vec_t<N, T
 	template <unsigned N, class T> KPY_HD inline vec_t<N, T> name(const vec_t<N, T> &a, const vec_t<N, T> &b) \
 	{ \
 		vec_t<N, T> r; \
+		KPY_UNROLL \
 		for (unsigned i = 0; i < N; i++) \
 			r.c[i] = name(a.c[i], b.c[i]); \
 		return r; \
@@ -205,6 +218,7 @@ KPY_VEC_MAP2(mod)
 template <unsigned N, class T> KPY_HD inline T min(const vec_t<N, T> &v)
 {
 	T r = v.c[0];
+	KPY_UNROLL
 	for (unsigned i = 1; i < N; i++)
 		r = min(r, v.c[i]);
 	return r;
@@ -212,6 +226,7 @@ template <unsigned N, class T> KPY_HD inline T min(const vec_t<N, T> &v)
 template <unsigned N, class T> KPY_HD inline T max(const vec_t<N, T> &v)
 {
 	T r = v.c[0];
+	KPY_UNROLL
 	for (unsigned i = 1; i < N; i++)
 		r = max(r, v.c[i]);
 	return r;
@@ -223,6 +238,7 @@ template <unsigned N, class T> KPY_HD inline u32 argmin(const vec_t<N, T> &v)
 		r++;
 	if (r == N)
 		return 0;
+	KPY_UNROLL
 	for (unsigned i = r + 1; i < N; i++)
 		if (!isnan(v.c[i]) && v.c[i] < v.c[r])
 			r = i;
@@ -235,6 +251,7 @@ template <unsigned N, class T> KPY_HD inline u32 argmax(const vec_t<N, T> &v)
 		r++;
 	if (r == N)
 		return 0;
+	KPY_UNROLL
 	for (unsigned i = r + 1; i < N; i++)
 		if (!isnan(v.c[i]) && v.c[i] > v.c[r])
 			r = i;
@@ -244,6 +261,7 @@ template <unsigned N, class T> KPY_HD inline u32 argmax(const vec_t<N, T> &v)
 /* isfinite: all components finite; isnan/isinf: any component. */
 template <unsigned N, class T> KPY_HD inline bool isfinite(const vec_t<N, T> &v)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		if (!isfinite(v.c[i]))
 			return false;
@@ -251,6 +269,7 @@ template <unsigned N, class T> KPY_HD inline bool isfinite(const vec_t<N, T> &v)
 }
 template <unsigned N, class T> KPY_HD inline bool isnan(const vec_t<N, T> &v)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		if (isnan(v.c[i]))
 			return true;
@@ -258,6 +277,7 @@ template <unsigned N, class T> KPY_HD inline bool isnan(const vec_t<N, T> &v)
 }
 template <unsigned N, class T> KPY_HD inline bool isinf(const vec_t<N, T> &v)
 {
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		if (isinf(v.c[i]))
 			return true;
@@ -270,6 +290,7 @@ template <unsigned N, class T> KPY_HD inline bool isinf(const vec_t<N, T> &v)
 template <unsigned N, class T> KPY_HD inline T dot(const vec_t<N, T> &a, const vec_t<N, T> &b)
 {
 	T r = T(0);
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		r = (T)(r + a.c[i] * b.c[i]);
 	return r;
@@ -320,6 +341,7 @@ template <unsigned N, class T> KPY_HD inline vec_t<N, T> insert(vec_t<N, T> v, i
 template <unsigned N, class T> KPY_HD inline T norm_l1(const vec_t<N, T> &v)
 {
 	T n = T(0);
+	KPY_UNROLL
 	for (unsigned i = 0; i < N; i++)
 		n = n + abs(v.c[i]);
 	return n;

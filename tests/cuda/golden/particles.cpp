@@ -19,6 +19,9 @@ static inline kpy::vec3f damp(kpy::vec3f v, kpy::f32 k)
     return v * k;
 }
 
+// Each called by both loops of its entry point: inlined into both.
+static KPY_FORCEINLINE void integrate_kernel(const kpy::launch_bounds &, int64_t, kpy::array_t<Particle, 1>, kpy::vec3f, kpy::f32, kpy::array_t<kpy::f32, 1>);
+
 static inline void integrate_kernel(const kpy::launch_bounds &/*bounds*/, int64_t task, kpy::array_t<Particle, 1> ps, kpy::vec3f gravity, kpy::f32 dt, kpy::array_t<kpy::f32, 1> energy)
 {
 #line 17 "particles.py"
@@ -56,14 +59,22 @@ static inline void integrate_kernel(const kpy::launch_bounds &/*bounds*/, int64_
     kpy::atomic_add(energy, 0, ((1.0f / w) * kpy::length_sq(v3)) * 0.5f);
 }
 
+static KPY_FORCEINLINE void kpy_tasks_integrate(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, kpy::array_t<Particle, 1> ps, kpy::vec3f gravity, kpy::f32 dt, kpy::array_t<kpy::f32, 1> energy)
+{
+    for (int64_t task = begin; task < end; ++task)
+        integrate_kernel(*bounds, task, ps, gravity, dt, energy);
+}
+
 extern "C" void kpy_launch_integrate(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, void **args)
 {
     kpy::array_t<Particle, 1> ps(*(const kpy_array *)args[0]);
     kpy::vec3f gravity = *(const kpy::vec3f *)args[1];
     kpy::f32 dt = *(const kpy::f32 *)args[2];
     kpy::array_t<kpy::f32, 1> energy(*(const kpy_array *)args[3]);
-    for (int64_t task = begin; task < end; ++task)
-        integrate_kernel(*bounds, task, ps, gravity, dt, energy);
+    if (begin >= 0 && end <= INT32_MAX && kpy::contiguous(ps) && kpy::contiguous(energy))
+        kpy_tasks_integrate(bounds, begin, end, kpy::contiguous_view(ps), gravity, dt, kpy::contiguous_view(energy));
+    else
+        kpy_tasks_integrate(bounds, begin, end, ps, gravity, dt, energy);
 }
 
 // The kernel table (kpy/kinfo.h) krun reads.

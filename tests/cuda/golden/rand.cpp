@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 
+// Each called by both loops of its entry point: inlined into both.
+static KPY_FORCEINLINE void rnd_kernel(const kpy::launch_bounds &, int64_t, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::i32, 1>, kpy::array_t<kpy::u32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::vec2f, 1>, kpy::array_t<kpy::vec2f, 1>, kpy::array_t<kpy::u32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::f32, 1>, kpy::array_t<kpy::i32, 1>);
+
 static inline void rnd_kernel(const kpy::launch_bounds &/*bounds*/, int64_t task, kpy::array_t<kpy::f32, 1> ox, kpy::array_t<kpy::i32, 1> oy, kpy::array_t<kpy::u32, 1> ou, kpy::array_t<kpy::f32, 1> on, kpy::array_t<kpy::f32, 1> olohi, kpy::array_t<kpy::vec2f, 1> otri, kpy::array_t<kpy::vec2f, 1> osq, kpy::array_t<kpy::u32, 1> opoi, kpy::array_t<kpy::f32, 1> oloop, kpy::array_t<kpy::f32, 1> osame, kpy::array_t<kpy::i32, 1> oraw)
 {
     kpy::i32 i = kpy::i32(task);
@@ -43,6 +46,12 @@ static inline void rnd_kernel(const kpy::launch_bounds &/*bounds*/, int64_t task
     kpy::store(oraw, i, w);
 }
 
+static KPY_FORCEINLINE void kpy_tasks_rnd(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, kpy::array_t<kpy::f32, 1> ox, kpy::array_t<kpy::i32, 1> oy, kpy::array_t<kpy::u32, 1> ou, kpy::array_t<kpy::f32, 1> on, kpy::array_t<kpy::f32, 1> olohi, kpy::array_t<kpy::vec2f, 1> otri, kpy::array_t<kpy::vec2f, 1> osq, kpy::array_t<kpy::u32, 1> opoi, kpy::array_t<kpy::f32, 1> oloop, kpy::array_t<kpy::f32, 1> osame, kpy::array_t<kpy::i32, 1> oraw)
+{
+    for (int64_t task = begin; task < end; ++task)
+        rnd_kernel(*bounds, task, ox, oy, ou, on, olohi, otri, osq, opoi, oloop, osame, oraw);
+}
+
 extern "C" void kpy_launch_rnd(const kpy_launch_bounds *bounds, int64_t begin, int64_t end, void **args)
 {
     kpy::array_t<kpy::f32, 1> ox(*(const kpy_array *)args[0]);
@@ -56,8 +65,10 @@ extern "C" void kpy_launch_rnd(const kpy_launch_bounds *bounds, int64_t begin, i
     kpy::array_t<kpy::f32, 1> oloop(*(const kpy_array *)args[8]);
     kpy::array_t<kpy::f32, 1> osame(*(const kpy_array *)args[9]);
     kpy::array_t<kpy::i32, 1> oraw(*(const kpy_array *)args[10]);
-    for (int64_t task = begin; task < end; ++task)
-        rnd_kernel(*bounds, task, ox, oy, ou, on, olohi, otri, osq, opoi, oloop, osame, oraw);
+    if (begin >= 0 && end <= INT32_MAX && kpy::contiguous(ox) && kpy::contiguous(oy) && kpy::contiguous(ou) && kpy::contiguous(on) && kpy::contiguous(olohi) && kpy::contiguous(otri) && kpy::contiguous(osq) && kpy::contiguous(opoi) && kpy::contiguous(oloop) && kpy::contiguous(osame) && kpy::contiguous(oraw))
+        kpy_tasks_rnd(bounds, begin, end, kpy::contiguous_view(ox), kpy::contiguous_view(oy), kpy::contiguous_view(ou), kpy::contiguous_view(on), kpy::contiguous_view(olohi), kpy::contiguous_view(otri), kpy::contiguous_view(osq), kpy::contiguous_view(opoi), kpy::contiguous_view(oloop), kpy::contiguous_view(osame), kpy::contiguous_view(oraw));
+    else
+        kpy_tasks_rnd(bounds, begin, end, ox, oy, ou, on, olohi, otri, osq, opoi, oloop, osame, oraw);
 }
 
 // The kernel table (kpy/kinfo.h) krun reads.
