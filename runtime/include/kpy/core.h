@@ -39,8 +39,9 @@
 #endif
 
 /* Inlined whatever the compiler's size heuristics say (kcpu's entry points:
- * the specialised copies of a kernel's loop must each be inlined). */
-#if defined(__GNUC__) || defined(__clang__)
+ * the specialised copies of a kernel's loop must each be inlined).  Not in
+ * a bounds-checked build, which runs one copy (kpy::contiguous, array.h). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(KPY_CHECKED)
 #define KPY_FORCEINLINE inline __attribute__((always_inline))
 #else
 #define KPY_FORCEINLINE inline
