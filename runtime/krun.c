@@ -327,11 +327,11 @@ static const char defaultflags[] = "-O3 -march=native";
 /* Flags that make the same arithmetic as Warp's build (clang's cc1, which
  * neither keeps errno for math functions nor honours FP traps) and so are
  * part of every command: -ffp-contract=off (Warp's CPU build rounds each
- * a*b+c twice; a contracted FMA would round once), -fno-math-errno (sqrtf
- * becomes one instruction, as sqrtf is correctly rounded either way) and
- * -fno-trapping-math (g++ may then compute both sides of a select, which
- * changes no value, only the FP exception flags nobody reads). */
-static const char fixedflags[] = "-ffp-contract=off -fno-math-errno -fno-trapping-math";
+ * a*b+c twice; a contracted FMA would round once) and -fno-math-errno (sqrtf
+ * becomes one instruction, as sqrtf is correctly rounded either way).  Not
+ * -fno-trapping-math: with it g++ folds (float)(int)x into truncf(x), which
+ * is -0 where the conversion gives +0 for x in (-1, 0) (tests/run/flags.test). */
+static const char fixedflags[] = "-ffp-contract=off -fno-math-errno";
 
 /* The host CPU's model and features (the first processor of /proc/cpuinfo),
  * mixed into the cache key: a module built with -march=native for one CPU
