@@ -621,6 +621,7 @@ compileall(const Opts *o)
 
 	if ((n = scandir(pydir, &ents, metafile, byname)) < 0) {
 		fprintf(stderr, "kshard: cannot read %s: %s\n", pydir, strerror(errno));
+		free(pydir), free(kdir), free(goodpath);
 		return 2;
 	}
 	if (mkdir(kdir, 0755) != 0 && errno != EEXIST)
@@ -639,10 +640,8 @@ compileall(const Opts *o)
 			fatal("kshard: cannot read %s:", meta);
 		k.name = metaget(metatext, "kernel");
 		k.dim = metaget(metatext, "dim");
-		if (!k.name || !k.dim) {
-			fprintf(stderr, "kshard: %s: no kernel or dim line\n", meta);
-			return 2;
-		}
+		if (!k.name || !k.dim)
+			fatal("kshard: %s: no kernel or dim line", meta);
 		/* the kernel's folder: kernel.py, NAME.py, harness.py, meta, checks */
 		bufprintf(&from, "%s/%s.py", pydir, stem.s);
 		to = path2(k.dir, "kernel.py");
@@ -728,7 +727,8 @@ buildunit(const Opts *o)
 
 	if (!good) {
 		fprintf(stderr, "kshard: cannot read %s: %s\n", goodpath, strerror(errno));
-		return 2;
+		rc = 2;
+		goto done;
 	}
 	for (line = strtok_r(good, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *dir = xstrdup(line), *slash = strrchr(dir, '/'), *meta, *metatext, *name, *unit, *un;
