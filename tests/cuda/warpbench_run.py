@@ -15,7 +15,7 @@ kernel touches (GB/s).
 
   python3 run.py --dry       (no GPU: check every parameter buffer against
                               the PTX sizes spec.json recorded)
-  python3 run.py [--out DIR] [--iters 100] [--warmup 10] [--tol 1e-3]
+  python3 run.py [--out DIR] [--iters 100] [--warmup 10] [--budget-ms 400] [--tol 1e-3]
                  [--only MODULE:KERNEL[,...]] [--via warp,kcuda,kptx]
                  [--no-tape] [--blocks N]
 
@@ -202,6 +202,8 @@ def main():
     ap.add_argument("--out", default="bench-out")
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--budget-ms", type=float, default=400.0,
+                    help="a kernel slower than this over warm-ups and launches gets fewer launches (at least 5)")
     ap.add_argument("--tol", type=float, default=1e-3)
     ap.add_argument("--only", default="")
     ap.add_argument("--via", default=",".join(VIAS))
@@ -235,10 +237,22 @@ def main():
     ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
 
     def timeit(fn, reset=None):
-        for _ in range(a.warmup):
+        # a slow kernel (atomics of millions of threads into one element)
+        # gets fewer launches: about --budget-ms of them, at least 5
+        if reset:
+            reset()
+        ev0.record()
+        fn()
+        ev1.record()
+        ev1.synchronize()
+        once = cp.cuda.get_elapsed_time(ev0, ev1)
+        iters = a.iters
+        if once * (a.iters + a.warmup) > a.budget_ms:
+            iters = max(5, min(a.iters, int(a.budget_ms / max(once, 1e-3))))
+        for _ in range(min(a.warmup, iters)):
             fn()
         ts = []
-        for _ in range(a.iters):
+        for _ in range(iters):
             if reset:
                 reset()
             ev0.record()
