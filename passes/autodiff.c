@@ -1284,7 +1284,7 @@ diffkernel(Module *m, PassOpts *o, InlineMemo *im, int ki)
 	reverseops(&c, &f->body);
 	c.b.loc = k->loc;
 	bop(&c.b, OP_RET, NULL, 0, NULL, 0);
-	sinkzeroes(g);
+	sinkzeroes(m, g);
 	free(c.pm);
 	free(c.am);
 	free(c.aa);

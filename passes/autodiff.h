@@ -92,7 +92,8 @@ bool addiff(const Module *m, Type t);
 /* autodiff_sink.c — where a backward kernel zeroes adjoints           */
 
 /* Move each store of zero to an array parameter of backward kernel f to
- * the end of its region when no later op of the region uses that array. */
-void sinkzeroes(Func *f);
+ * the end of its region when no later op of the region may touch the same
+ * element, and one store ending both arms of an if to after the if. */
+void sinkzeroes(Module *m, Func *f);
 
 #endif
