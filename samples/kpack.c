@@ -900,7 +900,7 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "| `cuda.forward`, `cuda.backward` | kcuda's CUDA C++: `extern \"C\" __global__` grid-stride kernels |\n"
 	        "| `cuda.standalone` | a complete CUDA program that runs the kernel on seeded inputs and writes .npy files |\n"
 	        "| `ptx` | kptx's PTX (LLVM NVPTX back end), sm_80 |\n"
-	        "| `checks` | each check: `pass`, or `skip: reason` (see below) |\n"
+	        "| `checks` | each check: `pass`, or `skip: reason`; the GPU checks also `fail: ...` or `not run` (see below) |\n"
 	        "| `meta.ops` | how many times each kir operation occurs |\n"
 	        "| `meta.lines` | line counts of the texts |\n"
 	        "| `meta.content_hash` | FNV-1a 64 of the Python source |\n"
