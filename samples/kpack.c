@@ -35,6 +35,7 @@
 
 #include "ir.h"
 #include "npydir.h"
+#include "meta.h"
 #include "neardup.h"
 
 /* The record schema's version, in every record's "schema": 2 = the module alone in
@@ -107,29 +108,6 @@ static void
 hex16(char out[17], uint64_t h)
 {
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-/* The value of key in "key value" lines, or NULL (malloc'd). */
-static char *
-metaget(const char *meta, const char *key)
-{
-	size_t k = strlen(key);
-	const char *p = meta;
-
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n > k && strncmp(p, key, k) == 0 && (p[k] == ' ' || p[k] == '=')) {
-			const char *v = p + k + 1;
-			size_t vn = n - k - 1;
-			char *r = xmalloc(vn + 1);
-			memcpy(r, v, vn);
-			r[vn] = 0;
-			return r;
-		}
-		p = e ? e + 1 : NULL;
-	}
-	return NULL;
 }
 
 /* mkdir -p */
