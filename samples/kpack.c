@@ -1563,7 +1563,7 @@ gpuvalue(const GpuEnt *e, int path)
 	if (r[0].cls == GPU_PASS && r[1].cls == GPU_PASS && r[0].line && r[1].line)
 		return xstrdup("pass");
 	bufputs(&b, r[0].cls == GPU_FAIL || r[1].cls == GPU_FAIL ? "fail: " : "skip: ");
-	if (r[0].line == r[1].line || (r[0].line && r[1].line && r[0].cls == r[1].cls && strcmp(r[0].detail, r[1].detail) == 0)) {
+	if (r[0].line == r[1].line) {
 		bufputs(&b, *r[0].detail ? r[0].detail : r[0].cls == GPU_FAIL ? "FAIL" : "skipped");
 		return b.s;
 	}
