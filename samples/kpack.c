@@ -794,12 +794,12 @@ gpucard(Buf *b, const GpuCounts *c, const char *device)
 		           "the records, `stats.json` and this card.\n\n");
 		return;
 	}
-	bufputs(b, "Each record's forward and backward kernel ran on a GPU");
+	bufputs(b, "The GPU stage (`make dataset-gpu`, then `make dataset-gpu-import`) ran the\n"
+	           "records' forward and backward kernels on a GPU");
 	if (device)
 		bufprintf(b, " (%s)", device);
-	bufputs(b, ", through kcuda's\nCUDA compiled by nvcc (`gpu_cuda`) and through kptx's PTX loaded by the CUDA\n"
-	           "driver (`gpu_ptx`), on krun's inputs, and was compared with krun's outputs\n"
-	           "(`make dataset-gpu`, then `make dataset-gpu-import`):\n\n"
+	bufputs(b, ", through\nkcuda's CUDA compiled by nvcc (`gpu_cuda`) and through kptx's PTX loaded by the\n"
+	           "CUDA driver (`gpu_ptx`), on krun's inputs, and compared them with krun's outputs:\n\n"
 	           "| check | pass | fail | skip | not run |\n|---|---|---|---|---|\n");
 	for (i = 0; i < countof(GPUCHECKS); i++)
 		bufprintf(b, "| `%s` | %d | %d | %d | %d |\n", GPUCHECKS[i], c->n[i][GPU_PASS], c->n[i][GPU_FAIL],
