@@ -1597,8 +1597,10 @@ gpucardupdate(Buf *out, const char *card, const char *sec)
 }
 
 /* kpack gpu --table FILE [-o OUTDIR] DIR: the results of DIR's GPU stage
- * (the bundle's RESULTS/table.txt) into its records, stats.json and card;
- * everything is read and checked before a file is written, each file
+ * (the bundle's RESULTS/table.txt) into its records, stats.json and card.
+ * The records stream, one line in memory at a time, to temporary files
+ * renamed over the splits only when the table and every record checked out
+ * (an error removes them); stats.json and the card are then replaced, each
  * atomically. */
 static int
 cmdgpu(const char *dir, const char *table, const char *out)
@@ -1607,10 +1609,9 @@ cmdgpu(const char *dir, const char *table, const char *out)
 	GpuTable t = {0};
 	GpuCounts cnt = {0};
 	HSet seen = {0};
-	Buf rec[3] = {{0}}, card = {0}, sec = {0}, sb = {0};
-	bool have[3] = {false};
-	char *ttext = NULL, *stext = NULL, *ctext = NULL, *device = NULL, path[4096], *s;
-	cJSON *stats = NULL, *checks, *gpu, *failed;
+	Buf card = {0}, sec = {0}, sb = {0};
+	char *ttext = NULL, *stext = NULL, *ctext = NULL, *device = NULL, path[4096], *s, *tmp[3] = {NULL};
+	cJSON *stats = NULL, *checks, *gpu, *failed = NULL, *f;
 	int rc = 1, k, nrec = 0, nin = 0;
 	size_t i;
 
@@ -1635,36 +1636,54 @@ cmdgpu(const char *dir, const char *table, const char *out)
 		fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
 		goto done;
 	}
+	/* the records, a line at a time, into temporary files beside the
+	 * outputs: renamed over them once everything checked out */
+	if (mkdir_p(out) != 0) {
+		fprintf(stderr, "kpack: cannot create %s: %s\n", out, strerror(errno));
+		rc = 2;
+		goto done;
+	}
 	failed = cJSON_CreateArray();
-	for (k = 0; k < 3; k++) {
-		char *text, *line, *next;
+	for (k = 0; k < 3 && !t.errors; k++) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
 		int lineno = 0;
+		FILE *in, *to;
 
 		snprintf(path, sizeof path, "%s/%s.jsonl", dir, splits[k]);
-		if (!(text = readfile(path, NULL))) {
+		if (!(in = fopen(path, "r"))) {
 			if (errno == ENOENT)
 				continue;
 			fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
-			cJSON_Delete(failed);
-			goto done;
+			t.errors++;
+			break;
 		}
-		have[k] = true;
-		for (line = text; *line; line = next) {
-			char *e = strchr(line, '\n');
+		tmp[k] = xmalloc(strlen(out) + 64);
+		snprintf(tmp[k], strlen(out) + 64, "%s/%s.jsonl.tmp%ld", out, splits[k], (long)getpid());
+		if (!(to = fopen(tmp[k], "w"))) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", tmp[k], strerror(errno));
+			free(tmp[k]);
+			tmp[k] = NULL;
+			fclose(in);
+			rc = 2;
+			t.errors++;
+			break;
+		}
+		while (!t.errors && (len = getline(&line, &cap, in)) != -1) {
 			cJSON *o, *ch;
 			const char *id, *kernel;
 			GpuEnt *ent;
+			char *js;
 
-			next = e ? e + 1 : line + strlen(line);
-			if (e)
-				*e = 0;
+			if (len && line[len - 1] == '\n')
+				line[--len] = 0;
 			lineno++;
 			if (!(o = cJSON_Parse(line)) || checkrecord(path, lineno, line)) {
 				fprintf(stderr, "kpack: %s:%d: not a valid record\n", path, lineno);
 				cJSON_Delete(o);
-				cJSON_Delete(failed);
-				free(text);
-				goto done;
+				t.errors++;
+				break;
 			}
 			id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "id"));
 			kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "kernel"));
@@ -1688,24 +1707,37 @@ cmdgpu(const char *dir, const char *table, const char *out)
 				else
 					cJSON_AddStringToObject(ch, GPUCHECKS[i], v);
 				if (gpuclass(v) == GPU_FAIL) {
-					cJSON *f = cJSON_CreateObject();
+					f = cJSON_CreateObject();
 					cJSON_AddStringToObject(f, "id", id);
 					cJSON_AddStringToObject(f, "kernel", kernel);
 					cJSON_AddStringToObject(f, "check", GPUCHECKS[i]);
 					cJSON_AddStringToObject(f, "result", v);
 					cJSON_AddItemToArray(failed, f);
-					printf("kpack: %s (%s): %s %s\n", id, kernel, GPUCHECKS[i], v);
 				}
 				free(v);
 			}
 			gpucount(&cnt, ch);
-			putline(&rec[k], o);
+			if (!(js = cJSON_PrintUnformatted(o)))
+				fatal("out of memory");
+			fputs(js, to);
+			fputc('\n', to);
+			free(js);
 			cJSON_Delete(o);
 			nrec++;
 		}
-		free(text);
+		free(line);
+		if (ferror(in)) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
+			t.errors++;
+		}
+		fclose(in);
+		if (fclose(to) != 0 && !t.errors) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", tmp[k], strerror(errno));
+			rc = 2;
+			t.errors++;
+		}
 	}
-	for (i = 0; i < t.n; i++)
+	for (i = 0; i < t.n && !t.errors; i++)
 		if (!t.e[i].matched)
 			gpuerr(&t, t.e[i].line, t.e[i].ltext, 1, "no record %s in %s", t.e[i].id, dir);
 	if (t.errors) {
@@ -1746,25 +1778,33 @@ cmdgpu(const char *dir, const char *table, const char *out)
 	free(s);
 	gpucard(&sec, &cnt, device);
 	gpucardupdate(&card, ctext, sec.s);
-	/* every output is ready: write them */
-	if (mkdir_p(out) != 0) {
-		fprintf(stderr, "kpack: cannot create %s: %s\n", out, strerror(errno));
-		rc = 2;
-		goto done;
-	}
-	for (k = 0; k < 4 + 1; k++) {
-		const Buf *b = k < 3 ? &rec[k] : k == 3 ? &sb : &card;
-		if (k < 3 && !have[k])
+	/* every output is ready: the records in place, then the counts */
+	for (k = 0; k < 3; k++) {
+		if (!tmp[k])
 			continue;
-		snprintf(path, sizeof path, "%s/%s", out, k < 3 ? splits[k] : k == 3 ? "stats.json" : "README.md");
-		if (k < 3)
-			snprintf(path + strlen(path), sizeof path - strlen(path), ".jsonl");
-		if (writefile(path, b->s ? b->s : "", b->n) != 0) {
+		snprintf(path, sizeof path, "%s/%s.jsonl", out, splits[k]);
+		if (rename(tmp[k], path) != 0) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", path, strerror(errno));
+			rc = 2;
+			goto done;
+		}
+		free(tmp[k]);
+		tmp[k] = NULL;
+	}
+	for (k = 0; k < 2; k++) {
+		const Buf *b = k ? &card : &sb;
+		snprintf(path, sizeof path, "%s/%s", out, k ? "README.md" : "stats.json");
+		if (writefile(path, b->s, b->n) != 0) {
 			fprintf(stderr, "kpack: cannot write %s: %s\n", path, strerror(errno));
 			rc = 2;
 			goto done;
 		}
 	}
+	cJSON_ArrayForEach(f, failed)
+		printf("kpack: %s (%s): %s %s\n", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "kernel")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "check")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "result")));
 	printf("kpack: GPU results of %d of %d records", nin, nrec);
 	for (i = 0; i < countof(GPUCHECKS); i++)
 		printf("; %s: %d pass, %d fail, %d skip, %d not run", GPUCHECKS[i], cnt.n[i][GPU_PASS],
@@ -1782,7 +1822,10 @@ done:
 	buffree(&t.env);
 	free(seen.k);
 	for (k = 0; k < 3; k++)
-		buffree(&rec[k]);
+		if (tmp[k]) {
+			remove(tmp[k]);
+			free(tmp[k]);
+		}
 	buffree(&card);
 	buffree(&sec);
 	buffree(&sb);
