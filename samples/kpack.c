@@ -10,6 +10,8 @@
  *   kpack compare DIR1 DIR2 [--rtol R] [--atol A]
  *                                       the .npy files of two runs agree
  *   kpack export -o DIR FILE.jsonl...   each record's module as DIR/ID.py
+ *   kpack gpu --table FILE [-o OUTDIR] DIR
+ *                                       the GPU stage's results into DIR's records
  *
  * A kernel's work folder holds what the dataset build made for it:
  *   kernel.py kernel.kir                 the module and kpyc's kir (required)
@@ -23,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,7 @@
 
 #include "ir.h"
 #include "npydir.h"
+#include "meta.h"
 #include "neardup.h"
 
 /* The record schema's version, in every record's "schema": 2 = the module alone in
@@ -41,6 +45,12 @@
 static const char *const REQUIRED[] = {"kpyc", "kopt", "kcpu", "kcuda", "krun", "order"};
 static const char *const CHECKNAMES[] = {"kpyc", "kopt", "kcpu", "kcuda", "kptx", "nvcc", "ptxas",
                                          "krun", "order", "gradcheck", "host"};
+/* The GPU stage's checks (make dataset-gpu, then kpack gpu): kcuda's CUDA
+ * through nvcc and kptx's PTX through the driver, forward and backward, on a
+ * GPU.  Each is "pass", "fail: ...", "skip: ..." or "not run" (kpy(7)); a
+ * record is written with "not run", and kpack gpu fills them in. */
+static const char *const GPUCHECKS[] = {"gpu_cuda", "gpu_ptx"};
+#define GPU_NOTRUN "not run"
 
 static void
 usage(FILE *f)
@@ -53,6 +63,7 @@ usage(FILE *f)
 	        "       kpack validate FILE.jsonl...\n"
 	        "       kpack compare DIR1 DIR2 [--rtol R] [--atol A]\n"
 	        "       kpack export -o DIR FILE.jsonl...\n"
+	        "       kpack gpu --table FILE [-o OUTDIR] DIR\n"
 	        "       kpack tasks [-o FILE] [--holdout=CAT,...] RECORDS.jsonl...\n"
 	        "Assemble verified dataset records (JSON Lines) from the dataset build's\n"
 	        "per-kernel folders, merge shards into a deduplicated, split dataset with\n"
@@ -66,6 +77,7 @@ usage(FILE *f)
 	        "                      files under DIR (Warp's tests and examples)\n"
 	        "      --rtol=R --atol=A  compare: tolerances (default 1e-5, 1e-6)\n"
 	        "      --holdout=CATS  tasks: the split of these categories' tasks is 'heldout'\n"
+	        "      --table=FILE    gpu: the GPU stage's results (RESULTS/table.txt of the bundle's run.sh)\n"
 	        "  -h, --help          show this help\n"
 	        "  -V, --version       show the version\n");
 }
@@ -96,29 +108,6 @@ static void
 hex16(char out[17], uint64_t h)
 {
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-/* The value of key in "key value" lines, or NULL (malloc'd). */
-static char *
-metaget(const char *meta, const char *key)
-{
-	size_t k = strlen(key);
-	const char *p = meta;
-
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n > k && strncmp(p, key, k) == 0 && (p[k] == ' ' || p[k] == '=')) {
-			const char *v = p + k + 1;
-			size_t vn = n - k - 1;
-			char *r = xmalloc(vn + 1);
-			memcpy(r, v, vn);
-			r[vn] = 0;
-			return r;
-		}
-		p = e ? e + 1 : NULL;
-	}
-	return NULL;
 }
 
 /* mkdir -p */
@@ -359,6 +348,8 @@ record(const char *dir)
 		cJSON_AddStringToObject(cj, CHECKNAMES[i], val);
 		free(cp);
 	}
+	for (i = 0; i < countof(GPUCHECKS); i++)
+		cJSON_AddStringToObject(cj, GPUCHECKS[i], GPU_NOTRUN);
 	mj = cJSON_AddObjectToObject(o, "meta");
 	cJSON_AddItemToObject(mj, "ops", ops);
 	lines = cJSON_AddObjectToObject(mj, "lines");
@@ -421,6 +412,43 @@ cmdrecord(int argc, char **argv, const char *out, const char *rejects)
 	buffree(&ok);
 	buffree(&rej);
 	return 0;
+}
+
+/* The class of a GPU check's value: 0 pass, 1 fail, 2 skip, 3 not run; -1
+ * not a GPU check's value (NULL included). */
+enum { GPU_PASS, GPU_FAIL, GPU_SKIP, GPU_NONE, GPU_NCLASS };
+static const char *const GPUCLASS[GPU_NCLASS] = {"pass", "fail", "skip", "not_run"};
+
+static int
+gpuclass(const char *v)
+{
+	if (!v)
+		return -1;
+	if (strcmp(v, "pass") == 0)
+		return GPU_PASS;
+	if (strncmp(v, "fail: ", 6) == 0)
+		return GPU_FAIL;
+	if (strncmp(v, "skip: ", 6) == 0)
+		return GPU_SKIP;
+	if (strcmp(v, GPU_NOTRUN) == 0)
+		return GPU_NONE;
+	return -1;
+}
+
+/* How many records have each class of value, per GPU check. */
+typedef struct GpuCounts {
+	int n[countof(GPUCHECKS)][GPU_NCLASS];
+} GpuCounts;
+
+static bool
+isgpucheck(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < countof(GPUCHECKS); i++)
+		if (strcmp(name, GPUCHECKS[i]) == 0)
+			return true;
+	return false;
 }
 
 /* ---- validate ------------------------------------------------------ */
@@ -486,6 +514,12 @@ checkrecord(const char *file, int lineno, const char *text)
 			cJSON *c = cJSON_GetObjectItemCaseSensitive(x, REQUIRED[i]);
 			if (cJSON_IsString(c) && strcmp(c->valuestring, "pass") != 0)
 				BAD("required check \"%s\" did not pass", REQUIRED[i]);
+		}
+		for (i = 0; i < countof(GPUCHECKS); i++) {
+			cJSON *c = cJSON_GetObjectItemCaseSensitive(x, GPUCHECKS[i]);
+			if (c && gpuclass(cJSON_GetStringValue(c)) < 0)
+				BAD("check \"%s\" must be \"pass\", \"fail: ...\", \"skip: ...\" or \"" GPU_NOTRUN "\"",
+				    GPUCHECKS[i]);
 		}
 		/* merge counts every member */
 		cJSON_ArrayForEach(y, x)
@@ -623,6 +657,7 @@ typedef struct Stats {
 	int overlapping;   /* records sharing a 13-token n-gram with the reference */
 	int contaminated;  /* records with CONTAMINATED of their n-grams there, or more */
 	double maxshare;   /* the largest share of a record's n-grams found there */
+	GpuCounts gpu;     /* the GPU checks' values by class */
 } Stats;
 
 static void
@@ -737,6 +772,43 @@ addrefs(NGrams *g, const char *dir, int depth)
 /* Near duplicates: the least estimated Jaccard similarity that joins two records. */
 #define NEAR_THRESHOLD 0.8
 
+/* The card's section on the GPU checks, from their counts n and the GPU the
+ * table names (NULL: not known); kpack gpu replaces it in place. */
+#define GPU_SECTION "## GPU check\n"
+static void
+gpucard(Buf *b, const GpuCounts *c, const char *device)
+{
+	size_t i;
+	int k, all = 0, notrun = 0;
+
+	bufputs(b, GPU_SECTION "\n");
+	for (i = 0; i < countof(GPUCHECKS); i++)
+		for (k = 0; k < GPU_NCLASS; k++) {
+			all += c->n[i][k];
+			notrun += k == GPU_NONE ? c->n[i][k] : 0;
+		}
+	if (notrun == all) {
+		bufputs(b, "Not run: every record's `gpu_cuda` and `gpu_ptx` is `not run`.  `make dataset-gpu`\n"
+		           "writes a folder that runs every record on a GPU with only nvcc and a shell, and\n"
+		           "`make dataset-gpu-import GPU_RESULTS=DIR` (`kpack gpu`) writes its results into\n"
+		           "the records, `stats.json` and this card.\n\n");
+		return;
+	}
+	bufputs(b, "The GPU stage (`make dataset-gpu`, then `make dataset-gpu-import`) ran the\n"
+	           "records' forward and backward kernels on a GPU");
+	if (device)
+		bufprintf(b, " (%s)", device);
+	bufputs(b, ", through\nkcuda's CUDA compiled by nvcc (`gpu_cuda`) and through kptx's PTX loaded by the\n"
+	           "CUDA driver (`gpu_ptx`), on krun's inputs, and compared them with krun's outputs:\n\n"
+	           "| check | pass | fail | skip | not run |\n|---|---|---|---|---|\n");
+	for (i = 0; i < countof(GPUCHECKS); i++)
+		bufprintf(b, "| `%s` | %d | %d | %d | %d |\n", GPUCHECKS[i], c->n[i][GPU_PASS], c->n[i][GPU_FAIL],
+		          c->n[i][GPU_SKIP], c->n[i][GPU_NONE]);
+	bufputs(b, "\nA record that failed is kept, marked `fail: ...` in its `checks` and listed in\n"
+	           "`stats.json` (`gpu.failed`); the records proven on a GPU are those whose\n"
+	           "`gpu_cuda` (or `gpu_ptx`) is `pass`.\n\n");
+}
+
 static void
 writecard(const char *dir, const Stats *st, const cJSON *stats)
 {
@@ -806,7 +878,7 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "| `cuda.forward`, `cuda.backward` | kcuda's CUDA C++: `extern \"C\" __global__` grid-stride kernels |\n"
 	        "| `cuda.standalone` | a complete CUDA program that runs the kernel on seeded inputs and writes .npy files |\n"
 	        "| `ptx` | kptx's PTX (LLVM NVPTX back end), sm_80 |\n"
-	        "| `checks` | each check: `pass`, or `skip: reason` (see below) |\n"
+	        "| `checks` | each check: `pass`, or `skip: reason`; the GPU checks also `fail: ...` or `not run` (see below) |\n"
 	        "| `meta.ops` | how many times each kir operation occurs |\n"
 	        "| `meta.lines` | line counts of the texts |\n"
 	        "| `meta.content_hash` | FNV-1a 64 of the Python source |\n"
@@ -822,9 +894,14 @@ writecard(const char *dir, const Stats *st, const cJSON *stats)
 	        "- `order`: the forward and the backward kernel give the same results with their threads run in reverse and in a seeded shuffled order (integers and bools exactly, floats within the rounding of float atomics: relative 1e-4).\n"
 	        "- `gradcheck`: the backward kernel agrees with central finite differences in double precision (relative error 1e-6 or less).\n"
 	        "- `host`: the LLVM host object (kptx --target=host) gives the C++ build's outputs.\n"
+	        "- `gpu_cuda`, `gpu_ptx`: the forward and the backward kernel ran on a GPU, through kcuda's CUDA\n"
+	        "  (nvcc) and through kptx's PTX (the CUDA driver), and gave krun's outputs: `pass`,\n"
+	        "  `fail: ...`, `skip: reason` or `not run` (see below).\n"
 	        "\nShards are compiled and run as units (many kernels per nvcc, ptxas and C++\n"
-	        "compiler call); a record's texts are the same kernel emitted on its own.\n"
-	        "\n## Provenance and license\n\n"
+	        "compiler call); a record's texts are the same kernel emitted on its own.\n\n");
+	gpucard(&b, &st->gpu, NULL);
+	bufputs(&b,
+	        "## Provenance and license\n\n"
 	        "Made by kpy " KPY_VERSION " from kernels kgen synthesized; no code was\n"
 	        "collected from anywhere. Released under the Apache License 2.0, like kpy.\n"
 	        "The kernels target the language of NVIDIA Warp (Apache License 2.0); no Warp\n"
@@ -959,6 +1036,38 @@ typedef struct Merge {
 	const NGrams *refgrams;    /* decontamination, or NULL */
 } Merge;
 
+/* Count a record's GPU checks (absent: not run) into n. */
+static void
+gpucount(GpuCounts *n, const cJSON *checks)
+{
+	size_t i;
+
+	for (i = 0; i < countof(GPUCHECKS); i++) {
+		int c = gpuclass(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(checks, GPUCHECKS[i])));
+		n->n[i][c < 0 ? GPU_NONE : c]++;
+	}
+}
+
+/* stats.json's "checks" entries of the GPU checks: {pass, fail, skip,
+ * not_run}, every class, in that order; an entry already there is replaced
+ * where it stands. */
+static void
+gpustats(cJSON *checks, const GpuCounts *n)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < countof(GPUCHECKS); i++) {
+		cJSON *o = cJSON_CreateObject();
+		for (k = 0; k < GPU_NCLASS; k++)
+			cJSON_AddNumberToObject(o, GPUCLASS[k], n->n[i][k]);
+		if (cJSON_GetObjectItemCaseSensitive(checks, GPUCHECKS[i]))
+			cJSON_ReplaceItemInObjectCaseSensitive(checks, GPUCHECKS[i], o);
+		else
+			cJSON_AddItemToObject(checks, GPUCHECKS[i], o);
+	}
+}
+
 static void
 mergeone(cJSON *o, uint64_t kh, void *ctx)
 {
@@ -989,8 +1098,10 @@ mergeone(cJSON *o, uint64_t kh, void *ctx)
 	cat = sub(st->bycat, cJSON_GetObjectItemCaseSensitive(o, "category")->valuestring);
 	bump(cat, "records", 1);
 	bump(cat, mg->splitnames[s], 1);
+	gpucount(&st->gpu, cJSON_GetObjectItemCaseSensitive(o, "checks"));
 	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "checks"))
-		bump(sub(st->checks, x->string), strcmp(x->valuestring, "pass") == 0 ? "pass" : "skip", 1);
+		if (!isgpucheck(x->string))
+			bump(sub(st->checks, x->string), strcmp(x->valuestring, "pass") == 0 ? "pass" : "skip", 1);
 	cJSON_ArrayForEach(y, cJSON_GetObjectItemCaseSensitive(meta, "ops"))
 		bump(st->ops, y->string, (int)y->valuedouble);
 	if (st->n == st->cap) {
@@ -1153,6 +1264,8 @@ cmdmerge(int argc, char **argv, const char *out, char **rejfiles, int nrej, cons
 	for (k = 0; k < 3; k++)
 		cJSON_AddNumberToObject(c, splitnames[k], st.split[k]);
 	cJSON_AddItemToObject(stats, "categories", st.bycat);
+	if (st.records)
+		gpustats(st.checks, &st.gpu);
 	cJSON_AddItemToObject(stats, "checks", st.checks);
 	cJSON_AddItemToObject(stats, "rejects_by_check", st.rejects);
 	cJSON_AddItemToObject(stats, "ops", st.ops);
@@ -1211,6 +1324,517 @@ fail:
 	free(rep);
 	ng_free(refgrams);
 	return 1;
+}
+
+/* ---- gpu: the GPU stage's results into the records ------------------ */
+
+/* One kernel's result on one path, from the table. */
+typedef struct GpuRes {
+	int cls;            /* GPU_PASS, GPU_FAIL, GPU_SKIP; GPU_NONE: no line */
+	const char *detail; /* FAIL: what failed; skip: why (in the table's text) */
+	int line;           /* its table line (0: none) */
+} GpuRes;
+
+/* A record's lines in the table (its module: ID_py). */
+typedef struct GpuEnt {
+	char *id;
+	const char *kernel;     /* its forward kernel's name; NULL: module-wide lines only */
+	int line, kline;        /* the first line naming it, the first naming its kernel */
+	char *ltext, *ktext;    /* copies of those lines (the diagnostics') */
+	GpuRes r[countof(GPUCHECKS)][2]; /* [cuda, ptx][fwd, bwd] */
+	bool matched;
+} GpuEnt;
+
+typedef struct GpuTable {
+	const char *file;
+	GpuEnt *e;
+	size_t n, cap;
+	size_t *slot, nslot;    /* open addressing on the id: index + 1, 0 empty */
+	Buf env;                /* the table's comment lines, '\n'-separated */
+	const char *summary;    /* its summary line, or NULL */
+	int errors;
+} GpuTable;
+
+/* file:line:col: error: message, the line and a caret under col (1-based). */
+static void
+gpuerr(GpuTable *t, int line, const char *text, size_t col, const char *fmt, ...) KPY_PRINTF(5, 6);
+static void
+gpuerr(GpuTable *t, int line, const char *text, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	size_t i;
+
+	fprintf(stderr, "%s:%d:%zu: error: ", t->file, line, col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n %s\n ", text ? text : "");
+	for (i = 1; i < col && text && text[i - 1]; i++)
+		fputc(text[i - 1] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+	t->errors++;
+}
+
+static GpuEnt *
+gpufind(GpuTable *t, const char *id, bool add)
+{
+	size_t i, mask;
+
+	if (2 * (t->n + 1) > t->nslot) {
+		size_t ns = t->nslot ? 2 * t->nslot : 256, j;
+		free(t->slot);
+		t->slot = xcalloc(ns, sizeof *t->slot);
+		t->nslot = ns;
+		for (j = 0; j < t->n; j++) {
+			for (i = hash64(t->e[j].id, strlen(t->e[j].id), 0) & (ns - 1); t->slot[i]; i = (i + 1) & (ns - 1))
+				;
+			t->slot[i] = j + 1;
+		}
+	}
+	mask = t->nslot - 1;
+	for (i = hash64(id, strlen(id), 0) & mask; t->slot[i]; i = (i + 1) & mask)
+		if (strcmp(t->e[t->slot[i] - 1].id, id) == 0)
+			return &t->e[t->slot[i] - 1];
+	if (!add)
+		return NULL;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->e = xrealloc(t->e, t->cap * sizeof *t->e);
+	}
+	memset(&t->e[t->n], 0, sizeof t->e[t->n]);
+	t->e[t->n].id = xstrdup(id);
+	t->slot[i] = ++t->n;
+	return &t->e[t->n - 1];
+}
+
+static void gpuline(GpuTable *t, int lineno, const char *line, char **f, const size_t *col, const char *detail);
+
+/* Parse run.sh's table (text, modified in place: each line ends at its NUL;
+ * details and names point into it). */
+static void
+gpuparse(GpuTable *t, char *text)
+{
+	char *line, *next;
+	int lineno = 0;
+
+	for (line = text; *line; line = next) {
+		char *e = strchr(line, '\n'), *p, *f[6], *detail, *orig;
+		size_t col[6], len;
+		int nf = 0;
+
+		next = e ? e + 1 : line + strlen(line);
+		if (e)
+			*e = 0;
+		lineno++;
+		len = strlen(line);
+		while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+			line[--len] = 0;
+		p = line + strspn(line, " \t");
+		if (!*p)
+			continue;
+		if (*p == '#') {
+			p++;
+			bufputs(&t->env, p + strspn(p, " \t"));
+			bufputc(&t->env, '\n');
+			continue;
+		}
+		if (strncmp(p, "gpu-bundle:", 11) == 0) {
+			t->summary = p;
+			continue;
+		}
+		if (strncmp(p, "MODULE", 6) == 0 && (p[6] == ' ' || p[6] == '\t'))
+			continue;
+		/* MODULE KERNEL F/B PATH RES MAXERR [DETAIL], cut at blanks in
+		 * place; the diagnostics show the line as it was */
+		orig = xstrdup(line);
+		for (p = line; nf < 6;) {
+			p += strspn(p, " \t");
+			if (!*p)
+				break;
+			col[nf] = (size_t)(p - line) + 1;
+			f[nf++] = p;
+			p += strcspn(p, " \t");
+			if (*p)
+				*p++ = 0;
+		}
+		detail = p + strspn(p, " \t");
+		if (nf < 6) {
+			gpuerr(t, lineno, orig, len + 1, "expected MODULE KERNEL F/B PATH RES MAXERR [DETAIL]; "
+			       "the line has %d field%s", nf, nf == 1 ? "" : "s");
+			free(orig);
+			continue;
+		}
+		gpuline(t, lineno, orig, f, col, detail);
+		free(orig);
+	}
+}
+
+/* One result line of the table, its fields f (at columns col) and detail. */
+static void
+gpuline(GpuTable *t, int lineno, const char *line, char **f, const size_t *col, const char *detail)
+{
+	int path, fb, res, k;
+	size_t len;
+	GpuEnt *ent;
+	char *id;
+
+	len = strlen(f[0]);
+	if (len < 4 || strcmp(f[0] + len - 3, "_py") != 0 ||
+	    strspn(f[0], "abcdefghijklmnopqrstuvwxyz0123456789_") != len) {
+		gpuerr(t, lineno, line, col[0], "module '%s' is not a record's (its id and _py)", f[0]);
+		return;
+	}
+	fb = strcmp(f[2], "fwd") == 0 ? 0 : strcmp(f[2], "bwd") == 0 ? 1 : strcmp(f[2], "-") == 0 ? 2 : -1;
+	path = strcmp(f[3], "cuda") == 0 ? 0 : strcmp(f[3], "ptx") == 0 ? 1 : -1;
+	res = strcmp(f[4], "pass") == 0 ? GPU_PASS : strcmp(f[4], "FAIL") == 0 ? GPU_FAIL
+	      : strcmp(f[4], "skip") == 0 ? GPU_SKIP : -1;
+	if (fb < 0) {
+		gpuerr(t, lineno, line, col[2], "F/B must be fwd, bwd or -, not '%s'", f[2]);
+		return;
+	}
+	if (path < 0) {
+		gpuerr(t, lineno, line, col[3], "PATH must be cuda or ptx, not '%s'", f[3]);
+		return;
+	}
+	if (res < 0) {
+		gpuerr(t, lineno, line, col[4], "RES must be pass, FAIL or skip, not '%s'", f[4]);
+		return;
+	}
+	if ((fb == 2) != (strcmp(f[1], "-") == 0)) {
+		gpuerr(t, lineno, line, col[fb == 2 ? 1 : 2], "a module-wide line has '-' for both KERNEL and F/B");
+		return;
+	}
+	len = strlen(f[1]);
+	if (fb == 0 && len > 4 && strcmp(f[1] + len - 4, ".adj") == 0) {
+		gpuerr(t, lineno, line, col[1], "forward kernel '%s' has a backward kernel's name", f[1]);
+		return;
+	}
+	if (fb == 1 && (len <= 4 || strcmp(f[1] + len - 4, ".adj") != 0)) {
+		gpuerr(t, lineno, line, col[1], "backward kernel '%s' does not end in .adj", f[1]);
+		return;
+	}
+	if (fb == 1)
+		f[1][len - 4] = 0; /* the forward kernel's name */
+	id = f[0];
+	id[strlen(id) - 3] = 0;
+	ent = gpufind(t, id, true);
+	if (!ent->line) {
+		ent->line = lineno;
+		ent->ltext = xstrdup(line);
+	}
+	if (fb < 2) {
+		if (!ent->kernel) {
+			ent->kernel = f[1];
+			ent->kline = lineno;
+			ent->ktext = xstrdup(line);
+		} else if (strcmp(ent->kernel, f[1]) != 0) {
+			gpuerr(t, lineno, line, col[1], "record %s has kernel '%s' (line %d), not '%s' too", id,
+			       ent->kernel, ent->kline, f[1]);
+			return;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		GpuRes *r = &ent->r[path][k];
+		if (fb != 2 && fb != k)
+			continue;
+		if (r->line) {
+			gpuerr(t, lineno, line, col[0], "a second %s %s result for record %s (line %d)",
+			       k ? "backward" : "forward", f[3], id, r->line);
+			break;
+		}
+		r->cls = res;
+		r->detail = detail;
+		r->line = lineno;
+	}
+}
+
+/* A GPU check's value for a record from its two kernels' results on one
+ * path (kpy(7)): "pass", "not run", or "fail: ..." / "skip: ..." with each
+ * kernel's part; a module-wide line gives its detail alone. */
+static char *
+gpuvalue(const GpuEnt *e, int path)
+{
+	const GpuRes *r = e ? e->r[path] : NULL;
+	Buf b = {0};
+	int k;
+
+	if (!r || (!r[0].line && !r[1].line))
+		return xstrdup(GPU_NOTRUN);
+	if (r[0].cls == GPU_PASS && r[1].cls == GPU_PASS && r[0].line && r[1].line)
+		return xstrdup("pass");
+	bufputs(&b, r[0].cls == GPU_FAIL || r[1].cls == GPU_FAIL ? "fail: " : "skip: ");
+	if (r[0].line == r[1].line) {
+		bufputs(&b, *r[0].detail ? r[0].detail : r[0].cls == GPU_FAIL ? "FAIL" : "skipped");
+		return b.s;
+	}
+	for (k = 0; k < 2; k++) {
+		const char *d = !r[k].line ? GPU_NOTRUN : r[k].cls == GPU_PASS ? "pass" : *r[k].detail ? r[k].detail
+		                : r[k].cls == GPU_FAIL ? "FAIL" : "skipped";
+		bufprintf(&b, "%s%s: %s", k ? "; " : "", k ? "backward" : "forward", d);
+	}
+	return b.s;
+}
+
+/* Replace the card's GPU section (from its heading to the next) with sec;
+ * a card without one gets it before its license section, or at its end. */
+static void
+gpucardupdate(Buf *out, const char *card, const char *sec)
+{
+	const char *s = strstr(card, "\n" GPU_SECTION), *e;
+
+	if (s) {
+		s++;
+		e = strstr(s + strlen(GPU_SECTION), "\n## ");
+		e = e ? e + 1 : s + strlen(s);
+	} else {
+		s = strstr(card, "\n## Provenance and license\n");
+		s = s ? s + 1 : card + strlen(card);
+		e = s;
+	}
+	bufwrite(out, card, (size_t)(s - card));
+	bufputs(out, sec);
+	bufputs(out, e);
+}
+
+/* kpack gpu --table FILE [-o OUTDIR] DIR: the results of DIR's GPU stage
+ * (the bundle's RESULTS/table.txt) into its records, stats.json and card.
+ * The records stream, one line in memory at a time, to temporary files
+ * renamed over the splits only when the table and every record checked out
+ * (an error removes them); stats.json and the card are then replaced, each
+ * atomically. */
+static int
+cmdgpu(const char *dir, const char *table, const char *out)
+{
+	static const char *const splits[3] = {"train", "val", "test"};
+	GpuTable t = {0};
+	GpuCounts cnt = {0};
+	HSet seen = {0};
+	Buf card = {0}, sec = {0}, sb = {0};
+	char *ttext = NULL, *stext = NULL, *ctext = NULL, *device = NULL, path[4096], *s, *tmp[3] = {NULL};
+	cJSON *stats = NULL, *checks, *gpu, *failed = NULL, *f;
+	int rc = 1, k, nrec = 0, nin = 0;
+	size_t i;
+
+	if (!out)
+		out = dir;
+	t.file = table;
+	if (!(ttext = readfile(table, NULL))) {
+		fprintf(stderr, "kpack: cannot read %s: %s\n", table, strerror(errno));
+		goto done;
+	}
+	gpuparse(&t, ttext);
+	if (t.errors)
+		goto done;
+	snprintf(path, sizeof path, "%s/stats.json", dir);
+	if (!(stext = readfile(path, NULL)) || !(stats = cJSON_Parse(stext)) ||
+	    !cJSON_IsObject(checks = cJSON_GetObjectItemCaseSensitive(stats, "checks"))) {
+		fprintf(stderr, "kpack: %s: %s\n", path, !stext ? strerror(errno) : "not the stats.json of kpack merge");
+		goto done;
+	}
+	snprintf(path, sizeof path, "%s/README.md", dir);
+	if (!(ctext = readfile(path, NULL))) {
+		fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
+		goto done;
+	}
+	/* the records, a line at a time, into temporary files beside the
+	 * outputs: renamed over them once everything checked out */
+	if (mkdir_p(out) != 0) {
+		fprintf(stderr, "kpack: cannot create %s: %s\n", out, strerror(errno));
+		rc = 2;
+		goto done;
+	}
+	failed = cJSON_CreateArray();
+	for (k = 0; k < 3 && !t.errors; k++) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		int lineno = 0;
+		FILE *in, *to;
+
+		snprintf(path, sizeof path, "%s/%s.jsonl", dir, splits[k]);
+		if (!(in = fopen(path, "r"))) {
+			if (errno == ENOENT)
+				continue;
+			fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
+			t.errors++;
+			break;
+		}
+		tmp[k] = xmalloc(strlen(out) + 64);
+		snprintf(tmp[k], strlen(out) + 64, "%s/%s.jsonl.tmp%ld", out, splits[k], (long)getpid());
+		if (!(to = fopen(tmp[k], "w"))) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", tmp[k], strerror(errno));
+			free(tmp[k]);
+			tmp[k] = NULL;
+			fclose(in);
+			rc = 2;
+			t.errors++;
+			break;
+		}
+		while (!t.errors && (len = getline(&line, &cap, in)) != -1) {
+			cJSON *o, *ch;
+			const char *id, *kernel;
+			GpuEnt *ent;
+			char *js;
+
+			if (len && line[len - 1] == '\n')
+				line[--len] = 0;
+			lineno++;
+			if (!(o = cJSON_Parse(line)) || checkrecord(path, lineno, line)) {
+				fprintf(stderr, "kpack: %s:%d: not a valid record\n", path, lineno);
+				cJSON_Delete(o);
+				t.errors++;
+				break;
+			}
+			id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "id"));
+			kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "kernel"));
+			if (!hsetadd(&seen, hash64(id, strlen(id), 0))) {
+				fprintf(stderr, "%s:%d: error: a second record %s: the table cannot say which it means\n",
+				        path, lineno, id);
+				t.errors++;
+			}
+			if ((ent = gpufind(&t, id, false))) {
+				ent->matched = true;
+				nin++;
+				if (ent->kernel && strcmp(ent->kernel, kernel) != 0)
+					gpuerr(&t, ent->kline, ent->ktext, 1, "record %s (%s:%d) has kernel '%s', not '%s'",
+					       id, path, lineno, kernel, ent->kernel);
+			}
+			ch = cJSON_GetObjectItemCaseSensitive(o, "checks");
+			for (i = 0; i < countof(GPUCHECKS); i++) {
+				char *v = gpuvalue(ent, (int)i);
+				if (cJSON_GetObjectItemCaseSensitive(ch, GPUCHECKS[i]))
+					cJSON_ReplaceItemInObjectCaseSensitive(ch, GPUCHECKS[i], cJSON_CreateString(v));
+				else
+					cJSON_AddStringToObject(ch, GPUCHECKS[i], v);
+				if (gpuclass(v) == GPU_FAIL) {
+					f = cJSON_CreateObject();
+					cJSON_AddStringToObject(f, "id", id);
+					cJSON_AddStringToObject(f, "kernel", kernel);
+					cJSON_AddStringToObject(f, "check", GPUCHECKS[i]);
+					cJSON_AddStringToObject(f, "result", v);
+					cJSON_AddItemToArray(failed, f);
+				}
+				free(v);
+			}
+			gpucount(&cnt, ch);
+			if (!(js = cJSON_PrintUnformatted(o)))
+				fatal("out of memory");
+			fputs(js, to);
+			fputc('\n', to);
+			free(js);
+			cJSON_Delete(o);
+			nrec++;
+		}
+		free(line);
+		if (ferror(in)) {
+			fprintf(stderr, "kpack: cannot read %s: %s\n", path, strerror(errno));
+			t.errors++;
+		}
+		fclose(in);
+		if (fclose(to) != 0 && !t.errors) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", tmp[k], strerror(errno));
+			rc = 2;
+			t.errors++;
+		}
+	}
+	for (i = 0; i < t.n && !t.errors; i++)
+		if (!t.e[i].matched)
+			gpuerr(&t, t.e[i].line, t.e[i].ltext, 1, "no record %s in %s", t.e[i].id, dir);
+	if (t.errors) {
+		cJSON_Delete(failed);
+		goto done;
+	}
+	/* stats.json: the GPU checks' counts where merge put them, and what ran */
+	gpustats(checks, &cnt);
+	gpu = cJSON_CreateObject();
+	{
+		cJSON *env = cJSON_AddArrayToObject(gpu, "environment");
+		char *p = t.env.s;
+		while (p && *p) {
+			char *nl = strchr(p, '\n');
+			*nl = 0;
+			cJSON_AddItemToArray(env, cJSON_CreateString(p));
+			if (!device && strncmp(p, "GPU ", 4) == 0 && strchr(p, ':')) {
+				const char *d = strchr(p, ':') + 1, *u = strstr(d, " (UUID");
+				d += strspn(d, " ");
+				device = xstrdup(d);
+				if (u)
+					device[u - d] = 0;
+			}
+			p = nl + 1;
+		}
+	}
+	cJSON_AddStringToObject(gpu, "summary", t.summary ? t.summary : "");
+	cJSON_AddNumberToObject(gpu, "records_in_table", nin);
+	cJSON_AddItemToObject(gpu, "failed", failed);
+	if (cJSON_GetObjectItemCaseSensitive(stats, "gpu"))
+		cJSON_ReplaceItemInObjectCaseSensitive(stats, "gpu", gpu);
+	else
+		cJSON_AddItemToObject(stats, "gpu", gpu);
+	if (!(s = cJSON_Print(stats)))
+		fatal("out of memory");
+	bufputs(&sb, s);
+	bufputc(&sb, '\n');
+	free(s);
+	gpucard(&sec, &cnt, device);
+	gpucardupdate(&card, ctext, sec.s);
+	/* every output is ready: the records in place, then the counts */
+	for (k = 0; k < 3; k++) {
+		if (!tmp[k])
+			continue;
+		snprintf(path, sizeof path, "%s/%s.jsonl", out, splits[k]);
+		if (rename(tmp[k], path) != 0) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", path, strerror(errno));
+			rc = 2;
+			goto done;
+		}
+		free(tmp[k]);
+		tmp[k] = NULL;
+	}
+	for (k = 0; k < 2; k++) {
+		const Buf *b = k ? &card : &sb;
+		snprintf(path, sizeof path, "%s/%s", out, k ? "README.md" : "stats.json");
+		if (writefile(path, b->s, b->n) != 0) {
+			fprintf(stderr, "kpack: cannot write %s: %s\n", path, strerror(errno));
+			rc = 2;
+			goto done;
+		}
+	}
+	cJSON_ArrayForEach(f, failed)
+		printf("kpack: %s (%s): %s %s\n", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "id")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "kernel")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "check")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "result")));
+	printf("kpack: GPU results of %d of %d records", nin, nrec);
+	for (i = 0; i < countof(GPUCHECKS); i++)
+		printf("; %s: %d pass, %d fail, %d skip, %d not run", GPUCHECKS[i], cnt.n[i][GPU_PASS],
+		       cnt.n[i][GPU_FAIL], cnt.n[i][GPU_SKIP], cnt.n[i][GPU_NONE]);
+	printf(" -> %s\n", out);
+	rc = 0;
+done:
+	for (i = 0; i < t.n; i++) {
+		free(t.e[i].id);
+		free(t.e[i].ltext);
+		free(t.e[i].ktext);
+	}
+	free(t.e);
+	free(t.slot);
+	buffree(&t.env);
+	free(seen.k);
+	for (k = 0; k < 3; k++)
+		if (tmp[k]) {
+			remove(tmp[k]);
+			free(tmp[k]);
+		}
+	buffree(&card);
+	buffree(&sec);
+	buffree(&sb);
+	cJSON_Delete(stats);
+	free(ttext);
+	free(stext);
+	free(ctext);
+	free(device);
+	return rc;
 }
 
 /* ---- compare ------------------------------------------------------- */
@@ -1386,7 +2010,7 @@ cmdtasks(int argc, char **argv, const char *out, const char *holdout)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC, OPT_DECON, OPT_HOLDOUT };
+	enum { OPT_REJ = 256, OPT_SPLIT, OPT_RTOL, OPT_ATOL, OPT_INC, OPT_DECON, OPT_HOLDOUT, OPT_TABLE };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"rejects", required_argument, NULL, OPT_REJ},
@@ -1394,13 +2018,14 @@ main(int argc, char **argv)
 		{"include", required_argument, NULL, OPT_INC},
 		{"decontaminate", required_argument, NULL, OPT_DECON},
 		{"holdout", required_argument, NULL, OPT_HOLDOUT},
+		{"table", required_argument, NULL, OPT_TABLE},
 		{"rtol", required_argument, NULL, OPT_RTOL},
 		{"atol", required_argument, NULL, OPT_ATOL},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL, *cmd, *inc = NULL, *refdir = NULL, *holdout = NULL;
+	const char *out = NULL, *cmd, *inc = NULL, *refdir = NULL, *holdout = NULL, *table = NULL;
 	char *rej[4096];
 	int nrej = 0, c, pct[3] = {90, 5, 5};
 	double rtol = 1e-5, atol = 1e-6;
@@ -1446,6 +2071,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_HOLDOUT:
 			holdout = optarg;
+			break;
+		case OPT_TABLE:
+			table = optarg;
 			break;
 		case OPT_SPLIT:
 			if (sscanf(optarg, "%d,%d,%d", &pct[0], &pct[1], &pct[2]) != 3 || pct[0] < 0 || pct[1] < 0 ||
@@ -1494,6 +2122,14 @@ main(int argc, char **argv)
 			return 2;
 		}
 		return cmdexport(argc, argv, out);
+	}
+	if (strcmp(cmd, "gpu") == 0) {
+		if (argc != 1 || !table) {
+			fprintf(stderr, "kpack: gpu needs --table FILE and one dataset folder\n");
+			usage(stderr);
+			return 2;
+		}
+		return cmdgpu(argv[0], table, out);
 	}
 	if (strcmp(cmd, "tasks") == 0)
 		return argc < 1 ? (usage(stderr), 2) : cmdtasks(argc, argv, out, holdout);

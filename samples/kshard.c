@@ -68,6 +68,7 @@
 #include "passes.h"
 #include "emit.h"
 #include "kptx.h"
+#include "meta.h"
 
 #ifndef KPY_INSTALL_INCLUDE
 #define KPY_INSTALL_INCLUDE "/usr/local/include"
@@ -378,25 +379,6 @@ typedef struct Kernel {
 	char *name;    /* the kernel's name (meta "kernel") */
 	char *dim;     /* meta "dim" */
 } Kernel;
-
-/* The value of "KEY value" in a meta file's text, malloc'd; NULL if absent. */
-static char *
-metaget(const char *meta, const char *key)
-{
-	size_t n = strlen(key);
-	const char *p;
-
-	for (p = meta; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (strncmp(p, key, n) == 0 && p[n] == ' ') {
-			const char *v = p + n + 1, *e = strchr(v, '\n');
-			size_t len = e ? (size_t)(e - v) : strlen(v);
-			char *s = xmalloc(len + 1);
-			memcpy(s, v, len);
-			s[len] = 0;
-			return s;
-		}
-	return NULL;
-}
 
 /* ad's first warning, without its location, to DIR/adwarn ("" if none). */
 static void
