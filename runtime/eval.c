@@ -936,6 +936,12 @@ bundlefiles(const char *dir, char *why, size_t n)
 		snprintf(why, n, "cannot write %s's scripts: %s", dir, strerror(errno));
 		rc = -1;
 	}
+	snprintf(to, sizeof to, "%s/run.sh", dir);
+	if (rc == 0 && chmod(to, 0755) < 0)
+		rc = -1;
+	snprintf(to, sizeof to, "%s/one.sh", dir);
+	if (rc == 0 && chmod(to, 0755) < 0)
+		rc = -1;
 	return rc;
 }
 

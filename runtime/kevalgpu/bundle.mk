@@ -15,6 +15,9 @@ export NVCC PTXAS ARCH NVCCFLAGS OUT TIMEOUT
 
 all: $(CANDS:%=run-%)
 
+# compile only (no GPU needed): $(OUT)/NAME/build.rc says how it went
+build: $(CANDS:%=$(OUT)/%/build.rc)
+
 # host/H.cu: the host program of one record's kernel, its kernels only
 # declared (-c: linked with a cuda candidate) or empty (-DKPY_SA_PTX: the
 # driver-API launcher of a ptx candidate)
@@ -30,4 +33,4 @@ obj/%.host.o: host/%.cu
 clean:
 	rm -rf bin obj
 
-.PHONY: all clean $(CANDS:%=run-%)
+.PHONY: all build clean $(CANDS:%=run-%)
