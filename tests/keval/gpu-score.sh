@@ -11,9 +11,15 @@ B=$top_builddir
 rc=$?
 [ "$rc" -le 1 ] || { echo "keval-gpu-score: keval exited $rc" >&2; exit 2; }
 grep -m1 '^# GPU' "$KEVAL_GPU_RESULTS/device.txt" 2>/dev/null
-sed -e 's/.*"name":"\([^"]*\)".*"pass":\([a-z]*\).*/\1 \2/' "$KEVAL_GPU_RESULTS/verdicts.jsonl" |
-	awk -v v="$KEVAL_GPU_RESULTS/verdicts.jsonl" '{
-		want = $1 ~ /^bad-/ ? "false" : "true"; ok = $2 == want
-		printf "%-34s %-5s %s\n", $1, $2 == "true" ? "pass" : "FAIL", ok ? "as expected" : "UNEXPECTED"
+awk -v v="$KEVAL_GPU_RESULTS/verdicts.jsonl" '
+	function field(re, n) { if (!match($0, re)) return "-"; return substr($0, RSTART + n, RLENGTH - n - 1) }
+	{
+		name = field("\"name\":\"[^\"]*\"", 8); tgt = field("\"target\":\"[^\"]*\"", 10)
+		pass = $0 ~ /"pass":true,"wall_s"/; want = name !~ /^bad-/; ok = pass == want
+		tp = field("\"trials_passed\":[0-9]*,", 16); tj = field("\"trials_judged\":[0-9]*,", 16)
+		err = field("\"error\":\"[^\"]*\"", 9)
+		printf "%-30s %-4s %-4s trials %s/%s %-10s %s\n", name, tgt, pass ? "pass" : "FAIL", tp, tj,
+		       ok ? "expected" : "UNEXPECTED", pass ? "" : err
 		n++; good += ok
-	} END { printf "keval-gpu-score: %d candidates, %d as expected (verdicts: %s)\n", n, good, v; exit good != n }'
+	} END { printf "keval-gpu-score: %d candidates, %d as expected (verdicts: %s)\n", n, good, v; exit good != n }' \
+	"$KEVAL_GPU_RESULTS/verdicts.jsonl"
