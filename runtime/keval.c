@@ -5,7 +5,7 @@
  *
  *   keval --record R.json [--target cpp|python] [--backward] [CAND]
  *   keval --record RECORDS.jsonl --batch TASKS.jsonl [-j N] [-o VERDICTS.jsonl]
- *   keval --record R --target cuda|ptx --bundle DIR [--name NAME] CAND
+ *   keval --record R --target cuda|ptx --bundle DIR [--name NAME] CAND...
  *   keval --record RECORDS.jsonl --score DIR --results RESULTS [--name NAME]
  */
 #define _GNU_SOURCE
@@ -27,7 +27,7 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: keval --record R.json [--target cpp|python] [--backward] [options] [CAND]\n"
 	        "       keval --record RECORDS.jsonl --batch TASKS.jsonl [-j N] [-o VERDICTS.jsonl]\n"
-	        "       keval --record R --target cuda|ptx --bundle DIR [--name NAME] [options] [CAND]\n"
+	        "       keval --record R --target cuda|ptx --bundle DIR [--name NAME] [options] CAND...\n"
 	        "       keval --record RECORDS.jsonl --score DIR --results RESULTS [--name NAME]\n"
 	        "Score a candidate kernel against a dataset record's reference; print one JSON\n"
 	        "verdict (see keval(1)).  CAND: a file, or - / none for standard input.\n"
@@ -396,8 +396,8 @@ main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "keval: one candidate at most\n");
+	if (optind + 1 < argc && !(o.bundle && !o.batch)) {
+		fprintf(stderr, "keval: one candidate at most (several: --bundle)\n");
 		usage(stderr);
 		return 2;
 	}
@@ -429,19 +429,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "keval: --bundle is for --target cuda or ptx\n");
 		return 2;
 	}
-	if (o.bundle && !o.batch && !o.name) {
-		/* the candidate's file name, less its extension */
-		static char nm[128];
-		const char *b = strrchr(o.cand, '/') ? strrchr(o.cand, '/') + 1 : o.cand;
-		char *dot;
-		snprintf(nm, sizeof nm, "%s", b);
-		if ((dot = strrchr(nm, '.')) && dot != nm)
-			*dot = 0;
-		if (strcmp(o.cand, "-") == 0 || !keval_goodname(nm)) {
-			fprintf(stderr, "keval: name the candidate in the bundle (--name NAME)\n");
-			return 2;
-		}
-		o.name = nm;
+	if (o.bundle && !o.batch && optind + 1 < argc && (o.name || o.out)) {
+		fprintf(stderr, "keval: several candidates take their names from their files (no --name, no -o)\n");
+		return 2;
 	}
 	n = readlink("/proc/self/exe", keval_tooldir, sizeof keval_tooldir - 1);
 	if (n <= 0) {
@@ -475,6 +465,32 @@ main(int argc, char **argv)
 		buffree(&tmp);
 	} else if (o.batch) {
 		rc = batch(&o);
+	} else if (o.bundle) {
+		/* each candidate into the bundle, named after its file */
+		int i;
+		rc = 0;
+		for (i = optind; i < argc || i == optind; i++) {
+			KevalOpts c = o;
+			char nm[128], *dot;
+			int r;
+			if (i < argc)
+				c.cand = argv[i];
+			if (!c.name) {
+				snprintf(nm, sizeof nm, "%s", strrchr(c.cand, '/') ? strrchr(c.cand, '/') + 1 : c.cand);
+				if ((dot = strrchr(nm, '.')) && dot != nm)
+					*dot = 0;
+				if (strcmp(c.cand, "-") == 0 || !keval_goodname(nm)) {
+					fprintf(stderr, "keval: %s: name the candidate in the bundle (--name NAME)\n", c.cand);
+					rc = 2;
+					continue;
+				}
+				c.name = nm;
+			}
+			r = keval_score(&c);
+			keval_cleanup();
+			if (r > rc)
+				rc = r;
+		}
 	} else {
 		rc = keval_score(&o);
 		keval_cleanup();
