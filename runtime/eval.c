@@ -1156,7 +1156,7 @@ loadresults(const KevalOpts *o, int i, Out *out)
 	}
 	while ((e = readdir(d))) {
 		size_t l = strlen(e->d_name);
-		char file[PATH_MAX + 600];
+		char file[PATH_MAX + 700];
 		if (l <= 4 || l - 4 >= sizeof out->v[0].name || strcmp(e->d_name + l - 4, ".npy") != 0)
 			continue;
 		out->v = xrealloc(out->v, sizeof(Arr) * (size_t)(out->n + 1));
