@@ -21,11 +21,15 @@ if [ "$what" = build ]; then
 			echo "the host program host/$h.cu did not compile ($OUT/build/$h.host.log)" >"$o/build.log"
 			rc=3
 		else
+			rm -f "bin/$n" "obj/$n.o"
 			# shellcheck disable=SC2086
 			$to "$NVCC" $NVCCFLAGS -Iinclude -c -o "obj/$n.o" "cand/$n.cu" >"$o/build.log" 2>&1 &&
 				$to "$NVCC" $NVCCFLAGS -o "bin/$n" "obj/$n.o" "obj/$h.host.o" >>"$o/build.log" 2>&1
 			rc=$?
 		fi
+	elif [ ! -x "bin/$h.ptxhost" ]; then
+		echo "the host program host/$h.cu did not compile ($OUT/build/$h.ptxhost.log)" >"$o/build.log"
+		rc=3
 	else
 		if command -v "$PTXAS" >/dev/null 2>&1; then
 			$to "$PTXAS" -arch="$ARCH" -o "obj/$n.cubin" "cand/$n.ptx" >"$o/build.log" 2>&1
@@ -60,7 +64,7 @@ while read -r run data kernel dim seed block; do
 	done
 	# shellcheck disable=SC2086
 	$to "$@" --kernel "$kernel" --dim "$dim" --seed "$seed" --block "$block" $ins --out "$o/run$run" \
-		>"$o/run$run.log" 2>&1
+		</dev/null >"$o/run$run.log" 2>&1
 	r=$?
 	echo "$r" >"$o/run$run.rc"
 	[ "$r" = 0 ] && ok=$((ok + 1))
