@@ -27,6 +27,7 @@
  * batch forks one process per task).
  */
 #define _GNU_SOURCE /* mkdtemp, pipe2, nftw */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,7 @@
 #include "ir.h"
 #include "data.h"
 #include "sandbox.h"
+#include "incdir.h"
 #include "eval.h"
 
 enum { NSEEDS = 3, NDISTS = 2, NTRIALS = NSEEDS * NDISTS, NRUNS = NTRIALS + 2 };
@@ -96,6 +98,7 @@ typedef struct Trial {
 
 char keval_tooldir[PATH_MAX];
 static char scratch[PATH_MAX];
+const char *const keval_targets[4] = {"cpp", "python", "cuda", "ptx"};
 
 /* ---- processes ----------------------------------------------------- */
 
@@ -545,11 +548,12 @@ samebits(const NpyArray *x, const NpyArray *y)
 }
 
 /* Compare array got of the candidate with the reference's r32 (and r64,
- * its float64 run); written: the reference writes it.  Adds the array's
+ * its float64 run); written: the reference writes it; rfloor: the least
+ * relative tolerance (the GPU's math library, else 0).  Adds the array's
  * figures to arrays; returns whether it passes. */
 static bool
 comparearr(const char *name, const NpyArray *got, const NpyArray *r32, const NpyArray *r64, bool written,
-           cJSON *arrays)
+           double rfloor, cJSON *arrays)
 {
 	cJSON *j = cJSON_CreateObject();
 	bool ok = true;
@@ -597,7 +601,7 @@ comparearr(const char *name, const NpyArray *got, const NpyArray *r32, const Npy
 			if (isfinite(y) && isfinite(x))
 				spread = fmax(spread, fabs(x - y) / (fabs(y) + 1e-3 * mag + DBL_MIN));
 		}
-		rtol = fmin(8 * spread + 32 * eps, 1e-2);
+		rtol = fmin(fmax(8 * spread + 32 * eps, rfloor), 1e-2);
 		for (i = 0; i < got->count; i++) {
 			double c = kpy_get(got->data, got->dtype, i), x = kpy_get(r32->data, r32->dtype, i);
 			double y = kpy_get(r64->data, r64->dtype, i), den = fabs(y) + 1e-3 * mag + DBL_MIN;
@@ -772,6 +776,460 @@ writetext(const char *dir, const char *file, const char *text, size_t n)
 	return writefile(path, text, n);
 }
 
+/* ---- the GPU bundle (cuda, ptx) ------------------------------------ */
+
+/*
+ * keval --bundle DIR writes, per candidate NAME of record R (H: R's id,
+ * .adj when backward, .sSEED):
+ *   cand/NAME.cu|.ptx   the candidate
+ *   cand/NAME.runs      its launches: RUN DATA KERNEL DIM SEED BLOCK
+ *   cand/NAME.json      name, id, target, backward, seed, host (for --score)
+ *   host/H.cu           kcuda --standalone of the reference, its kernels
+ *                       declared only (hostprogram())
+ *   in/H/tDATA/NAME.npy the inputs of each trial, as for cpp
+ *   include/kpy/, Makefile, run.sh, one.sh, cands.mk
+ * and never an output of the reference.  keval --score DIR --results RES
+ * makes the inputs and the reference again on this side and compares
+ * RES/NAME/runRUN/ARRAY.npy as it compares a cpp candidate's arrays.
+ */
+extern const char kpy_kevalgpu_mk[], kpy_kevalgpu_run[], kpy_kevalgpu_one[];
+
+enum { GPU_BLOCK = 256 };
+/* the threads per block of the two reruns: other orders of the threads */
+static const int rerunblock[2] = {32, 7};
+/* the least relative tolerance on a GPU: its math library (sinf, expf:
+ * 1 to 4 ulp) against glibc's; the bundle's RTOL (docs/gpu-bundle.md) */
+#define GPU_RTOL_FLOOR 1e-4
+
+bool
+keval_goodname(const char *s)
+{
+	size_t n = 0;
+
+	if (!s || !*s || *s == '.')
+		return false;
+	for (; s[n]; n++)
+		if (!(s[n] == '_' || s[n] == '-' || s[n] == '.' || (s[n] >= '0' && s[n] <= '9') ||
+		      ((s[n] | 32) >= 'a' && (s[n] | 32) <= 'z')))
+			return false;
+	return n <= 100;
+}
+
+/* mkdir -p */
+static int
+mkdirp(const char *path)
+{
+	char p[PATH_MAX];
+	size_t i;
+
+	if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
+		return -1;
+	for (i = 1; p[i]; i++)
+		if (p[i] == '/') {
+			p[i] = 0;
+			if (mkdir(p, 0755) < 0 && errno != EEXIST)
+				return -1;
+			p[i] = '/';
+		}
+	return mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static bool
+prefix(const char *l, size_t n, const char *p)
+{
+	size_t m = strlen(p);
+	return n >= m && memcmp(l, p, m) == 0;
+}
+
+/* The bundle's host program from kcuda --standalone's text sa: of its
+ * kernel section, the includes, the struct definitions (the host's
+ * tables take their sizes) and the kernels' declarations, defined empty
+ * under KPY_SA_PTX (the driver-API launcher never calls them); then the
+ * host program as kcuda wrote it.  No reference code stays.  -1 when sa
+ * has no host program. */
+static int
+hostprogram(const char *sa, Buf *b)
+{
+	const char *mark = strstr(sa, "\n// ---- the standalone host program"), *l = sa;
+	enum { TOP, STRUCT, BODY } st = TOP;
+
+	if (!mark)
+		return -1;
+	bufputs(b, "// The host program of a keval GPU bundle: kcuda --standalone of the record's\n"
+	           "// kernel, the kernels only declared (the candidate defines them).\n");
+	while (l <= mark) {
+		const char *e = strchr(l, '\n');
+		size_t n = (size_t)((e && e < mark ? e : mark) - l);
+		if (st == STRUCT) {
+			bufwrite(b, l, n);
+			bufputs(b, "\n");
+			if (prefix(l, n, "};"))
+				st = TOP;
+		} else if (st == BODY) {
+			if (prefix(l, n, "}"))
+				st = TOP;
+		} else if (prefix(l, n, "#include")) {
+			bufwrite(b, l, n);
+			bufputs(b, "\n");
+		} else if (prefix(l, n, "struct ")) {
+			bufwrite(b, l, n);
+			bufputs(b, "\n");
+			if (!(n >= 2 && memcmp(l + n - 2, "};", 2) == 0))
+				st = STRUCT;
+		} else if (prefix(l, n, "extern \"C\" __global__ ")) {
+			bufwrite(b, l, n);
+			bufputs(b, "\n#ifdef KPY_SA_PTX\n{\n}\n#else\n;\n#endif\n");
+			st = BODY;
+		} else if (n > 0 && l[0] != ' ' && l[0] != '\t' && l[0] != '/' && l[n - 1] != ';') {
+			st = BODY; /* a helper, defined: dropped */
+		}
+		l += n + 1;
+	}
+	bufputs(b, mark + 1);
+	return 0;
+}
+
+/* Copy the file from to to (mode 0644 or 0755). */
+static int
+copyfile(const char *from, const char *to)
+{
+	size_t n;
+	char *t = readfile(from, &n);
+	int rc;
+
+	if (!t)
+		return -1;
+	rc = writefile(to, t, n);
+	free(t);
+	return rc;
+}
+
+/* The bundle's fixed files: include/kpy, Makefile, run.sh, one.sh. */
+static int
+bundlefiles(const char *dir, char *why, size_t n)
+{
+	char from[PATH_MAX + 300], to[PATH_MAX + 300];
+	const char *inc = kpy_includedir();
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	snprintf(to, sizeof to, "%s/include/kpy", dir);
+	snprintf(from, sizeof from, "%s/kpy", inc);
+	if (mkdirp(to) < 0 || !(d = opendir(from))) {
+		snprintf(why, n, "cannot copy the runtime headers %.300s to %.300s: %s", from, to, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strlen(e->d_name) > 2 && strcmp(e->d_name + strlen(e->d_name) - 2, ".h") == 0) {
+			snprintf(from, sizeof from, "%s/kpy/%s", inc, e->d_name);
+			snprintf(to, sizeof to, "%s/include/kpy/%s", dir, e->d_name);
+			if (copyfile(from, to) < 0) {
+				snprintf(why, n, "cannot copy %.300s: %s", from, strerror(errno));
+				rc = -1;
+			}
+		}
+	closedir(d);
+	if (rc == 0 && (writetext(dir, "Makefile", kpy_kevalgpu_mk, strlen(kpy_kevalgpu_mk)) < 0 ||
+	                writetext(dir, "run.sh", kpy_kevalgpu_run, strlen(kpy_kevalgpu_run)) < 0 ||
+	                writetext(dir, "one.sh", kpy_kevalgpu_one, strlen(kpy_kevalgpu_one)) < 0)) {
+		snprintf(why, n, "cannot write %s's scripts: %s", dir, strerror(errno));
+		rc = -1;
+	}
+	snprintf(to, sizeof to, "%s/run.sh", dir);
+	if (rc == 0 && chmod(to, 0755) < 0)
+		rc = -1;
+	snprintf(to, sizeof to, "%s/one.sh", dir);
+	if (rc == 0 && chmod(to, 0755) < 0)
+		rc = -1;
+	return rc;
+}
+
+static int
+strpcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of the candidates of bundle dir (cand/NAME.json), sorted;
+ * NULL-terminated, malloc'd; *n their count.  NULL when dir has no cand/. */
+static char **
+candnames(const char *dir, size_t *n)
+{
+	char path[PATH_MAX + 16];
+	DIR *d;
+	struct dirent *e;
+	char **v = xcalloc(1, sizeof *v);
+
+	*n = 0;
+	snprintf(path, sizeof path, "%s/cand", dir);
+	if (!(d = opendir(path))) {
+		free(v);
+		return NULL;
+	}
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
+			v = xrealloc(v, sizeof *v * (*n + 2));
+			v[*n] = xstrdup(e->d_name);
+			v[*n][l - 5] = 0;
+			if (keval_goodname(v[*n]))
+				(*n)++;
+			else
+				free(v[*n]);
+		}
+	}
+	closedir(d);
+	v[*n] = NULL;
+	qsort(v, *n, sizeof *v, strpcmp);
+	return v;
+}
+
+static cJSON *
+readjson(const char *path)
+{
+	size_t n;
+	char *t = readfile(path, &n);
+	cJSON *j = t && strlen(t) == n ? cJSON_Parse(t) : NULL;
+
+	free(t);
+	return j;
+}
+
+/* dir/cands.mk: each candidate's build and run rules, from cand/NAME.json. */
+int
+keval_bundlemk(const char *dir)
+{
+	size_t n, i;
+	char **names = candnames(dir, &n), path[PATH_MAX + 300];
+	Buf b = {0};
+	int rc;
+
+	bufputs(&b, "# written by keval --bundle: one build and one run rule per candidate\nCANDS =\n");
+	for (i = 0; names && i < n; i++) {
+		cJSON *j;
+		const char *t, *h;
+		snprintf(path, sizeof path, "%s/cand/%s.json", dir, names[i]);
+		j = readjson(path);
+		t = j ? keval_getstr(j, "target") : NULL;
+		h = j ? keval_getstr(j, "host") : NULL;
+		if (t && h && keval_goodname(h) && (strcmp(t, "cuda") == 0 || strcmp(t, "ptx") == 0)) {
+			bool cu = strcmp(t, "cuda") == 0;
+			bufprintf(&b, "CANDS += %s\n$(OUT)/%s/build.rc: cand/%s.%s %s/%s%s\n\t@sh ./one.sh build %s %s %s\n",
+			          names[i], names[i], names[i], cu ? "cu" : "ptx", cu ? "obj" : "bin", h, cu ? ".host.o" : ".ptxhost",
+			          names[i], t, h);
+			bufprintf(&b, "run-%s: $(OUT)/%s/build.rc\n\t@sh ./one.sh run %s %s %s\n", names[i], names[i],
+			          names[i], t, h);
+		}
+		cJSON_Delete(j);
+		free(names[i]);
+	}
+	free(names);
+	snprintf(path, sizeof path, "%s/cands.mk", dir);
+	rc = writefile(path, b.s, b.n);
+	buffree(&b);
+	return rc;
+}
+
+/* Write candidate o->name (text cand) of kernel k into bundle o->bundle:
+ * the host program from the standalone sa, the inputs already in
+ * DIR/in/H; adds its summary to v. */
+static int
+bundlecand(const KevalOpts *o, const kpy_kernel_info *k, const Trial *t, const char *host, const char *sa,
+           const char *cand, size_t candlen, cJSON *v, char *why, size_t n)
+{
+	const char *dir = o->bundle, *ext = o->target == TARGET_CUDA ? "cu" : "ptx";
+	char path[PATH_MAX + 400];
+	Buf b = {0};
+	cJSON *j;
+	char *js;
+	int i, d, rc = 0;
+
+	snprintf(path, sizeof path, "%s/host", dir);
+	if (bundlefiles(dir, why, n) < 0)
+		return -1;
+	if (mkdirp(path) < 0 || (snprintf(path, sizeof path, "%s/cand", dir), mkdirp(path) < 0)) {
+		snprintf(why, n, "cannot create %.300s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (hostprogram(sa, &b) < 0) {
+		snprintf(why, n, "kcuda --standalone wrote no host program");
+		buffree(&b);
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/host/%s.cu", dir, host);
+	rc = writefile(path, b.s, b.n);
+	buffree(&b);
+	snprintf(path, sizeof path, "%s/cand/%s.%s", dir, o->name, ext);
+	if (rc == 0)
+		rc = writefile(path, cand, candlen);
+	/* the other extension: a candidate renamed from cuda to ptx */
+	snprintf(path, sizeof path, "%s/cand/%s.%s", dir, o->name, o->target == TARGET_CUDA ? "ptx" : "cu");
+	remove(path);
+	for (i = 0; i < NRUNS; i++) {
+		bufprintf(&b, "%d %d %s %d", i, t[i].data, k->name, t[i].b.shape[0]);
+		for (d = 1; d < t[i].b.ndim; d++)
+			bufprintf(&b, ",%d", t[i].b.shape[d]);
+		bufprintf(&b, " %llu %d\n", t[i].seed, i < NTRIALS ? GPU_BLOCK : rerunblock[i - NTRIALS]);
+	}
+	snprintf(path, sizeof path, "%s/cand/%s.runs", dir, o->name);
+	if (rc == 0)
+		rc = writefile(path, b.s, b.n);
+	buffree(&b);
+	j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "name", o->name);
+	cJSON_AddStringToObject(j, "id", keval_getstr(v, "id"));
+	cJSON_AddStringToObject(j, "target", keval_targets[o->target]);
+	cJSON_AddBoolToObject(j, "backward", o->backward);
+	cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+	cJSON_AddStringToObject(j, "host", host);
+	js = cJSON_PrintUnformatted(j);
+	bufprintf(&b, "%s\n", js);
+	free(js);
+	cJSON_Delete(j);
+	snprintf(path, sizeof path, "%s/cand/%s.json", dir, o->name);
+	if (rc == 0)
+		rc = writefile(path, b.s, b.n);
+	buffree(&b);
+	if (rc == 0 && !o->batch)
+		rc = keval_bundlemk(dir);
+	if (rc < 0) {
+		snprintf(why, n, "cannot write the bundle %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	cJSON_AddStringToObject(v, "bundle", dir);
+	cJSON_AddStringToObject(v, "host", host);
+	cJSON_AddNumberToObject(v, "runs", NRUNS);
+	return 0;
+}
+
+/* The first line of file path that says "error" (or its first line). */
+static void
+fileline(const char *path, char *dst, size_t n)
+{
+	size_t len;
+	char *t = readfile(path, &len);
+
+	if (!t) {
+		snprintf(dst, n, "no %.300s", path);
+		return;
+	}
+	firstline(t, dst, n);
+	free(t);
+}
+
+/* The results of run i of candidate o->name: RESULTS/NAME/runI/ARRAY.npy and
+ * runI.rc (one.sh).  Untrusted: whatever it holds is only compared. */
+static void
+loadresults(const KevalOpts *o, int i, Out *out)
+{
+	char path[PATH_MAX + 400], line[400], err[256];
+	size_t len;
+	char *rc;
+	DIR *d;
+	struct dirent *e;
+	long st;
+
+	memset(out, 0, sizeof *out);
+	snprintf(path, sizeof path, "%s/%s/run%d.rc", o->results, o->name, i);
+	if (!(rc = readfile(path, &len))) {
+		snprintf(out->why, sizeof out->why, "no result: %.300s is missing (run.sh did not reach it)", path);
+		return;
+	}
+	st = strtol(rc, NULL, 10);
+	free(rc);
+	snprintf(path, sizeof path, "%s/%s/run%d.log", o->results, o->name, i);
+	fileline(path, line, sizeof line);
+	if (st == 124 || st == 137) {
+		out->timeout = true;
+		snprintf(out->why, sizeof out->why, "killed at the time limit (run.sh's TIMEOUT)");
+		return;
+	}
+	if (st != 0) {
+		snprintf(out->why, sizeof out->why, "exit %ld: %s", st, line);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/%s/run%d", o->results, o->name, i);
+	if (!(d = opendir(path))) {
+		snprintf(out->why, sizeof out->why, "no outputs: %.300s: %s", path, strerror(errno));
+		return;
+	}
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char file[PATH_MAX + 700];
+		if (l <= 4 || l - 4 >= sizeof out->v[0].name || strcmp(e->d_name + l - 4, ".npy") != 0)
+			continue;
+		out->v = xrealloc(out->v, sizeof(Arr) * (size_t)(out->n + 1));
+		memset(&out->v[out->n], 0, sizeof(Arr));
+		snprintf(out->v[out->n].name, sizeof out->v[out->n].name, "%.*s", (int)(l - 4), e->d_name);
+		snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+		if (npy_read(file, &out->v[out->n].a, err, sizeof err) < 0) {
+			snprintf(out->why, sizeof out->why, "array '%s': %s", out->v[out->n].name, err);
+			closedir(d);
+			return;
+		}
+		out->n++;
+	}
+	closedir(d);
+	out->ok = true;
+}
+
+/* Score every candidate of bundle o->score. */
+int
+keval_scoreall(const KevalOpts *o)
+{
+	size_t n, i;
+	char **names = candnames(o->score, &n), path[PATH_MAX + 300];
+	int rc = 0, found = 0;
+
+	if (!names) {
+		fprintf(stderr, "keval: %s: not a keval bundle (no cand/): %s\n", o->score, strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		KevalOpts c = *o;
+		cJSON *j;
+		const char *t, *id;
+		int r = 2;
+		if (o->name && strcmp(o->name, names[i]) != 0) {
+			free(names[i]);
+			continue;
+		}
+		found++;
+		snprintf(path, sizeof path, "%s/cand/%s.json", o->score, names[i]);
+		j = readjson(path);
+		t = j ? keval_getstr(j, "target") : NULL;
+		id = j ? keval_getstr(j, "id") : NULL;
+		c.name = names[i];
+		if (t && id && (strcmp(t, "cuda") == 0 || strcmp(t, "ptx") == 0) &&
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "seed"))) {
+			c.target = strcmp(t, "cuda") == 0 ? TARGET_CUDA : TARGET_PTX;
+			c.backward = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "backward"));
+			c.seed = (unsigned long long)cJSON_GetObjectItemCaseSensitive(j, "seed")->valuedouble;
+			c.id = id;
+			r = keval_score(&c);
+			keval_cleanup();
+		} else {
+			cJSON *v = cJSON_CreateObject();
+			fprintf(stderr, "keval: %s: not a candidate's description\n", path);
+			cJSON_AddStringToObject(v, "name", names[i]);
+			cJSON_AddStringToObject(v, "error", "cand/NAME.json is not keval's");
+			cJSON_AddBoolToObject(v, "pass", false);
+			r = keval_emit(&c, v, 2);
+		}
+		cJSON_Delete(j);
+		if (r > rc)
+			rc = r;
+		free(names[i]);
+	}
+	free(names);
+	if (o->name && !found) {
+		fprintf(stderr, "keval: %s has no candidate '%s'\n", o->score, o->name);
+		return 2;
+	}
+	return rc;
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 int
@@ -827,7 +1285,9 @@ keval_score(const KevalOpts *o)
 	Limits lim = {o->cpu, o->memory};
 	double t0 = now(), tc;
 	bool pass = true, sandboxhit = false, timeout = false;
+	bool gpu = o->target == TARGET_CUDA || o->target == TARGET_PTX;
 	Buf kb = {0};
+	char host[200];
 
 	if (!(rec = readrecord(o, why, sizeof why)))
 		return badrecord(o, v, why);
@@ -836,7 +1296,9 @@ keval_score(const KevalOpts *o)
 	id = keval_getstr(rec, "id");
 	cJSON_AddStringToObject(v, "id", id ? id : "");
 	cJSON_AddStringToObject(v, "kernel", kname ? kname : "");
-	cJSON_AddStringToObject(v, "target", o->target == TARGET_CPP ? "cpp" : "python");
+	cJSON_AddStringToObject(v, "target", keval_targets[o->target]);
+	if (gpu && o->name)
+		cJSON_AddStringToObject(v, "name", o->name);
 	cJSON_AddBoolToObject(v, "backward", o->backward);
 	dimj = cJSON_GetObjectItemCaseSensitive(rec, "dim");
 	cJSON_ArrayForEach(e, dimj) {
@@ -850,8 +1312,11 @@ keval_score(const KevalOpts *o)
 		cJSON_Delete(rec);
 		return badrecord(o, v, "the record lacks a kernel name, its python or its dim");
 	}
-	/* the candidate */
-	if (o->candtext) {
+	/* the candidate (none when scoring a bundle's results) */
+	if (o->score) {
+		candtext = NULL;
+		candlen = 0;
+	} else if (o->candtext) {
 		candtext = xstrdup(o->candtext);
 		candlen = strlen(candtext);
 	} else if (strcmp(o->cand, "-") == 0) {
@@ -901,9 +1366,56 @@ keval_score(const KevalOpts *o)
 		cJSON_Delete(rec);
 		return badrecord(o, v, why[0] ? why : "cannot write the reference");
 	}
+	if (o->bundle) {
+		/* the host program: kcuda's standalone program of the reference */
+		char *kc[] = {"kcuda", "--standalone", "half.kir", "-o", "sa.cu", NULL};
+		if (tool(kc, ref, why, sizeof why) < 0) {
+			free(candtext);
+			cJSON_Delete(rec);
+			return badrecord(o, v, why);
+		}
+	}
+	{
+		/* the bundle's name of the record's host program and inputs */
+		size_t hi, hn = (size_t)snprintf(host, sizeof host, "%.100s%s.s%llu", id ? id : "record",
+		                                 o->backward ? ".adj" : "", o->seed);
+		for (hi = 0; hi < hn && hi < sizeof host; hi++)
+			if (!(host[hi] == '.' || host[hi] == '-' || host[hi] == '_' || (host[hi] >= '0' && host[hi] <= '9') ||
+			      ((host[hi] | 32) >= 'a' && (host[hi] | 32) <= 'z')))
+				host[hi] = '_';
+	}
 	/* the candidate's C++, then its module (in the box's cache) */
 	tc = now();
-	{
+	if (o->score) {
+		/* what one.sh build wrote: "RC SECONDS" */
+		char path[PATH_MAX + 300], *bt;
+		size_t bl;
+		long brc = -1;
+		double secs = 0;
+		snprintf(path, sizeof path, "%s/%s/build.rc", o->results, o->name);
+		if ((bt = readfile(path, &bl))) {
+			if (sscanf(bt, "%ld %lf", &brc, &secs) < 1)
+				brc = -1;
+			free(bt);
+		}
+		cJSON_AddBoolToObject(v, "compiled", brc == 0);
+		cJSON_AddNumberToObject(v, "compile_s", secs);
+		if (brc != 0) {
+			if (brc < 0)
+				snprintf(why, sizeof why, "no result: %.300s is missing (run.sh did not reach it)", path);
+			else {
+				char line[400];
+				snprintf(path, sizeof path, "%s/%s/build.log", o->results, o->name);
+				fileline(path, line, sizeof line);
+				snprintf(why, sizeof why, "%s: %s", o->target == TARGET_CUDA ? "nvcc" : "ptxas", line);
+			}
+			cJSON_AddStringToObject(v, "error", why);
+			cJSON_AddBoolToObject(v, "pass", false);
+			cJSON_AddNumberToObject(v, "wall_s", now() - t0);
+			cJSON_Delete(rec);
+			return keval_emit(o, v, 1);
+		}
+	} else if (!gpu) {
 		Buf cpp = {0}, cache = {0};
 		bool ok = true;
 		bufprintf(&cache, "%s/cache", box);
@@ -966,6 +1478,11 @@ keval_score(const KevalOpts *o)
 		return badrecord(o, v, "the record's dim does not match its kernel's wp.tid()");
 	}
 	maketrials(rdim, ndim, o->seed, t);
+	if (gpu) {
+		/* on the GPU, other orders of the threads: other block sizes */
+		t[NTRIALS].order = "block:32";
+		t[NTRIALS + 1].order = "block:7";
+	}
 	{
 		cJSON *sj = cJSON_AddArrayToObject(v, "seeds"), *ij = cJSON_AddArrayToObject(v, "inputs");
 		for (i = 0; i < NSEEDS; i++)
@@ -974,14 +1491,51 @@ keval_score(const KevalOpts *o)
 			cJSON_AddItemToArray(ij, cJSON_CreateString(distname[i]));
 	}
 	for (i = 0; i < NTRIALS; i++) {
-		snprintf(dir, sizeof dir, "%s/in%d", box, i);
+		if (o->bundle) {
+			snprintf(dir, sizeof dir, "%.400s/in/%s/t%d", o->bundle, host, i);
+			if (mkdirp(dir) < 0) {
+				snprintf(why, sizeof why, "cannot create %s: %s", dir, strerror(errno));
+				cJSON_Delete(rec);
+				return badrecord(o, v, why);
+			}
+		} else {
+			snprintf(dir, sizeof dir, "%s/in%d", box, i);
+		}
 		if (makeinputs(k, &t[i], i, dir, why, sizeof why) < 0) {
 			cJSON_Delete(rec);
 			return badrecord(o, v, why);
 		}
 	}
+	if (o->bundle) {
+		/* the GPU runs the candidate; keval --score judges its results */
+		char path[PATH_MAX + 16], *sa;
+		size_t sl;
+		int rc;
+		snprintf(path, sizeof path, "%s/sa.cu", ref);
+		if (!(sa = readfile(path, &sl)) ||
+		    bundlecand(o, k, t, host, sa, candtext, candlen, v, why, sizeof why) < 0) {
+			free(sa);
+			free(candtext);
+			cJSON_Delete(rec);
+			return badrecord(o, v, sa ? why : "kcuda wrote no program");
+		}
+		free(sa);
+		free(candtext);
+		cJSON_AddBoolToObject(v, "bundled", true);
+		rc = keval_emit(o, v, 0);
+		free(so);
+		free(refso);
+		free(ref64so);
+		buffree(&kb);
+		cJSON_Delete(rec);
+		return rc;
+	}
 	/* every candidate run ends before the reference runs */
 	for (i = 0; i < NRUNS; i++) {
+		if (o->score) {
+			loadresults(o, i, &cout[i]);
+			continue;
+		}
 		snprintf(dir, sizeof dir, "%s/in%d", box, t[i].data);
 		runone(so, k, &t[i], dir, box, &lim, &cout[i]);
 		if (cout[i].sandbox || cout[i].timeout) {
@@ -1040,7 +1594,8 @@ keval_score(const KevalOpts *o)
 					cJSON_AddStringToObject(j, "skipped", "the float64 reference lacks an array");
 					break;
 				}
-				if (!comparearr(a->name, c ? &c->a : NULL, &a->a, &b->a, written, arrays))
+				if (!comparearr(a->name, c ? &c->a : NULL, &a->a, &b->a, written, gpu ? GPU_RTOL_FLOOR : 0,
+				                arrays))
 					ok = false;
 			}
 			if (cout[i].n != r32[di].n) {
@@ -1070,7 +1625,27 @@ keval_score(const KevalOpts *o)
 	}
 	cJSON_AddNumberToObject(v, "trials_passed", passed);
 	cJSON_AddNumberToObject(v, "trials_judged", judged);
-	{
+	if (gpu) {
+		/* the bundle's machine: nvcc's, run.sh's limits, no sandbox */
+		char path[PATH_MAX + 300], line[400];
+		cJSON *sb = cJSON_AddObjectToObject(v, "limits");
+		cJSON_AddStringToObject(sb, "sandbox", "none: the GPU bundle's machine (run.sh)");
+		cJSON_AddBoolToObject(sb, "timeout", timeout);
+		cJSON_AddNumberToObject(sb, "rtol_floor", GPU_RTOL_FLOOR);
+		snprintf(path, sizeof path, "%s/device.txt", o->results);
+		fileline(path, line, sizeof line);
+		{
+			/* its GPU line, when nvidia-smi said */
+			size_t dl;
+			char *dt = readfile(path, &dl), *g = dt ? strstr(dt, "# GPU ") : NULL;
+			if (g) {
+				char *nl = strchr(g, '\n');
+				snprintf(line, sizeof line, "%.*s", (int)(nl ? nl - g - 2 : (ptrdiff_t)strlen(g) - 2), g + 2);
+			}
+			free(dt);
+		}
+		cJSON_AddStringToObject(v, "device", line);
+	} else {
 		cJSON *sb = cJSON_AddObjectToObject(v, "limits");
 		cJSON_AddNumberToObject(sb, "cpu_s", o->cpu);
 #if defined(__SANITIZE_ADDRESS__)

@@ -5,6 +5,8 @@
  *
  *   keval --record R.json [--target cpp|python] [--backward] [CAND]
  *   keval --record RECORDS.jsonl --batch TASKS.jsonl [-j N] [-o VERDICTS.jsonl]
+ *   keval --record R --target cuda|ptx --bundle DIR [--name NAME] CAND...
+ *   keval --record RECORDS.jsonl --score DIR --results RESULTS [--name NAME]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,12 +27,16 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: keval --record R.json [--target cpp|python] [--backward] [options] [CAND]\n"
 	        "       keval --record RECORDS.jsonl --batch TASKS.jsonl [-j N] [-o VERDICTS.jsonl]\n"
+	        "       keval --record R --target cuda|ptx --bundle DIR [--name NAME] [options] CAND...\n"
+	        "       keval --record RECORDS.jsonl --score DIR --results RESULTS [--name NAME]\n"
 	        "Score a candidate kernel against a dataset record's reference; print one JSON\n"
 	        "verdict (see keval(1)).  CAND: a file, or - / none for standard input.\n"
 	        "\n"
 	        "  -r, --record=FILE    the record (a JSON object, or JSONL with --id)\n"
 	        "      --id=ID          the record of FILE with this id\n"
-	        "  -t, --target=T       cpp (kcpu's ABI, the default) or python (Warp)\n"
+	        "  -t, --target=T       cpp (kcpu's ABI, the default), python (Warp), cuda\n"
+	        "                       (kcuda's entry) or ptx (kptx's ABI): cuda and ptx\n"
+	        "                       through a GPU bundle (--bundle, then --score)\n"
 	        "  -b, --backward       the candidate is the backward kernel K.adj (cpp), or is\n"
 	        "                       scored on its gradients (python)\n"
 	        "  -s, --seed=S         the first of the 3 seeds (default 1)\n"
@@ -41,6 +47,14 @@ usage(FILE *f)
 	        "                       \"backward\", \"candidate\", \"task\"}, records from --record):\n"
 	        "                       one verdict line each, in order; with -o, resumes\n"
 	        "  -j, --jobs=N         tasks scored at once (default 1)\n"
+	        "      --bundle=DIR     cuda, ptx: write the candidate, keval's inputs and a host\n"
+	        "                       program into DIR (no expected output); DIR/run.sh\n"
+	        "                       RESULTS runs them where nvcc and a GPU are\n"
+	        "      --name=NAME      the candidate's name in the bundle (default: its file's\n"
+	        "                       name; in a batch, the task's \"task\", else tLINE)\n"
+	        "      --score=DIR      score the results of bundle DIR's candidates: one verdict\n"
+	        "                       line each (the one of --name)\n"
+	        "      --results=DIR    what DIR/run.sh RESULTS wrote\n"
 	        "  -h, --help           show this help\n"
 	        "  -V, --version        show the version\n"
 	        "\n"
@@ -67,6 +81,7 @@ typedef struct Task {
 	char *verdict;   /* the verdict line (malloc'd), once known */
 	pid_t pid;       /* the child scoring it, or 0 */
 	char vpath[600]; /* where the child writes the verdict */
+	char name[32];   /* its name in a bundle, when the task has none: tLINE */
 } Task;
 
 /* In a child: score task t, its verdict to t->vpath; exits. */
@@ -94,15 +109,24 @@ batchchild(const KevalOpts *base, const RecLine *recs, size_t nrecs, const Task 
 		bad = "the task lacks its record's id or its candidate";
 	else if (!r)
 		bad = "no record with this id";
-	else if (target && strcmp(target, "cpp") != 0 && strcmp(target, "python") != 0)
-		bad = "the target is not cpp or python";
+	else if (!base->bundle && target && strcmp(target, "cpp") != 0 && strcmp(target, "python") != 0)
+		bad = "the target is not cpp or python (cuda and ptx: --bundle)";
+	else if (base->bundle && (!target || (strcmp(target, "cuda") != 0 && strcmp(target, "ptx") != 0)))
+		bad = "the target is not cuda or ptx (the batch writes a bundle)";
 	if (bad) {
 		v = cJSON_CreateObject();
 		cJSON_AddStringToObject(v, "error", bad);
 		cJSON_AddBoolToObject(v, "pass", false);
 		_exit(keval_emit(&o, v, 2));
 	}
-	o.target = target && strcmp(target, "python") == 0 ? TARGET_PYTHON : TARGET_CPP;
+	o.target = TARGET_CPP;
+	for (rc = 0; target && rc < 4; rc++)
+		if (strcmp(target, keval_targets[rc]) == 0)
+			o.target = rc;
+	if (o.bundle) {
+		const char *tn = keval_getstr(task, "task");
+		o.name = tn && keval_goodname(tn) ? tn : t->name;
+	}
 	o.backward = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(task, "backward"));
 	o.rectext = r->text;
 	o.candtext = cand;
@@ -197,6 +221,7 @@ batch(const KevalOpts *o)
 		while (running < o->jobs && next < ntasks) {
 			Task *t = &tasks[next];
 			snprintf(t->vpath, sizeof t->vpath, "%s/keval.%ld.%zu.json", tmp, (long)getpid(), next);
+			snprintf(t->name, sizeof t->name, "t%05zu", next + 1);
 			fflush(out);
 			fflush(stdout);
 			fflush(stderr);
@@ -250,6 +275,10 @@ batch(const KevalOpts *o)
 end:
 	while (running > 0 && wait(NULL) > 0)
 		running--;
+	if (o->bundle && keval_bundlemk(o->bundle) < 0) {
+		fprintf(stderr, "keval: cannot write %s/cands.mk: %s\n", o->bundle, strerror(errno));
+		rc = 2;
+	}
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "keval: cannot write %s: %s\n", o->out, strerror(errno));
 		rc = 2;
@@ -279,6 +308,10 @@ main(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"batch", required_argument, NULL, 'B'},
 		{"jobs", required_argument, NULL, 'j'},
+		{"bundle", required_argument, NULL, 'U'},
+		{"score", required_argument, NULL, 'S'},
+		{"results", required_argument, NULL, 'R'},
+		{"name", required_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -300,12 +333,10 @@ main(int argc, char **argv)
 		case 'r': o.record = optarg; break;
 		case 'I': o.id = optarg; break;
 		case 't':
-			if (strcmp(optarg, "cpp") == 0)
-				o.target = TARGET_CPP;
-			else if (strcmp(optarg, "python") == 0)
-				o.target = TARGET_PYTHON;
-			else {
-				fprintf(stderr, "keval: --target %s: cpp or python (cuda and ptx need the GPU bundle)\n", optarg);
+			for (o.target = 0; o.target < 4 && strcmp(optarg, keval_targets[o.target]) != 0; o.target++)
+				;
+			if (o.target == 4) {
+				fprintf(stderr, "keval: --target %s: cpp, python, cuda or ptx\n", optarg);
 				return 2;
 			}
 			break;
@@ -341,6 +372,16 @@ main(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case 'B': o.batch = optarg; break;
+		case 'U': o.bundle = optarg; break;
+		case 'S': o.score = optarg; break;
+		case 'R': o.results = optarg; break;
+		case 'N':
+			if (!keval_goodname(optarg)) {
+				fprintf(stderr, "keval: bad --name '%s' ([A-Za-z0-9_.-], not starting with a dot)\n", optarg);
+				return 2;
+			}
+			o.name = optarg;
+			break;
 		case 'j': {
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 256) {
@@ -355,8 +396,8 @@ main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "keval: one candidate at most\n");
+	if (optind + 1 < argc && !(o.bundle && !o.batch)) {
+		fprintf(stderr, "keval: one candidate at most (several: --bundle)\n");
 		usage(stderr);
 		return 2;
 	}
@@ -371,6 +412,27 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (o.score && (o.bundle || o.batch || optind < argc || !o.results)) {
+		fprintf(stderr, "keval: --score DIR takes --results RESULTS, and no candidate, --bundle or --batch\n");
+		return 2;
+	}
+	if (!o.score && o.results) {
+		fprintf(stderr, "keval: --results goes with --score\n");
+		return 2;
+	}
+	if (!o.score && !o.bundle && (o.target == TARGET_CUDA || o.target == TARGET_PTX)) {
+		fprintf(stderr, "keval: --target %s runs on a GPU: write a bundle (--bundle DIR), run its run.sh, "
+		        "then keval --score DIR --results RESULTS\n", keval_targets[o.target]);
+		return 2;
+	}
+	if (o.bundle && !o.batch && o.target != TARGET_CUDA && o.target != TARGET_PTX) {
+		fprintf(stderr, "keval: --bundle is for --target cuda or ptx\n");
+		return 2;
+	}
+	if (o.bundle && !o.batch && optind + 1 < argc && (o.name || o.out)) {
+		fprintf(stderr, "keval: several candidates take their names from their files (no --name, no -o)\n");
+		return 2;
+	}
 	n = readlink("/proc/self/exe", keval_tooldir, sizeof keval_tooldir - 1);
 	if (n <= 0) {
 		fprintf(stderr, "keval: cannot find its own folder: %s\n", strerror(errno));
@@ -380,8 +442,55 @@ main(int argc, char **argv)
 	if ((end = strrchr(keval_tooldir, '/')))
 		*end = 0;
 	signal(SIGPIPE, SIG_IGN);
-	if (o.batch) {
+	if (o.score) {
+		/* one verdict line per candidate: -o gets them all */
+		KevalOpts s = o;
+		FILE *f = NULL;
+		Buf tmp = {0};
+		s.out = NULL;
+		if (o.out) {
+			bufprintf(&tmp, "%s.tmp%ld", o.out, (long)getpid());
+			fflush(stdout);
+			if (!(f = freopen(tmp.s, "w", stdout))) {
+				fprintf(stderr, "keval: cannot write %s: %s\n", tmp.s, strerror(errno));
+				return 2;
+			}
+		}
+		rc = keval_scoreall(&s);
+		if (f && (fflush(stdout) != 0 || ferror(stdout) || rename(tmp.s, o.out) != 0)) {
+			fprintf(stderr, "keval: cannot write %s: %s\n", o.out, strerror(errno));
+			remove(tmp.s);
+			rc = 2;
+		}
+		buffree(&tmp);
+	} else if (o.batch) {
 		rc = batch(&o);
+	} else if (o.bundle) {
+		/* each candidate into the bundle, named after its file */
+		int i;
+		rc = 0;
+		for (i = optind; i < argc || i == optind; i++) {
+			KevalOpts c = o;
+			char nm[128], *dot;
+			int r;
+			if (i < argc)
+				c.cand = argv[i];
+			if (!c.name) {
+				snprintf(nm, sizeof nm, "%s", strrchr(c.cand, '/') ? strrchr(c.cand, '/') + 1 : c.cand);
+				if ((dot = strrchr(nm, '.')) && dot != nm)
+					*dot = 0;
+				if (strcmp(c.cand, "-") == 0 || !keval_goodname(nm)) {
+					fprintf(stderr, "keval: %s: name the candidate in the bundle (--name NAME)\n", c.cand);
+					rc = 2;
+					continue;
+				}
+				c.name = nm;
+			}
+			r = keval_score(&c);
+			keval_cleanup();
+			if (r > rc)
+				rc = r;
+		}
 	} else {
 		rc = keval_score(&o);
 		keval_cleanup();

@@ -42,18 +42,9 @@
 #include "config.h"
 #include "ir.h"
 #include "data.h"
+#include "incdir.h"
 #include "npydir.h"
 #include "sandbox.h"
-
-#ifndef KPY_SRC_INCLUDE
-#define KPY_SRC_INCLUDE ""
-#endif
-#ifndef KPY_INSTALL_INCLUDE
-#define KPY_INSTALL_INCLUDE "/usr/local/include"
-#endif
-#ifndef KPY_BUILD_DIR
-#define KPY_BUILD_DIR ""
-#endif
 
 /* NAME=VALUE options. */
 typedef struct Opt {
@@ -186,35 +177,6 @@ isfile(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The directory of the kpy/ runtime headers: $KPY_INCLUDE, else the
- * source tree's when krun runs from its build tree, else the installed. */
-static const char *
-includedir(void)
-{
-	static char buf[PATH_MAX];
-	const char *env = getenv("KPY_INCLUDE");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0 && KPY_BUILD_DIR[0]) {
-		char *slash, real[PATH_MAX];
-		exe[n] = 0;
-		if ((slash = strrchr(exe, '/')))
-			*slash = 0;
-		if (realpath(KPY_BUILD_DIR, real) && strcmp(real, exe) == 0 && KPY_SRC_INCLUDE[0]) {
-			snprintf(buf, sizeof buf, "%s", KPY_SRC_INCLUDE);
-			return buf;
-		}
-	}
-	snprintf(buf, sizeof buf, "%s/kpy/core.h", KPY_INSTALL_INCLUDE);
-	if (isfile(buf) || !KPY_SRC_INCLUDE[0])
-		return KPY_INSTALL_INCLUDE;
-	return KPY_SRC_INCLUDE;
 }
 
 static int
@@ -380,7 +342,7 @@ compile(const char *src, bool widened, bool checked, char **cached)
 	}
 	/* KPY_SERIAL: launch() runs the threads one after another (kpy/atomic.h) */
 	bufprintf(&cmd, "%s -std=c++17 %s %s%s -DKPY_SERIAL -shared -fPIC -I%s%s%s", cxx, flags, fixedflags, nobuiltins,
-	          includedir(), widened ? " -DKPY_F32_DOUBLE" : "", checked ? " -DKPY_CHECKED" : "");
+	          kpy_includedir(), widened ? " -DKPY_F32_DOUBLE" : "", checked ? " -DKPY_CHECKED" : "");
 	h = hash64(text, len, 0);
 	h = hash64(cmd.s, cmd.n, h);
 	h = hostcpu(h);
