@@ -211,7 +211,9 @@ enum GKind {
 	G_ANY,      /* typing.Any */
 	G_ENUM,     /* an enum.IntEnum or IntFlag class (s: its name); its members are
 	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum";
-	             * n 1: a plain class, its constant attributes "CLASS.NAME" */
+	             * n 1: a plain class, its constant attributes "CLASS.NAME";
+	             * n 2: a types.SimpleNamespace, its attributes "NAME.ATTR",
+	             * which Warp resolves in a call's function only */
 };
 
 struct FuncDecl;
@@ -488,6 +490,7 @@ typedef struct Ctx {
 	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
 	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
 	bool callee;          /* compiling a call's function: an unbound name may be Warp's */
+	Node *calleepath;     /* the function of the innermost call being compiled */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);

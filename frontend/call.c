@@ -1745,9 +1745,13 @@ call(Ctx *c, Node *e, int want, bool used)
 	X fn;
 	X r;
 
+	Node *savedpath = c->calleepath;
+
 	c->b.loc = e->loc;
 	c->callee = e->a->kind == E_NAME;
+	c->calleepath = e->a;
 	fn = expr(c, e->a);
+	c->calleepath = savedpath;
 	c->callee = false;
 	if (fn.k == X_NONE)
 		return xnone();

@@ -59,7 +59,7 @@ gdesc(const GVal *g)
 	case G_MODULE: return "a module";
 	case G_WPNAME: return "a Warp builtin";
 	case G_PYNAME: return "a Python object";
-	case G_ENUM: return "an enum class";
+	case G_ENUM: return g->n == 2 ? "a namespace" : g->n ? "a class" : "an enum class";
 	default: return "not a value";
 	}
 }
@@ -1081,6 +1081,19 @@ compsub(Ctx *c, Node *e, Val base)
 	return xnone();
 }
 
+/* Is e the function of the call being compiled, or an attribute path
+ * that leads to it (NS.warp in NS.warp.tid())? */
+static bool
+oncalleepath(Ctx *c, Node *e)
+{
+	Node *p;
+
+	for (p = c->calleepath; p; p = p->kind == E_ATTR ? p->a : NULL)
+		if (p == e)
+			return true;
+	return false;
+}
+
 static X
 attribute(Ctx *c, Node *e)
 {
@@ -1092,7 +1105,7 @@ attribute(Ctx *c, Node *e)
 	if (e->a->kind == E_ATTR && e->a->a->kind == E_NAME && !envfind(&c->env, e->a->a->s)) {
 		/* ENUM.MEMBER.value (a module name, not a local) */
 		const Global *g = gfind(c->file, e->a->a->s);
-		if (g && g->v.kind == G_ENUM) {
+		if (g && g->v.kind == G_ENUM && g->v.n != 2) {
 			GVal v = geval(c->k, c->file, e, true);
 			if (v.kind == G_CONST)
 				return gvalx(c, v, e->loc, e->s);
@@ -1129,6 +1142,11 @@ attribute(Ctx *c, Node *e)
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)
 				return gvalx(c, v, e->loc, e->s);
+		}
+		if (g.kind == G_ENUM && g.n == 2 && !oncalleepath(c, e)) {
+			serr(c, e->a->loc, "Invalid external reference type: <class 'types.SimpleNamespace'> (Warp reads "
+			     "a namespace's attributes only in the function of a call)");
+			return xnone();
 		}
 		if (g.kind == G_ENUM) {
 			const Global *m = gfind(c->file, aprintf(c->tmp, "%s.%s", g.s, e->s));

@@ -768,8 +768,21 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		return gcall(k, f, e, quiet);
 	case E_SUBSCRIPT: {
 		/* wp.array[float], wp.array2d[wp.vec3] */
-		GVal b = geval1(k, f, e->a, quiet);
+		GVal b;
 		TySpec ts;
+		if (e->a->kind == E_ATTR && strcmp(e->a->s, "builtin_functions") == 0 && e->l1.n == 1 &&
+		    e->l1.v[0]->kind == E_STR && e->l1.v[0]->op != 'b') {
+			/* context.builtin_functions["tid"]: Warp's registry of its
+			 * builtins, the builtin itself */
+			b = geval1(k, f, e->a->a, quiet);
+			size_t n = b.kind == G_WARP ? strlen(b.s) : 0;
+			if (n >= 7 && strcmp(b.s + n - 7, "context") == 0) {
+				v = wpname(k, e->l1.v[0]->s);
+				return v.kind == G_WPNAME ? v : gnone();
+			}
+			return gnone();
+		}
+		b = geval1(k, f, e->a, quiet);
 		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
 			GVal d = geval1(k, f, e->l1.v[0], quiet);
 			int nd = b.s[5] >= '1' && b.s[5] <= '4' ? b.s[5] - '0' : 1;
@@ -1210,8 +1223,8 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 			continue;
 		}
 		if (warp) {
-			if (strcmp(al->s, "types") == 0)
-				v = gkind(G_WARP, "types");
+			if (strcmp(al->s, "types") == 0 || strcmp(al->s, "context") == 0 || strcmp(al->s, "_src") == 0)
+				v = gkind(G_WARP, al->s);
 			else
 				v = wpname(k, al->s);
 		} else if (s->u == 0) {
@@ -1251,6 +1264,44 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	return l;
 }
 
+/* NAME = types.SimpleNamespace(a=..., b=...): Warp resolves NAME.a in a
+ * kernel by getattr on the object, so each keyword whose value kpyc
+ * evaluates (a constant, a string, a type, a builtin or @wp.func, the warp
+ * module) becomes the module name "NAME.a" and NAME is bound as G_ENUM
+ * with n 2; the others stay host code, reported where read.  Warp reads
+ * the namespace in a call's function only (NS.f(x), NS.warp.tid()):
+ * elsewhere (NS.a + 1) it is Warp's "Invalid external reference type".
+ * False if val is not such a call. */
+static bool
+namespaceassign(Kpyc *k, FileCtx *f, Node *t, Node *val)
+{
+	GVal fn, v;
+	uint32_t i;
+
+	if (val->kind != E_CALL || val->l1.n)
+		return false;
+	fn = geval(k, f, val->a, true);
+	if (fn.kind != G_PYNAME || strcmp(fn.s, "types.SimpleNamespace") != 0)
+		return false;
+	for (i = 0; i < val->l2.n; i++) {
+		Node *kw = val->l2.v[i];
+		if (!kw->s)
+			return false; /* **mapping */
+	}
+	for (i = 0; i < val->l2.n; i++) {
+		Node *kw = val->l2.v[i];
+		v = geval(k, f, kw->a, true);
+		if (v.kind != G_CONST && v.kind != G_STR && v.kind != G_TYPE && v.kind != G_WPNAME && v.kind != G_FUNC &&
+		    v.kind != G_WARP && v.kind != G_ENUM)
+			v = gkind(G_HOST, NULL);
+		gbind(k, f, aprintf(k->a, "%s.%s", t->s, kw->s), v, kw->loc);
+	}
+	v = gkind(G_ENUM, t->s);
+	v.n = 2;
+	gbind(k, f, t->s, v, t->loc);
+	return true;
+}
+
 static void
 doassign(Kpyc *k, FileCtx *f, Node *s)
 {
@@ -1281,6 +1332,8 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 		return;
 	}
 	if (t->kind != E_NAME)
+		return;
+	if (namespaceassign(k, f, t, val))
 		return;
 	v = geval(k, f, val, true);
 	if (v.kind == G_NONE || v.kind == G_TUPLE)
