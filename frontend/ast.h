@@ -214,6 +214,8 @@ enum GKind {
 	             * n 1: a plain class, its constant attributes "CLASS.NAME";
 	             * n 2: a types.SimpleNamespace, its attributes "NAME.ATTR",
 	             * which Warp resolves in a call's function only */
+	G_SLICE,    /* in a function body only: an array view Warp makes with
+	             * slices (a[1:3], a[i, ::2]): sl; n 1: its .shape */
 };
 
 struct FuncDecl;
@@ -234,7 +236,23 @@ typedef struct GVal {
 	struct FuncDecl *fd; /* G_FUNC, G_KERNEL */
 	struct GVal *elts;   /* G_TUPLE */
 	int n;               /* G_TUPLE: count */
+	struct ASlice *sl;   /* G_SLICE */
 } GVal;
+
+/* An array view Warp makes with slices, which kpyc keeps as its base
+ * array and, per base dimension, the index of the view's first element
+ * and the step (0: an integer index dropped that dimension), and per view
+ * dimension its length; element (k0, k1...) of the view is the base's
+ * element first[b] + k * step[b].  Its values live in the region where
+ * it was made (a local bound to it is not carried out of loops). */
+typedef struct ASlice {
+	Val base;              /* the array */
+	int nbase, nd;         /* base and view dimensions */
+	Val first[MAXDIM];     /* per base dimension, i32 */
+	Val step[MAXDIM];      /* per base dimension, i32; 0: dropped */
+	Val len[MAXDIM];       /* per view dimension, i32 */
+	int dim[MAXDIM];       /* view dimension -> base dimension */
+} ASlice;
 
 /* A module-level name. */
 typedef struct Global {
@@ -531,6 +549,10 @@ X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
 /* An assignment to a subscript or attribute target. */
 void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
 const char *opsym(int binop);
+/* *a[s:t:k] of a 1D array n (E_STARRED's operand): its elements into
+ * out[0..max), as Warp's unpack_starred; the count, -1 after an error, 0
+ * when n is not a slice of an array. */
+int starredslice(Ctx *c, Node *n, X *out, int max);
 
 /* ------------------------------------------------------------------ */
 /* call.c — calls                                                      */

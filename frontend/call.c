@@ -162,10 +162,21 @@ evalargs(Ctx *c, Node *e, Args *a)
 	for (i = 0; i < e->l1.n; i++) {
 		Node *n = e->l1.v[i];
 		if (n->kind == E_STARRED) {
-			X v = expr(c, n->a);
+			X v;
 			Type t;
 			int k, m;
 			a->starred = true;
+			if ((m = starredslice(c, n->a, a->pos + a->n, 40)) != 0) {
+				/* *arr[0:3] */
+				if (m < 0) {
+					ok = false;
+					continue;
+				}
+				for (k = 0; k < m; k++)
+					a->ploc[a->n++] = n->loc;
+				continue;
+			}
+			v = expr(c, n->a);
 			if (v.k == X_NONE) {
 				ok = false;
 				continue;
