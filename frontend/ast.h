@@ -372,6 +372,9 @@ typedef struct Kpyc {
 	/* wp.static() in a body: geval asks slocal about a name before the
 	 * module (found: the name is the body's, with that value or none) */
 	GVal (*slocal)(struct Kpyc *k, Node *name, bool *found);
+	/* and, for len(NAME), the type of the body's NAME (Warp replaces len()
+	 * of a local or parameter by its type's length) */
+	GVal (*stype)(struct Kpyc *k, Node *name, bool *found);
 	void *sctx;
 	const NameMap *closure; /* the body being compiled is nested: names geval must not
 	                         * read from the module (FuncDecl.closure) */

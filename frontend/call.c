@@ -1326,15 +1326,36 @@ slocal(Kpyc *k, Node *e, bool *found)
 	return v; /* a value Warp does not hold as a constant: the module's name */
 }
 
+/* len(NAME) in wp.static(): the type of the local or parameter NAME,
+ * whose length Warp's evaluate_static_expression puts in its place. */
+static GVal
+stype(Kpyc *k, Node *e, bool *found)
+{
+	SLocal *sl = k->sctx;
+	Ctx *c = sl->c;
+	Bind *b = envfind(&c->env, e->s);
+	GVal v;
+
+	memset(&v, 0, sizeof v);
+	if (!b || b->poison || b->zinit || b->ghost || b->fn)
+		return v;
+	*found = true;
+	v.kind = G_TYPE;
+	v.spec.ty = vty(c->f, b->v);
+	return v;
+}
+
 static GVal
 sgeval(Ctx *c, Node *e, SLocal *sl)
 {
 	GVal g;
 
 	c->k->slocal = slocal;
+	c->k->stype = stype;
 	c->k->sctx = sl;
 	g = geval(c->k, c->file, e, true);
 	c->k->slocal = NULL;
+	c->k->stype = NULL;
 	c->k->sctx = NULL;
 	return g;
 }
@@ -1437,6 +1458,14 @@ staticcall(Ctx *c, Node *e, const char *name)
 			sl.mode = SL_CONSTS;
 			g = sgeval(c, arg, &sl);
 		}
+	}
+	if (strcmp(name, "static") == 0 &&
+	    (g.kind == G_FUNC || (g.kind == G_WPNAME && builtinop(c->k, g.s) >= 0))) {
+		/* wp.static(my_func)(x): the function */
+		x = xnone();
+		x.k = X_G;
+		x.g = g;
+		return x;
 	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
 		serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "

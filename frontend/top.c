@@ -543,6 +543,32 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	                            strcmp(fn.s, "builtins.max") == 0 || strcmp(fn.s, "builtins.pow") == 0) &&
 	    e->l2.n == 0 && e->l1.n >= 1 && e->l1.n <= 2)
 		return gmath(k, f, e, fn.s);
+	if (fn.kind == G_PYNAME && strcmp(fn.s, "builtins.len") == 0 && e->l1.n == 1 && !e->l2.n) {
+		/* Python's len() of a module tuple, list or string; of a type
+		 * (Warp's type_length: a local's type in wp.static) */
+		GVal a = gnone();
+		bool found = false;
+		if (k->stype && e->l1.v[0]->kind == E_NAME)
+			a = k->stype(k, e->l1.v[0], &found);
+		if (!found)
+			a = geval1(k, f, e->l1.v[0], true);
+		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts))
+			return gscalar(k, S_I32, litint(a.n));
+		if (a.kind == G_STR)
+			return gscalar(k, S_I32, litint((int64_t)strlen(a.s)));
+		if (a.kind == G_TYPE && !a.spec.any) {
+			Type t = a.spec.ty;
+			if (t.k == T_VEC || t.k == T_MAT)
+				return gscalar(k, S_I32, litint(t.n));
+			if (t.k == T_QUAT || t.k == T_XFORM)
+				return gscalar(k, S_I32, litint(ncomp(t)));
+			if (t.k == T_ARRAY)
+				return gscalar(k, S_I32, litint(0)); /* an annotation's array has no data */
+			if (t.k == T_SCALAR)
+				return gscalar(k, S_I32, litint(1)); /* Warp's scalar types have _length_ 1 */
+		}
+		return gnone();
+	}
 	if (fn.kind == G_PYNAME && strncmp(fn.s, "builtins.", 9) == 0) {
 		const char *b = fn.s + 9;
 		if ((strcmp(b, "float") == 0 || strcmp(b, "int") == 0) && e->l1.n == 1 && !e->l2.n) {
@@ -754,6 +780,57 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	}
 	case E_BINOP:
 		return garith(k, e->op, geval1(k, f, e->a, quiet), geval1(k, f, e->b, quiet));
+	case E_COMPARE: {
+		/* Python's comparisons of numbers, and == != of strings */
+		GVal a = geval1(k, f, e->a, quiet), b;
+		bool truth = true;
+		for (i = 0; i < e->l1.n; i++) {
+			Lit x, y;
+			int op = e->cmpops[i], r;
+			b = geval1(k, f, e->l1.v[i], quiet);
+			if (a.kind == G_STR && b.kind == G_STR && (op == C_EQ || op == C_NE)) {
+				r = strcmp(a.s, b.s) == 0;
+				truth = truth && (op == C_EQ ? r : !r);
+			} else if (numval(&a, &x) && numval(&b, &y)) {
+				double p = x.isint ? (double)x.i : x.f, q = y.isint ? (double)y.i : y.f;
+				bool lt = x.isint && y.isint ? x.i < y.i : p < q, eq = x.isint && y.isint ? x.i == y.i : p == q;
+				switch (op) {
+				case C_LT: r = lt; break;
+				case C_LE: r = lt || eq; break;
+				case C_GT: r = !lt && !eq; break;
+				case C_GE: r = !lt; break;
+				case C_EQ: r = eq; break;
+				case C_NE: r = !eq; break;
+				default: return gnone();
+				}
+				if (!x.isint && !y.isint && (isnan(p) || isnan(q)))
+					r = op == C_NE;
+				truth = truth && r;
+			} else {
+				return gnone();
+			}
+			a = b;
+		}
+		return gscalar(k, S_BOOL, litint(truth));
+	}
+	case E_BOOLOP:
+		/* Python's and/or: the first operand that decides, of numbers
+		 * and strings */
+		for (i = 0; i < e->l1.n; i++) {
+			Lit l;
+			bool t;
+			v = geval1(k, f, e->l1.v[i], quiet);
+			if (v.kind == G_STR)
+				t = v.s[0] != 0;
+			else if (numval(&v, &l))
+				t = l.isint ? l.i != 0 : l.f != 0;
+			else
+				return gnone();
+			if (t == (e->op == BO_OR))
+				return v;
+		}
+		return v;
+	case E_LIST:
 	case E_TUPLE:
 		v.kind = G_TUPLE;
 		v.n = (int)e->l1.n;
@@ -1336,8 +1413,12 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	if (namespaceassign(k, f, t, val))
 		return;
 	v = geval(k, f, val, true);
-	if (v.kind == G_NONE || v.kind == G_TUPLE)
+	if (v.kind == G_TUPLE) {
+		/* host data, but len() of it is known */
+		v.kind = G_HOST;
+	} else if (v.kind == G_NONE) {
 		v = gkind(G_HOST, NULL);
+	}
 	gbind(k, f, t->s, v, t->loc);
 }
 
