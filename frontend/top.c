@@ -1716,6 +1716,23 @@ overloadtarget(Kpyc *k, FileCtx *f, const char *name, Loc loc)
 	return g->v.fd;
 }
 
+/* The WARP.overload(...) call statement s is, alone or assigned, else NULL. */
+static Node *
+overloadof(Kpyc *k, FileCtx *f, Node *s)
+{
+	Node *call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
+	GVal fn;
+
+	if (!call || call->kind != E_CALL)
+		return NULL;
+	fn = geval(k, f, call->a, true);
+	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+		return NULL;
+	return call;
+}
+
+static void overloadnode(Kpyc *k, FileCtx *f, Node *call);
+
 /* WARP.overload(KERNEL, [types]) or WARP.overload(KERNEL, {"name": type})
  * at the top level, alone or assigned (tokens [i, e)). */
 static void
@@ -1723,9 +1740,7 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
 	NodeList *l;
-	Node *s, *call, *kn = NULL, *tn = NULL, **types;
-	GVal fn;
-	FuncDecl *fd;
+	Node *call;
 	uint32_t j;
 
 	for (j = i; j + 1 < e && j < i + 6; j++)
@@ -1734,15 +1749,79 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 	if (j + 1 >= e || j >= i + 6)
 		return;
 	l = parse(k, f, i, e, true);
-	if (!l || l->n != 1)
+	if (!l || l->n != 1 || !(call = overloadof(k, f, l->v[0])))
 		return;
-	s = l->v[0];
-	call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
-	if (!call || call->kind != E_CALL)
+	overloadnode(k, f, call);
+}
+
+/* for NAME in (T1, T2, ...): WARP.overload(K, [...]) at the top level
+ * (tokens [i, e)): Warp declares an overload per element.  kpyc reads a
+ * loop over a tuple or list display (of tuples, for NAME, NAME2 in ...)
+ * whose body is wp.overload calls only, each call once per element with
+ * the names bound to its values (they stay bound to the last, as in
+ * Python); any other loop is host code, not read. */
+static void
+overloadloop(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	NodeList *l = parse(k, f, i, e, true);
+	Node *s, *it, *tg, *names[MAXDIM * 2];
+	GVal *vals;
+	uint32_t j, q, nn;
+
+	if (!l || l->n != 1 || (s = l->v[0])->kind != S_FOR || s->l2.n || !s->l1.n)
 		return;
-	fn = geval(k, f, call->a, true);
-	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+	it = s->b;
+	tg = s->a;
+	if (it->kind != E_TUPLE && it->kind != E_LIST)
 		return;
+	if (tg->kind == E_NAME) {
+		names[0] = tg;
+		nn = 1;
+	} else if (tg->kind == E_TUPLE && tg->l1.n >= 1 && tg->l1.n <= countof(names)) {
+		for (nn = 0; nn < tg->l1.n; nn++) {
+			if (tg->l1.v[nn]->kind != E_NAME)
+				return;
+			names[nn] = tg->l1.v[nn];
+		}
+	} else {
+		return;
+	}
+	for (j = 0; j < s->l1.n; j++)
+		if (s->l1.v[j]->kind != S_PASS && !overloadof(k, f, s->l1.v[j]))
+			return;
+	vals = aalloc(k->a, (it->l1.n * nn + 1) * sizeof *vals);
+	for (j = 0; j < it->l1.n; j++) {
+		Node *el = it->l1.v[j];
+		if (nn > 1 && (el->kind != E_TUPLE || el->l1.n != nn))
+			return;
+		for (q = 0; q < nn; q++) {
+			GVal v = geval(k, f, nn > 1 ? el->l1.v[q] : el, true);
+			if (v.kind == G_NONE || v.kind == G_HOST)
+				return;
+			vals[j * nn + q] = v;
+		}
+	}
+	for (j = 0; j < it->l1.n; j++) {
+		uint32_t b;
+		int nerr = k->d->nerr;
+		for (q = 0; q < nn; q++)
+			gbind(k, f, names[q]->s, vals[j * nn + q], names[q]->loc);
+		for (b = 0; b < s->l1.n && k->d->nerr == nerr; b++)
+			if (s->l1.v[b]->kind != S_PASS)
+				overloadnode(k, f, overloadof(k, f, s->l1.v[b]));
+		if (k->d->nerr != nerr)
+			break; /* Python stops at the first exception */
+	}
+}
+
+/* The overload call node call: its kernel and types. */
+static void
+overloadnode(Kpyc *k, FileCtx *f, Node *call)
+{
+	Node *kn = NULL, *tn = NULL, **types;
+	FuncDecl *fd;
+	uint32_t j;
+
 	if (call->l1.n > 0)
 		kn = call->l1.v[0];
 	if (call->l1.n > 1)
@@ -1761,7 +1840,12 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		return;
 	}
 	types = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *types);
-	if (tn->kind == E_LIST) {
+	if (tn->kind == E_BINOP && tn->op == B_MUL && tn->a->kind == E_LIST && tn->b->kind == E_INT && !tn->b->big &&
+	    tn->b->u <= (uint64_t)fd->nparams && tn->a->l1.n * tn->b->u == (uint64_t)fd->nparams) {
+		/* [wp.array[T]] * 4 */
+		for (j = 0; j < (uint32_t)fd->nparams; j++)
+			types[j] = tn->a->l1.v[j % tn->a->l1.n];
+	} else if (tn->kind == E_LIST) {
 		if ((int)tn->l1.n != fd->nparams) {
 			kerr(k, tn->loc, "Invalid number of arguments for kernel %s", kn->s);
 			return;
@@ -2072,6 +2156,10 @@ scanfile(Kpyc *k, FileCtx *f)
 			}
 			break;
 		}
+		case T_FOR:
+			overloadloop(k, f, i, e);
+			nesteddefs(k, f, i, e, NULL);
+			break;
 		default:
 			nesteddefs(k, f, i, e, NULL); /* host code: skipped */
 			break;

@@ -21,7 +21,8 @@ the feature that puts it there (tiles, mesh/volume/BVH/hash-grid queries,
 textures, indexed and fabric arrays, native snippets, wp.Function
 parameters: issue 14's list), and marked "deterministic" where it names
 Warp's deterministic mode.  A generic kernel's unit carries the
-wp.overload calls and @wp.overload stubs of its scope (those that read no
+wp.overload calls, top-level loops of them over a tuple or list display of
+types, and @wp.overload stubs of its scope (those that read no
 loop variable or parameter), so both build the overloads the file declares;
 where the file declares none, Warp instantiates the kernel at each launch
 for the arguments' types, so the unit declares, as wp.overload, the types
@@ -121,6 +122,18 @@ def overload_of(stmt):
     return None
 
 
+def overload_loop(stmt):
+    """The kernel a top-level `for NAMES in (tuple or list display):` loop
+    declares overloads of, when its body is wp.overload calls of that one
+    kernel only; else None."""
+    if not (isinstance(stmt, ast.For) and isinstance(stmt.iter, (ast.Tuple, ast.List)) and not stmt.orelse):
+        return None
+    names = {overload_of(b) for b in stmt.body if not isinstance(b, ast.Pass)}
+    if len(names) != 1 or None in names or any(isinstance(b, ast.FunctionDef) for b in stmt.body):
+        return None
+    return names.pop()
+
+
 def used_names(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
@@ -175,6 +188,10 @@ def collect(stmts, scope, kernels, chain, loopvars):
             scope.add(s)
             # class bodies are not visible to the functions in them
             collect(s.body, Scope("class", scope), kernels, chain + [s.name], set())
+        elif scope.kind == "module" and overload_loop(s):
+            # for T in (wp.float32, ...): wp.overload(K, [...]): the loop
+            # declares K's overloads (kpyc reads it as Warp runs it)
+            scope.overloads[overload_loop(s)].append(s)
         elif isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
             lv = set(loopvars)
             if not isinstance(s, ast.While):
@@ -415,7 +432,10 @@ def extract_file(path, rel, stem, names_taken):
         for o in ([] if dynamic else ovls):
             isfn = isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef))
             oseen = set(seen)
-            n2, u2, dyn2 = resolve([(o, scope, (params_of(o) if isfn else set()) | {fn.name}, set())], oseen)
+            local = (params_of(o) if isfn else set()) | {fn.name}
+            if isinstance(o, ast.For):
+                local |= stored_names(o.target)
+            n2, u2, dyn2 = resolve([(o, scope, local, set())], oseen)
             if dyn2:
                 rec["overloads_left_out"] = rec.get("overloads_left_out", 0) + 1
                 continue
@@ -456,7 +476,8 @@ def extract_file(path, rel, stem, names_taken):
             if isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 ot = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1, flags=re.M)
             else:
-                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1)
+                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot,
+                            count=0 if isinstance(o, ast.For) else 1)
             otexts.append(ot)
         if not otexts:
             # no overload declared: those of the file's launches (Warp's
