@@ -1525,6 +1525,25 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		}
 		name = "inverse";
 	}
+	if (!pyname && strcmp(name, "div_approx") == 0) {
+		/* approximate division intrinsics on CUDA; on the CPU the exact
+		 * division, and the division's adjoint everywhere (builtin.h
+		 * approx_div): kpy compiles a / b, for Warp's signatures (float
+		 * scalars, and a vector, matrix or quaternion with a scalar of
+		 * its type on either side) */
+		Type t0 = a.n == 2 && a.pos[0].k == X_VAL ? vty(c->f, a.pos[0].v) : tvoid();
+		Type t1 = a.n == 2 && a.pos[1].k == X_VAL ? vty(c->f, a.pos[1].v) : tvoid();
+		bool sc0 = t0.k == T_SCALAR, sc1 = t1.k == T_SCALAR;
+		bool comp0 = t0.k == T_VEC || t0.k == T_MAT || t0.k == T_QUAT;
+		bool comp1 = t1.k == T_VEC || t1.k == T_MAT || t1.k == T_QUAT;
+		if (a.nk || t0.k == T_VOID || t1.k == T_VOID || !scalarisfloat(tcomp(t0).s) || tcomp(t0).s != tcomp(t1).s ||
+		    !((sc0 && sc1) || (comp0 && sc1) || (sc0 && comp1))) {
+			serr(c, loc, "Couldn't find function overload for 'div_approx' that matched inputs with types: [%s, %s]",
+			     t0.k != T_VOID ? wptypename(c->m, t0) : "...", t1.k != T_VOID ? wptypename(c->m, t1) : "...");
+			return xnone();
+		}
+		return binop(c, B_DIV, a.pos[0], a.pos[1], loc, loc);
+	}
 	if (strcmp(name, "tid") == 0)
 		return tidcall(c, &a, want, loc);
 	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
