@@ -335,7 +335,17 @@ typedef struct FileCtx {
 	bool det;              /* deterministic mode set for the module (options or wp.config) */
 	int max_unroll;        /* max_unroll set for the module + 1 (0: not set) */
 	const char *starmod;   /* the module of the first `from M import *` */
+	struct HostDef *hdefs; /* top-level plain defs (function factories), by hdmap */
+	uint32_t nhdefs, caphdefs;
+	NameMap hdmap;         /* name -> index in hdefs (the latest def) */
 } FileCtx;
+
+/* A top-level def without decorators: its tokens [from, to). */
+typedef struct HostDef {
+	uint32_t from, to;
+	Loc funcloc;           /* its first @wp.func (hasfunc) */
+	bool hasfunc, used;    /* has a @wp.func directly in its body; called as a factory */
+} HostDef;
 
 /* One diagnostic, formatted, kept until every file is done so that they
  * print in source order. */

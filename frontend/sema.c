@@ -2098,8 +2098,10 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	Buf b = {0};
 	const char *name;
 	int i, n = 2;
+	uint32_t gi = nmget(&fd->file->gmap, fd->name);
+	/* (a function made by a factory is bound to no module name of its own) */
 	bool mangle = fd->kernel ? fd->generic
-	                         : fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd;
+	                         : fd->generic || fd->next || (gi != UINT32_MAX && fd->file->g[gi].v.fd != fd);
 
 	bufputs(&b, kirident(k->a, fd->name));
 	if (mangle) {

@@ -1076,7 +1076,7 @@ closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *
 }
 
 static NameMap *
-closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params)
 {
 	const TokArray *t = &f->toks;
 	NameMap *m = aalloc(k->a, sizeof *m);
@@ -1093,7 +1093,7 @@ closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		} else if (kd == ')' || kd == ']' || kd == '}') {
 			if (--depth <= 0)
 				break;
-		} else if (kd == T_NAME && depth == 1) {
+		} else if (kd == T_NAME && depth == 1 && params) {
 			int pk = t->v[j - 1].kind;
 			if (pk == '(' || pk == ',' || pk == '*' || pk == T_POW)
 				ADDNAME(j);
@@ -1208,7 +1208,7 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 {
 	const TokArray *t = &f->toks;
 	NameMap *closure = NULL;
-	uint32_t j;
+	uint32_t j, hi;
 	int depth = 0;
 
 	for (j = i + 1; j + 1 < e; j++) {
@@ -1227,7 +1227,7 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 				int nl = k->nlenient;
 				FuncDecl *fd;
 				if (!closure)
-					closure = closurenames(k, f, i, e);
+					closure = closurenames(k, f, i, e, true);
 				k->lenient++;
 				fd = declfunc(k, f, l->v[0], 'k', encl, closure);
 				k->lenient--;
@@ -1242,7 +1242,12 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 				continue;
 			}
 		}
-		if (w == 'k' || w == 'f' || w == 's')
+		if (w == 'f' && encl && depth == 1 && (hi = nmget(&f->hdmap, encl)) != UINT32_MAX && f->hdefs[hi].from == i) {
+			/* reported at the end of the file unless a factory call compiles it */
+			if (!f->hdefs[hi].hasfunc)
+				f->hdefs[hi].funcloc = t->v[j].loc;
+			f->hdefs[hi].hasfunc = true;
+		} else if (w == 'k' || w == 'f' || w == 's')
 			kwarn(k, t->v[j].loc, "a @wp.%s inside a function, class or block is not compiled: kpyc compiles "
 			      "module-level definitions only", w == 'k' ? "kernel" : w == 'f' ? "func" : "struct");
 	}
@@ -1339,6 +1344,129 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	l = aalloc(k->a, sizeof *l);
 	*l = ps.result;
 	return l;
+}
+
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
+static NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
+
+/* Is def decorated @wp.func (alone)? */
+static bool
+funcdecorated(Kpyc *k, FileCtx *f, Node *def)
+{
+	GVal g;
+
+	if (def->kind != S_DEF || def->l3.n != 1)
+		return false;
+	g = geval(k, f, def->l3.v[0], true);
+	return g.kind == G_WPNAME && strcmp(g.s, "func") == 0;
+}
+
+/* NAME = FACTORY(args) at the top level, FACTORY a top-level def without
+ * decorators whose body is one @wp.func definition and its return (an
+ * optional docstring aside): Warp's function factory, which makes a new
+ * function at each call, reading the factory's parameters from its
+ * closure.  kpyc declares that function once per call (FACTORY__f, its
+ * kir name numbered), the parameters bound to the call's arguments when
+ * kpyc evaluates them (constants, strings, types, functions; the others
+ * and the names the body rebinds are closure names without a value), and
+ * binds NAME to it.  False if s is not such a call (host code). */
+static bool
+factorycall(Kpyc *k, FileCtx *f, Node *s)
+{
+	Node *t, *call, *def, *fdef = NULL;
+	NodeList *l;
+	NameMap *m;
+	GVal *vals, v;
+	const Global *g;
+	bool *set;
+	uint32_t hi, j, np;
+
+	if (s->kind != S_ASSIGN || s->l1.n != 1 || (t = s->l1.v[0])->kind != E_NAME)
+		return false;
+	call = s->a;
+	if (call->kind != E_CALL || call->a->kind != E_NAME ||
+	    (hi = nmget(&f->hdmap, call->a->s)) == UINT32_MAX ||
+	    !(g = gfind(f, call->a->s)) || g->v.kind != G_HOST)
+		return false;
+	l = parse(k, f, f->hdefs[hi].from, f->hdefs[hi].to, true);
+	if (!l || l->n != 1 || (def = l->v[0])->kind != S_DEF || def->l3.n)
+		return false;
+	for (j = 0; j < def->l1.n; j++) {
+		Node *b = def->l1.v[j];
+		if (j == 0 && b->kind == S_EXPR && b->a->kind == E_STR)
+			continue;
+		if (!fdef && funcdecorated(k, f, b)) {
+			fdef = b;
+			continue;
+		}
+		if (fdef && j + 1 == def->l1.n && b->kind == S_RETURN && b->a && b->a->kind == E_NAME &&
+		    strcmp(b->a->s, fdef->s) == 0)
+			break;
+		return false;
+	}
+	if (!fdef || j == def->l1.n)
+		return false;
+	/* the call's arguments, as Python binds them */
+	np = def->l2.n;
+	vals = aalloc(k->a, (np + 1) * sizeof *vals);
+	set = aalloc(k->a, (np + 1) * sizeof *set);
+	memset(set, 0, (np + 1) * sizeof *set);
+	for (j = 0; j < np; j++)
+		if (def->l2.v[j]->op != 0)
+			return false; /* *args, **kwargs, / */
+	if (call->l1.n > np)
+		return false;
+	for (j = 0; j < call->l1.n; j++) {
+		if (call->l1.v[j]->kind == E_STARRED)
+			return false;
+		vals[j] = geval(k, f, call->l1.v[j], true);
+		set[j] = true;
+	}
+	for (j = 0; j < call->l2.n; j++) {
+		Node *kw = call->l2.v[j];
+		uint32_t p;
+		if (!kw->s)
+			return false;
+		for (p = 0; p < np && strcmp(def->l2.v[p]->s, kw->s) != 0; p++)
+			;
+		if (p == np || set[p])
+			return false;
+		vals[p] = geval(k, f, kw->a, true);
+		set[p] = true;
+	}
+	for (j = 0; j < np; j++) {
+		if (!set[j]) {
+			if (!def->l2.v[j]->b)
+				return false;
+			vals[j] = geval(k, f, def->l2.v[j]->b, true);
+		}
+	}
+	m = closurenames(k, f, f->hdefs[hi].from, f->hdefs[hi].to, false);
+	for (j = 0; j < np; j++) {
+		const char *pn = def->l2.v[j]->s;
+		int kd = vals[j].kind;
+		if (nmget(m, pn) != UINT32_MAX)
+			continue; /* rebound in the body */
+		if (kd == G_CONST || kd == G_STR || kd == G_TYPE || kd == G_WPNAME || kd == G_FUNC ||
+		    (kd == G_PYNAME && (strcmp(vals[j].s, "builtins.int") == 0 || strcmp(vals[j].s, "builtins.float") == 0 ||
+		                        strcmp(vals[j].s, "builtins.bool") == 0))) {
+			ClosureConst cc;
+			memset(&cc, 0, sizeof cc);
+			cc.f = f;
+			cc.state = 2;
+			cc.v = vals[j];
+			APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+			nmput(k->a, m, pn, k->ncconsts + 1);
+		} else {
+			nmput(k->a, m, pn, 1);
+		}
+	}
+	f->hdefs[hi].used = true;
+	v = gnone();
+	v.kind = G_FUNC;
+	v.fd = declfunc(k, f, fdef, 'f', def->s, m);
+	gbind(k, f, t->s, v, t->loc);
+	return true;
 }
 
 /* NAME = types.SimpleNamespace(a=..., b=...): Warp resolves NAME.a in a
@@ -2140,6 +2268,15 @@ scanfile(Kpyc *k, FileCtx *f)
 		case T_CLASS:
 			if (tk->kind == T_CLASS && intenum(k, f, i, e))
 				break;
+			if (tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME) {
+				/* a possible function factory (factorycall) */
+				HostDef hd;
+				memset(&hd, 0, sizeof hd);
+				hd.from = i;
+				hd.to = e;
+				APUSH(k->a, f->hdefs, f->nhdefs, f->caphdefs, hd);
+				nmput(k->a, &f->hdmap, toktext(k, f, &t->v[i + 1]), f->nhdefs - 1);
+			}
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
 			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
@@ -2149,7 +2286,9 @@ scanfile(Kpyc *k, FileCtx *f)
 			/* NAME = ... or NAME: T = ...: a possible constant */
 			if (i + 1 < e && (t->v[i + 1].kind == '=' || t->v[i + 1].kind == ':' || t->v[i + 1].kind == ',')) {
 				NodeList *l = parse(k, f, i, e, false);
-				if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
+				if (l && l->n >= 1 && factorycall(k, f, l->v[0]))
+					;
+				else if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
 					doassign(k, f, l->v[0]);
 				else if (t->v[i + 1].kind == '=')
 					gbind(k, f, toktext(k, f, tk), gkind(G_HOST, NULL), tk->loc);
@@ -2171,6 +2310,11 @@ scanfile(Kpyc *k, FileCtx *f)
 		}
 		i = e;
 	}
+	for (i = 0; i < f->nhdefs; i++)
+		if (f->hdefs[i].hasfunc && !f->hdefs[i].used)
+			kwarn(k, f->hdefs[i].funcloc, "a @wp.func inside a function is not compiled: kpyc compiles it only "
+			      "for top-level calls NAME = FACTORY(...) of a function whose body is the @wp.func and its "
+			      "return");
 }
 
 /* ---- declarations --------------------------------------------------- */

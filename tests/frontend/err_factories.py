@@ -1,0 +1,38 @@
+# Function factories (issue 14): what kpyc does not read as one, located
+# where the kernel uses the function.
+import warp as wp
+
+
+def make_two(value: float):
+    @wp.func
+    def f():
+        return value
+
+    @wp.func
+    def f(x: float):
+        return x * value
+
+    return f
+
+
+def make_scale(value: float):
+    @wp.func
+    def f(x: float):
+        return x * value
+
+    return f
+
+
+HOST = [1.0, 2.0]
+two = make_two(2.0)
+scale_host = make_scale(HOST[0])
+
+
+@wp.kernel
+def overloaded(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a factory of two overloads
+    a[0] = two(1.0)
+
+
+@wp.kernel
+def host_arg(a: wp.array(dtype=float)):  # kpyc: differs from Warp: an argument kpyc does not evaluate
+    a[0] = scale_host(1.0)
