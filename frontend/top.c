@@ -1361,25 +1361,71 @@ funcdecorated(Kpyc *k, FileCtx *f, Node *def)
 	return g.kind == G_WPNAME && strcmp(g.s, "func") == 0;
 }
 
+/* The @wp.func definitions of a factory's body l that Python runs, into
+ * defs (at most max): definitions, and the branch an `if` whose condition
+ * geval values (the closure: the factory's arguments) takes; *ret: the
+ * name of the final `return NAME`.  False on any other statement. */
+static bool
+factorybody(Kpyc *k, FileCtx *f, NodeList *l, Node **defs, int *n, int max, const char **ret, bool top)
+{
+	uint32_t j;
+
+	for (j = 0; j < l->n; j++) {
+		Node *b = l->v[j];
+		if (top && j == 0 && b->kind == S_EXPR && b->a->kind == E_STR)
+			continue;
+		if (b->kind == S_PASS)
+			continue;
+		if (funcdecorated(k, f, b)) {
+			if (*n == max)
+				return false;
+			defs[(*n)++] = b;
+			continue;
+		}
+		if (b->kind == S_IF) {
+			GVal c = geval(k, f, b->a, true);
+			Lit lt;
+			if (c.kind != G_CONST || c.spec.ty.k != T_SCALAR || !c.lit.ok)
+				return false;
+			lt = c.lit;
+			if (!factorybody(k, f, (lt.isint ? lt.i != 0 : lt.f != 0) ? &b->l1 : &b->l2, defs, n, max, ret, false))
+				return false;
+			continue;
+		}
+		if (top && j + 1 == l->n && b->kind == S_RETURN && b->a && b->a->kind == E_NAME) {
+			*ret = b->a->s;
+			continue;
+		}
+		return false;
+	}
+	return true;
+}
+
 /* NAME = FACTORY(args) at the top level, FACTORY a top-level def without
- * decorators whose body is one @wp.func definition and its return (an
- * optional docstring aside): Warp's function factory, which makes a new
- * function at each call, reading the factory's parameters from its
- * closure.  kpyc declares that function once per call (FACTORY__f, its
- * kir name numbered), the parameters bound to the call's arguments when
- * kpyc evaluates them (constants, strings, types, functions; the others
- * and the names the body rebinds are closure names without a value), and
- * binds NAME to it.  False if s is not such a call (host code). */
+ * decorators whose body is @wp.func definitions of one name (overloads,
+ * in ifs on the arguments too) and its return (an optional docstring
+ * aside): Warp's function factory, which makes new functions at each
+ * call, reading the factory's parameters from its closure.  kpyc declares
+ * the functions once per call (FACTORY__f, their kir names numbered), the
+ * parameters bound to the call's arguments when kpyc evaluates them
+ * (constants, strings, types, functions; the others and the names the
+ * body rebinds are closure names without a value), the function's name
+ * to the overloads themselves, and binds NAME to them.  False if s is not
+ * such a call (host code). */
 static bool
 factorycall(Kpyc *k, FileCtx *f, Node *s)
 {
-	Node *t, *call, *def, *fdef = NULL;
+	Node *t, *call, *def, *fdefs[8];
 	NodeList *l;
 	NameMap *m;
 	GVal *vals, v;
 	const Global *g;
-	bool *set;
-	uint32_t hi, j, np;
+	const NameMap *saved;
+	const char *ret = NULL;
+	bool *set, ok;
+	uint32_t hi, j, np, self;
+	int nf = 0, q;
+	FuncDecl *head = NULL, **tail = &head;
 
 	if (s->kind != S_ASSIGN || s->l1.n != 1 || (t = s->l1.v[0])->kind != E_NAME)
 		return false;
@@ -1390,21 +1436,6 @@ factorycall(Kpyc *k, FileCtx *f, Node *s)
 		return false;
 	l = parse(k, f, f->hdefs[hi].from, f->hdefs[hi].to, true);
 	if (!l || l->n != 1 || (def = l->v[0])->kind != S_DEF || def->l3.n)
-		return false;
-	for (j = 0; j < def->l1.n; j++) {
-		Node *b = def->l1.v[j];
-		if (j == 0 && b->kind == S_EXPR && b->a->kind == E_STR)
-			continue;
-		if (!fdef && funcdecorated(k, f, b)) {
-			fdef = b;
-			continue;
-		}
-		if (fdef && j + 1 == def->l1.n && b->kind == S_RETURN && b->a && b->a->kind == E_NAME &&
-		    strcmp(b->a->s, fdef->s) == 0)
-			break;
-		return false;
-	}
-	if (!fdef || j == def->l1.n)
 		return false;
 	/* the call's arguments, as Python binds them */
 	np = def->l2.n;
@@ -1461,10 +1492,35 @@ factorycall(Kpyc *k, FileCtx *f, Node *s)
 			nmput(k->a, m, pn, 1);
 		}
 	}
+	saved = k->closure;
+	k->closure = m;
+	ok = factorybody(k, f, &def->l1, fdefs, &nf, (int)countof(fdefs), &ret, true);
+	k->closure = saved;
+	if (!ok || !nf || !ret)
+		return false;
+	for (q = 0; q < nf; q++)
+		if (strcmp(fdefs[q]->s, ret) != 0)
+			return false;
+	{
+		/* the function's own name in its closure: its overloads (filled in below) */
+		ClosureConst cc;
+		memset(&cc, 0, sizeof cc);
+		cc.f = f;
+		cc.state = 2;
+		APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+		self = k->ncconsts - 1;
+		nmput(k->a, m, ret, self + 2);
+	}
 	f->hdefs[hi].used = true;
+	for (q = 0; q < nf; q++) {
+		FuncDecl *fd = declfunc(k, f, fdefs[q], 'f', def->s, m);
+		*tail = fd;
+		tail = &fd->next;
+	}
 	v = gnone();
 	v.kind = G_FUNC;
-	v.fd = declfunc(k, f, fdef, 'f', def->s, m);
+	v.fd = head;
+	k->cconsts[self].v = v;
 	gbind(k, f, t->s, v, t->loc);
 	return true;
 }

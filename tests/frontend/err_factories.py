@@ -9,7 +9,7 @@ def make_two(value: float):
         return value
 
     @wp.func
-    def f(x: float):
+    def g(x: float):
         return x * value
 
     return f
@@ -29,8 +29,8 @@ scale_host = make_scale(HOST[0])
 
 
 @wp.kernel
-def overloaded(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a factory of two overloads
-    a[0] = two(1.0)
+def two_funcs(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a factory of two functions
+    a[0] = two()
 
 
 @wp.kernel

@@ -1,7 +1,9 @@
 """Functions made by a function factory called at the top level (issue 14):
 Warp makes a new @wp.func at each call, reading the factory's parameters
 from its closure; kpyc declares the function once per call with the
-parameters bound to the call's arguments (positional, keyword, default)."""
+parameters bound to the call's arguments (positional, keyword, default),
+overloads (one calling another through the factory's closure) and the
+branch of an if on an argument."""
 from typing import Any
 
 import warp as wp
@@ -33,10 +35,41 @@ def make_square(offset):
     return f
 
 
+def make_pair(value: float):
+    @wp.func
+    def f():
+        return value
+
+    @wp.func
+    def f(x: float):
+        return f() * x
+
+    return f
+
+
+def make_cond(cond):
+    if cond:
+
+        @wp.func
+        def f(x: float):
+            return wp.sin(x)
+    else:
+
+        @wp.func
+        def f(x: float):
+            return wp.cos(x)
+
+    return f
+
+
 const = make_const()
 scale2 = make_scale(2.0)
 scale3 = make_scale(dtype=wp.float64, value=3.0)
 square = make_square(wp.constant(0.5))
+pair2 = make_pair(2.0)
+pair3 = make_pair(3.0)
+sin_f = make_cond(True)
+cos_f = make_cond(False)
 
 
 @wp.kernel
@@ -44,4 +77,5 @@ def factories(x: wp.array(dtype=float), d: wp.array(dtype=wp.float64), y: wp.arr
               e: wp.array(dtype=wp.float64)):
     i = wp.tid()
     y[i] = scale2(x[i]) + const() + square(wp.sin(x[i]))
+    y[i] += pair2() + pair2(x[i]) * pair3(x[i]) + sin_f(x[i]) * cos_f(x[i])
     e[i] = scale3(d[i])
