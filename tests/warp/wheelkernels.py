@@ -28,7 +28,8 @@ where the file declares none, Warp instantiates the kernel at each launch
 for the arguments' types, so the unit declares, as wp.overload, the types
 of the file's launches of it where they can be read without running the
 file (literals, wp.TYPE(...), locals bound once to those or to
-wp.zeros/empty/ones/full/array(SHAPE, dtype=T)).
+wp.zeros/empty/ones/full/array(SHAPE, dtype=T), T also the variable of
+an enclosing loop over a tuple display: one overload per element).
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation
@@ -286,15 +287,19 @@ def literal_type(node):
     return None
 
 
-def array_type(node):
+def array_type(node, binds=None, env=None):
     """wp.zeros/empty/ones/full/array(SHAPE, dtype=T) with a literal shape
     (an int or a name: one dimension; a tuple: its length) and T a Python
-    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None."""
+    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None;
+    binds: a function's names bound once (for wp.array's data); env: the
+    values of an enclosing loop's variables (for T)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
             ast.unparse(node.func.value) in ("wp", "warp") and node.func.attr in ARRAY_MAKERS):
         return None
     kw = {k.arg: k.value for k in node.keywords}
     dt = kw.get("dtype")
+    if isinstance(dt, ast.Name) and env and dt.id in env:
+        dt = env[dt.id]
     if dt is None:
         return None
     dts = ast.unparse(dt)
@@ -305,8 +310,17 @@ def array_type(node):
     if shape is None and node.func.attr != "array" and node.args:
         shape = node.args[0]
     if shape is None and node.func.attr == "array":
+        # data a flat list or tuple of literals, wp.TYPE(...) values or
+        # names bound once to those: one dimension (a vector dtype takes
+        # the literals by its length)
         data = node.args[0] if node.args else kw.get("data")
-        if isinstance(data, ast.List) and all(literal_type(e) for e in data.elts):
+        binds = binds or {}
+
+        def flat(e):
+            if literal_type(e):
+                return True
+            return isinstance(e, ast.Name) and len(binds.get(e.id, [])) == 1 and literal_type(binds[e.id][0])
+        if isinstance(data, (ast.List, ast.Tuple)) and data.elts and all(flat(e) for e in data.elts):
             return "wp.array(dtype=%s, ndim=1)" % dts
         return None
     if isinstance(shape, (ast.Name, ast.Attribute)) or (isinstance(shape, ast.Constant) and type(shape.value) is int):
@@ -353,22 +367,50 @@ def launch_overloads(tree, fn):
                 args += part.elts
             if args is None or len(args) != len(params):
                 continue
-            types = {}
-            for p, g, a in zip(params, generic, args):
-                if not g:
-                    continue
-                if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
-                    a = binds[a.id][0]
-                t = literal_type(a) or array_type(a)
-                if t is None:
-                    types = None
-                    break
-                types[p.arg] = t
-            if types:
-                text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
-                if text not in out:
-                    out.append(text)
+            for env in loop_envs(func, c):
+                types = {}
+                for p, g, a in zip(params, generic, args):
+                    if not g:
+                        continue
+                    if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
+                        a = binds[a.id][0]
+                    t = literal_type(a) or array_type(a, binds, env)
+                    if t is None:
+                        types = None
+                        break
+                    types[p.arg] = t
+                if types:
+                    text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
+                    if text not in out:
+                        out.append(text)
     return out
+
+
+def loop_envs(func, call):
+    """The values of the variables of the innermost loop of func around
+    call that iterates over a tuple or list display (for T, tol in
+    ((wp.float16, 1e-3), ...)): one dict per element; [{}] if none."""
+    best = None
+    for st in ast.walk(func):
+        if isinstance(st, ast.For) and isinstance(st.iter, (ast.Tuple, ast.List)) and \
+                any(n is call for b in st.body for n in ast.walk(b)):
+            if best is None or any(n is st for b in best.body for n in ast.walk(b)):
+                best = st
+    if best is None:
+        return [{}]
+    names = [best.target] if isinstance(best.target, ast.Name) else \
+        list(best.target.elts) if isinstance(best.target, ast.Tuple) else None
+    if not names or not all(isinstance(n, ast.Name) for n in names):
+        return [{}]
+    envs = []
+    for el in best.iter.elts:
+        if len(names) == 1:
+            envs.append({names[0].id: el})
+        elif isinstance(el, (ast.Tuple, ast.List)) and len(el.elts) == len(names):
+            envs.append({n.id: v for n, v in zip(names, el.elts)})
+        else:
+            return [{}]
+    return envs
 
 
 def extract_file(path, rel, stem, names_taken):
