@@ -602,6 +602,49 @@ structx(Ctx *c, Type t, Args *a, Loc loc)
 	return xval(v);
 }
 
+/* An int constant x equal to n. */
+static bool
+xisint(Ctx *c, X x, int64_t n)
+{
+	return x.k == X_VAL && isconst(c->f, x.v) && vty(c->f, x.v).k == T_SCALAR && isint(vty(c->f, x.v)) &&
+	       val(c->f, x.v)->c[0].i == n;
+}
+
+/* The template keywords of a concrete vector, matrix or quaternion type's
+ * constructor (mat32d(c, shape=(3, 2), dtype=wp.float64)): Warp accepts
+ * length=, shape= and dtype= when they are the type's own (dtype: that
+ * Warp scalar type, not Python's float) and drops them; another value is
+ * its "extraneous parameter" error, another keyword "unexpected". */
+static bool
+templatekw(Ctx *c, Type t, Args *a)
+{
+	static const char *const tname[] = {[T_VEC] = "vec_t", [T_MAT] = "mat_t", [T_QUAT] = "quat_t"};
+	int i;
+
+	for (i = 0; i < a->nk; i++) {
+		const char *kw = a->kw[i];
+		X x = a->kx[i];
+		bool ok;
+		if (strcmp(kw, "dtype") == 0)
+			ok = x.k == X_G && x.g.kind == G_TYPE && !x.g.spec.any && typeeq(x.g.spec.ty, tscalar(tcomp(t).s));
+		else if (strcmp(kw, "length") == 0 && t.k == T_VEC)
+			ok = xisint(c, x, t.n);
+		else if (strcmp(kw, "shape") == 0 && t.k == T_MAT)
+			ok = x.k == X_TUPLE && x.n == 2 && xisint(c, x.elts[0], t.n) && xisint(c, x.elts[1], t.m);
+		else {
+			serr(c, a->kloc[i], "got an unexpected keyword argument '%s'", kw);
+			return false;
+		}
+		if (!ok) {
+			serr(c, a->kloc[i], "Remove the extraneous `%s` parameter when calling the templated version of "
+			     "`wp.%s()`", kw, tname[t.k]);
+			return false;
+		}
+	}
+	a->nk = 0;
+	return true;
+}
+
 /* A constructor or cast of type t (a wp.<type>, float, int, bool, S). */
 static X
 construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
@@ -610,15 +653,15 @@ construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
 	case T_SCALAR:
 		return castx(c, t, a, loc, name);
 	case T_VEC:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return vectorx(c, t, a, loc);
 	case T_MAT:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return matrixx(c, t, a, loc);
 	case T_QUAT:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return quatx(c, t, a, loc);
 	case T_XFORM:

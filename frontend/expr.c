@@ -1657,7 +1657,25 @@ attribute(Ctx *c, Node *e)
 			x.v = b.v;
 			return x;
 		}
-		serr(c, e->oploc, "array attribute '%s' is not supported in kernels (only a.shape[i])", e->s);
+		if (strcmp(e->s, "dtype") == 0) {
+			/* a.dtype(x): the element type */
+			X x = xnone();
+			x.k = X_G;
+			x.g.kind = G_TYPE;
+			x.g.spec.ty = telem(t);
+			x.loc = e->loc;
+			return x;
+		}
+		if (strcmp(e->s, "ndim") == 0) {
+			X x = xval(cint(c->m, c->f, S_I32, t.nd));
+			x.wconst = true;
+			x.lit.ok = x.lit.isint = true;
+			x.lit.i = t.nd;
+			x.lit.f = t.nd;
+			return x;
+		}
+		serr(c, e->oploc, "array attribute '%s' is not supported in kernels (only a.shape[i], a.ndim, a.dtype)",
+		     e->s);
 		return xnone();
 	}
 	serr(c, e->oploc, "Error, `%s` is not an attribute of '%s' (%s)", e->s,
