@@ -1403,6 +1403,62 @@ sgeval(Ctx *c, Node *e, SLocal *sl)
 	return g;
 }
 
+/* Is e an expression whose value Python's and kpy's arithmetic agree on,
+ * over the indices of enclosing unrolled loops (each a non-negative
+ * range) and constants: + - * of them, % and // of an index by a positive
+ * integer (floored and truncated alike), comparisons, float() and int(),
+ * float literals and wp.static() of a constant? */
+static bool
+staticsimple(Ctx *c, Node *e)
+{
+	uint32_t i;
+
+	switch (e->kind) {
+	case E_INT:
+		return !e->big && e->u <= INT32_MAX;
+	case E_FLOAT:
+		return true;
+	case E_NAME: {
+		Bind *bd = envfind(&c->env, e->s);
+		const LoopCtx *l = loopof(c, e->s);
+		return bd && bd->hasrange && l && l->unrolled && !bd->poison;
+	}
+	case E_UNARY:
+		return (e->op == U_NEG || e->op == U_POS) && staticsimple(c, e->a);
+	case E_BINOP:
+		if (e->op == B_ADD || e->op == B_SUB || e->op == B_MUL)
+			return staticsimple(c, e->a) && staticsimple(c, e->b);
+		if (e->op == B_MOD || e->op == B_FLOORDIV) {
+			Bind *bd = e->a->kind == E_NAME ? envfind(&c->env, e->a->s) : NULL;
+			return staticsimple(c, e->a) && bd && bd->lo >= 0 && e->b->kind == E_INT && !e->b->big && e->b->u > 0 &&
+			       e->b->u <= INT32_MAX;
+		}
+		return false;
+	case E_COMPARE:
+		if (!staticsimple(c, e->a))
+			return false;
+		for (i = 0; i < e->l1.n; i++)
+			if (e->cmpops[i] > C_NE || !staticsimple(c, e->l1.v[i]))
+				return false;
+		return true;
+	case E_CALL:
+		if (e->l1.n != 1 || e->l2.n)
+			return false;
+		if (e->a->kind == E_NAME && (strcmp(e->a->s, "float") == 0 || strcmp(e->a->s, "int") == 0) &&
+		    !envfind(&c->env, e->a->s) && !gfind(c->file, e->a->s))
+			return staticsimple(c, e->l1.v[0]);
+		{
+			GVal fn = geval(c->k, c->file, e->a, true), v;
+			if (fn.kind != G_WPNAME || strcmp(fn.s, "static") != 0)
+				return false;
+			v = geval(c->k, c->file, e->l1.v[0], true);
+			return v.kind == G_CONST && v.spec.ty.k == T_SCALAR;
+		}
+	default:
+		return false;
+	}
+}
+
 /* wp.static(e) where e names an unrolled loop's index: e's integer
  * arithmetic, compiled; xnone() after an error. */
 static X
@@ -1410,6 +1466,9 @@ staticarith(Ctx *c, Node *e)
 {
 	X a, b;
 
+	if ((e->kind == E_COMPARE || e->kind == E_CALL || e->kind == E_FLOAT ||
+	     (e->kind == E_BINOP && (e->op == B_MOD || e->op == B_FLOORDIV))) && staticsimple(c, e))
+		return expr(c, e);
 	switch (e->kind) {
 	case E_INT:
 		if (e->big || e->u > INT32_MAX)
@@ -1454,7 +1513,8 @@ staticarith(Ctx *c, Node *e)
 		break;
 	}
 	serr(c, e->loc, "wp.static() over the index of an unrolled loop: kpyc evaluates only +, -, * of the "
-	     "indices and integer constants (Warp evaluates the expression in each unrolled copy)");
+	     "indices and integer constants, %% and // of an index by a positive integer, comparisons and float()/int() "
+	     "of those (Warp evaluates the expression in each unrolled copy)");
 	return xnone();
 }
 
@@ -1488,7 +1548,7 @@ staticcall(Ctx *c, Node *e, const char *name)
 			if (x.k == X_NONE)
 				return x;
 			x.wconst = true;
-			x.hasrange = true;
+			x.hasrange = x.k == X_VAL && isint(vty(c->f, x.v)); /* a value per unrolled copy */
 			x.lo = INT32_MIN;
 			x.hi = INT32_MAX;
 			memset(&x.lit, 0, sizeof x.lit);

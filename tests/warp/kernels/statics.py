@@ -31,3 +31,14 @@ def statics(q: wp.quat, v: wp.vec2, out: wp.array(dtype=float), n: wp.array(dtyp
     while j < 3:
         j = wp.static(inc)(j)
     n[i] = j + wp.static(len(q)) * 10 + wp.static(len(LABEL)) * 100
+
+
+@wp.kernel
+def static_index(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    value = float(0.0)
+    for i in range(20):
+        if wp.static(i % 3 == 0):
+            continue
+        value += float(i) * x[tid] + wp.static(float(i // 2) + wp.static(1.0 + 1.0))
+    out[tid] = value
