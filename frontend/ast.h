@@ -305,6 +305,8 @@ typedef struct FuncDecl {
 	int ninsts;
 	struct KOverload *ovls; /* a generic kernel: its wp.overload types, in order */
 	uint32_t novls, capovls;
+	int launched;           /* 1: ovls are the types of launches in the file (top.c
+	                         * launches); -1: it has declared overloads */
 } FuncDecl;
 
 /* One wp.overload of a generic kernel: a concrete type per parameter. */

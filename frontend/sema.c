@@ -2327,7 +2327,8 @@ semamodule(Kpyc *k)
 				continue;
 			}
 			if (fd->generic) {
-				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters and no wp.overload; "
+				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters and no wp.overload, and "
+				      "kpyc reads no launch of it in the file's functions whose argument types it can tell; "
 				      "Warp compiles it only for the types it is launched with, kpyc skips it", fd->name);
 				continue;
 			}

@@ -1882,6 +1882,233 @@ addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
 	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
 }
 
+/* ---- launches: Warp's instantiation of generic kernels ------------------ */
+
+/* The value bound to NAME in the function body l when one plain
+ * `NAME = value` is its only binding there (nested blocks included,
+ * nested defs not); else NULL.  *n counts the bindings. */
+static Node *
+onebinding(const NodeList *l, const char *name, int *n)
+{
+	Node *v = NULL, *w;
+	uint32_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		Node *s = l->v[i];
+		if (s->kind == S_ASSIGN) {
+			for (j = 0; j < s->l1.n; j++) {
+				Node *t = s->l1.v[j];
+				if (t->kind == E_NAME && strcmp(t->s, name) == 0) {
+					(*n)++;
+					v = s->l1.n == 1 ? s->a : NULL;
+				} else if (t->kind != E_NAME && t->kind != E_SUBSCRIPT && t->kind != E_ATTR) {
+					(*n)++; /* a tuple target: assume it binds the name */
+				}
+			}
+		} else if ((s->kind == S_AUGASSIGN || s->kind == S_ANNASSIGN) && s->a->kind == E_NAME &&
+		           strcmp(s->a->s, name) == 0) {
+			(*n) += 2;
+		} else if (s->kind == S_FOR) {
+			(*n) += s->a->kind != E_NAME || strcmp(s->a->s, name) == 0 ? 2 : 0;
+		} else if (s->kind == S_UNSUP) {
+			(*n) += 2; /* with, try...: not read */
+		}
+		if (s->kind == S_IF || s->kind == S_FOR || s->kind == S_WHILE) {
+			if ((w = onebinding(&s->l1, name, n)))
+				v = w;
+			if ((w = onebinding(&s->l2, name, n)))
+				v = w;
+		}
+	}
+	return *n == 1 ? v : NULL;
+}
+
+/* The type Warp infers for launch argument e of a function whose body is
+ * body, read without running it (as Warp's infer_argument_types sees the
+ * value): a literal (int32, float32, bool), a Warp type's constructor
+ * wp.vec3(...), or an array made by wp.zeros/empty/ones/full(shape,
+ * dtype=T) (its shape a tuple: that many dimensions; an int, a name or an
+ * attribute: one) or wp.array(flat list or tuple of literals, dtype=T);
+ * a name bound once in the body to one of those.  False if unknown. */
+static bool
+launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int depth)
+{
+	GVal g;
+	TySpec ts;
+	Node *dt, *shape;
+	const char *maker;
+	int n = 0, nd = 1;
+	uint32_t i;
+
+	if (depth > 8)
+		return false;
+	switch (e->kind) {
+	case E_INT:
+		*t = tscalar(S_I32);
+		return !e->big;
+	case E_FLOAT:
+		*t = tscalar(S_F32);
+		return true;
+	case E_BOOL:
+		*t = tscalar(S_BOOL);
+		return true;
+	case E_UNARY:
+		return e->op == U_NEG && (e->a->kind == E_INT || e->a->kind == E_FLOAT) &&
+		       launchtype(k, f, body, e->a, t, depth + 1);
+	case E_NAME:
+		if (!(e = onebinding(body, e->s, &n)))
+			return false;
+		return launchtype(k, f, body, e, t, depth + 1);
+	case E_CALL:
+		break;
+	default:
+		return false;
+	}
+	g = geval(k, f, e->a, true);
+	if (g.kind == G_TYPE && !g.spec.any && !g.spec.anydtype && g.spec.ty.k != T_ARRAY) {
+		*t = g.spec.ty;
+		return true;
+	}
+	if (g.kind != G_WPNAME || !(strcmp(g.s, "zeros") == 0 || strcmp(g.s, "empty") == 0 || strcmp(g.s, "ones") == 0 ||
+	                            strcmp(g.s, "full") == 0 || strcmp(g.s, "array") == 0))
+		return false;
+	maker = g.s;
+	if (!(dt = kwarg(e, "dtype")))
+		return false;
+	g = geval(k, f, dt, true);
+	if (!gvaltype(&g, &ts) || ts.any || ts.anydtype || ts.ty.k == T_ARRAY || ts.ty.k == T_VOID)
+		return false;
+	shape = kwarg(e, "shape");
+	if (strcmp(maker, "array") == 0) {
+		/* wp.array(data, dtype=T): flat data of literals */
+		Node *data = e->l1.n ? e->l1.v[0] : kwarg(e, "data");
+		if (shape || !data || (data->kind != E_LIST && data->kind != E_TUPLE) || !data->l1.n)
+			return false;
+		for (i = 0; i < data->l1.n; i++) {
+			Node *d = data->l1.v[i]->kind == E_UNARY ? data->l1.v[i]->a : data->l1.v[i];
+			if (d->kind != E_INT && d->kind != E_FLOAT && d->kind != E_BOOL)
+				return false;
+		}
+	} else {
+		if (!shape && e->l1.n)
+			shape = e->l1.v[0];
+		if (!shape)
+			return false;
+		if (shape->kind == E_TUPLE || shape->kind == E_LIST) {
+			if (shape->l1.n < 1 || shape->l1.n > MAXDIM)
+				return false;
+			nd = (int)shape->l1.n;
+		} else if (shape->kind != E_INT && shape->kind != E_NAME && shape->kind != E_ATTR) {
+			return false;
+		}
+	}
+	*t = tarray(ts.ty, nd);
+	return true;
+}
+
+static bool fitsspec(const TySpec *s, Type t);
+
+/* wp.launch(K, dim, inputs=[...], outputs=[...]) call c in a function
+ * whose body is body, K a generic kernel the file declares no overload
+ * of: Warp instantiates K for the arguments' types at the launch; where
+ * launchtype reads them all, kpyc declares that overload (the launches'
+ * order, a repeated one once). */
+static void
+launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
+{
+	Node *kn = c->l1.n ? c->l1.v[0] : kwarg(c, "kernel"), *parts[2], *args[64];
+	const Global *g;
+	FuncDecl *fd;
+	Type *types;
+	KOverload o;
+	uint32_t n = 0, i, j, q;
+	int p;
+
+	if (!kn || kn->kind != E_NAME || !(g = gfind(f, kn->s)) || g->v.kind != G_KERNEL || !(fd = g->v.fd) ||
+	    !fd->generic || fd->bad || !fd->def || fd->closure || fd->launched < 0)
+		return;
+	if (fd->novls && !fd->launched) {
+		fd->launched = -1; /* declared overloads: Warp's launches add to them, kpyc takes those only */
+		return;
+	}
+	parts[0] = c->l1.n > 2 ? c->l1.v[2] : kwarg(c, "inputs");
+	parts[1] = kwarg(c, "outputs");
+	for (q = 0; q < 2; q++) {
+		if (!parts[q])
+			continue;
+		if (parts[q]->kind != E_LIST && parts[q]->kind != E_TUPLE)
+			return;
+		for (i = 0; i < parts[q]->l1.n; i++) {
+			if (n == countof(args) || parts[q]->l1.v[i]->kind == E_STARRED)
+				return;
+			args[n++] = parts[q]->l1.v[i];
+		}
+	}
+	if ((int)n != fd->nparams)
+		return;
+	types = aalloc(k->a, (n + 1) * sizeof *types);
+	for (p = 0; p < fd->nparams; p++) {
+		const TySpec *sp = &fd->params[p].spec;
+		if (!sp->any && !sp->anydtype) {
+			types[p] = sp->ty;
+			continue;
+		}
+		if (!launchtype(k, f, body, args[p], &types[p], 0) || !fitsspec(sp, types[p]))
+			return;
+	}
+	for (j = 0; j < fd->novls; j++) {
+		for (p = 0; p < fd->nparams && typeeq(fd->ovls[j].args[p], types[p]); p++)
+			;
+		if (p == fd->nparams)
+			return;
+	}
+	o.args = types;
+	o.loc = c->loc;
+	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
+	fd->launched = 1;
+}
+
+/* Every wp.launch call under node n of the function whose body is body
+ * (a nested def is a function of its own). */
+static void
+findlaunches(Kpyc *k, FileCtx *f, const NodeList *body, Node *n, int depth)
+{
+	uint32_t i;
+	GVal g;
+
+	if (!n || depth > 200)
+		return;
+	if (n->kind == S_DEF) {
+		for (i = 0; i < n->l1.n; i++)
+			findlaunches(k, f, &n->l1, n->l1.v[i], depth + 1);
+		return;
+	}
+	if (n->kind == E_CALL && (n->a->kind == E_ATTR || n->a->kind == E_NAME) &&
+	    (g = geval(k, f, n->a, true)).kind == G_WPNAME && strcmp(g.s, "launch") == 0)
+		launchoverload(k, f, body, n);
+	findlaunches(k, f, body, n->a, depth + 1);
+	findlaunches(k, f, body, n->b, depth + 1);
+	findlaunches(k, f, body, n->c, depth + 1);
+	for (i = 0; i < n->l1.n; i++)
+		findlaunches(k, f, body, n->l1.v[i], depth + 1);
+	for (i = 0; i < n->l2.n; i++)
+		findlaunches(k, f, body, n->l2.v[i], depth + 1);
+}
+
+/* The launches in the file's top-level plain functions (Warp's tests
+ * and examples launch there). */
+static void
+launches(Kpyc *k, FileCtx *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nhdefs; i++) {
+		NodeList *l = parse(k, f, f->hdefs[i].from, f->hdefs[i].to, true);
+		if (l && l->n == 1 && l->v[0]->kind == S_DEF)
+			findlaunches(k, f, &l->v[0]->l1, l->v[0], 0);
+	}
+}
+
 /* The kernel a wp.overload names (a module-level @wp.kernel), else NULL
  * (reported where Warp rejects it). */
 static FuncDecl *
@@ -2366,6 +2593,7 @@ scanfile(Kpyc *k, FileCtx *f)
 		}
 		i = e;
 	}
+	launches(k, f);
 	for (i = 0; i < f->nhdefs; i++)
 		if (f->hdefs[i].hasfunc && !f->hdefs[i].used)
 			kwarn(k, f->hdefs[i].funcloc, "a @wp.func inside a function is not compiled: kpyc compiles it only "
