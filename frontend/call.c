@@ -1671,6 +1671,12 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	if (strcmp(name, "matrix_from_cols") == 0)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
 	code = builtinop(c->k, name);
+	if (code < 0 && !pyname && (strcmp(name, "zeros") == 0 || strcmp(name, "empty") == 0 ||
+	                            strcmp(name, "ones") == 0 || strcmp(name, "full") == 0)) {
+		serr(c, loc, "wp.%s in a kernel makes a fixed-size local array (Warp's fixedarray), which kpy does not "
+		     "support", name);
+		return xnone();
+	}
 	if (code < 0) {
 		if (!pyname && iswarpname(name))
 			serr(c, loc, "wp.%s is a Warp builtin that kpyc does not support", name);
