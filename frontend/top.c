@@ -813,6 +813,25 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		return gscalar(k, S_BOOL, litint(truth));
 	}
+	case E_UNSUP:
+		/* a dict display of constant keys: host data (G_HOST, s "dict",
+		 * elts key, value, key, value...), read by subscripts and len() */
+		if (!e->s || strcmp(e->s, "ast.Dict") != 0)
+			return gnone();
+		v.kind = G_HOST;
+		v.s = "dict";
+		v.n = (int)e->l1.n;
+		v.elts = aalloc(k->a, (2 * e->l1.n + 1) * sizeof *v.elts);
+		for (i = 0; i < e->l1.n; i++) {
+			Node *it = e->l1.v[i];
+			if (!it->b)
+				return gnone(); /* **mapping */
+			v.elts[2 * i] = geval1(k, f, it->b, quiet);
+			v.elts[2 * i + 1] = geval1(k, f, it->a, quiet);
+			if (v.elts[2 * i].kind != G_STR && v.elts[2 * i].kind != G_CONST)
+				return gnone();
+		}
+		return v;
 	case E_BOOLOP:
 		/* Python's and/or: the first operand that decides, of numbers
 		 * and strings */
@@ -860,6 +879,26 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		}
 		b = geval1(k, f, e->a, quiet);
+		if (b.kind == G_HOST && b.elts && e->l1.n == 1 && !e->tcomma && e->l1.v[0]->kind != E_SLICE) {
+			/* D["key"] of a module dict, L[i] of a module list or tuple */
+			GVal key = geval1(k, f, e->l1.v[0], quiet);
+			Lit l;
+			if (b.s && strcmp(b.s, "dict") == 0) {
+				for (i = 0; i < (uint32_t)b.n; i++) {
+					GVal *kk = &b.elts[2 * i];
+					Lit a;
+					if ((kk->kind == G_STR && key.kind == G_STR && strcmp(kk->s, key.s) == 0) ||
+					    (numval(kk, &a) && numval(&key, &l) && a.isint && l.isint && a.i == l.i))
+						v = b.elts[2 * i + 1];
+				}
+				return v;
+			}
+			if (!numval(&key, &l) || !l.isint || key.spec.ty.s == S_BOOL)
+				return gnone();
+			if (l.i < 0)
+				l.i += b.n;
+			return l.i >= 0 && l.i < b.n ? b.elts[l.i] : gnone();
+		}
 		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
 			GVal d = geval1(k, f, e->l1.v[0], quiet);
 			int nd = b.s[5] >= '1' && b.s[5] <= '4' ? b.s[5] - '0' : 1;

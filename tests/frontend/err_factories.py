@@ -23,9 +23,12 @@ def make_scale(value: float):
     return f
 
 
-HOST = [1.0, 2.0]
+def host_value():
+    return 2.0
+
+
 two = make_two(2.0)
-scale_host = make_scale(HOST[0])
+scale_host = make_scale(host_value())
 
 
 @wp.kernel

@@ -46,3 +46,21 @@ def host_call(a: wp.array(dtype=float)):  # kpyc: differs from Warp: host Python
 def ok(a: wp.array(dtype=float), v: wp.vec3):
     if wp.static(len(SIZES) == 3 and len("ab") < len(v)):
         a[0] = 1.0
+
+
+HANDLERS = {"one": 1.0}
+
+
+@wp.kernel
+def missing_key(a: wp.array(dtype=float)):
+    a[0] = wp.static(HANDLERS["two"])
+
+
+@wp.kernel
+def past_end(a: wp.array(dtype=float)):
+    a[0] = float(wp.static(SIZES[3]))
+
+
+@wp.kernel
+def items(a: wp.array(dtype=float)):
+    a[0] = wp.static(HANDLERS["one"]) + float(wp.static(SIZES[-3]))

@@ -14,6 +14,14 @@ def inc(x: int):
     return x + 1
 
 
+@wp.func
+def square(x: float):
+    return x * x
+
+
+HANDLERS = {"sq": square, "inc": inc, 3: 7}
+
+
 @wp.kernel
 def statics(q: wp.quat, v: wp.vec2, out: wp.array(dtype=float), n: wp.array(dtype=int)):
     i = wp.tid()
@@ -30,7 +38,9 @@ def statics(q: wp.quat, v: wp.vec2, out: wp.array(dtype=float), n: wp.array(dtyp
     j = int(0)
     while j < 3:
         j = wp.static(inc)(j)
-    n[i] = j + wp.static(len(q)) * 10 + wp.static(len(LABEL)) * 100
+    n[i] = j + wp.static(len(q)) * 10 + wp.static(len(LABEL)) * 100 + wp.static(SIZES[-1] * HANDLERS[3])
+    sq = wp.static(HANDLERS["sq"])
+    out[i] += sq(v[1]) + float(wp.static(HANDLERS["inc"])(wp.static(len(HANDLERS))))
 
 
 @wp.kernel
