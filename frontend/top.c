@@ -1281,7 +1281,8 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 				continue;
 			}
 		}
-		if (w == 'f' && encl && depth == 1 && (hi = nmget(&f->hdmap, encl)) != UINT32_MAX && f->hdefs[hi].from == i) {
+		if ((w == 'f' || w == 's') && encl && depth >= 1 && (hi = nmget(&f->hdmap, encl)) != UINT32_MAX &&
+		    f->hdefs[hi].from == i) {
 			/* reported at the end of the file unless a factory call compiles it */
 			if (!f->hdefs[hi].hasfunc)
 				f->hdefs[hi].funcloc = t->v[j].loc;
@@ -1388,17 +1389,19 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
 static NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
 
-/* Is def decorated @wp.func (alone)? */
+/* Is def decorated @wp.func (alone), or a class @wp.struct? */
 static bool
 funcdecorated(Kpyc *k, FileCtx *f, Node *def)
 {
 	GVal g;
 
-	if (def->kind != S_DEF || def->l3.n != 1)
+	if ((def->kind != S_DEF && def->kind != S_CLASS) || def->l3.n != 1)
 		return false;
 	g = geval(k, f, def->l3.v[0], true);
-	return g.kind == G_WPNAME && strcmp(g.s, "func") == 0;
+	return g.kind == G_WPNAME && strcmp(g.s, def->kind == S_DEF ? "func" : "struct") == 0;
 }
+
+static void declstruct(Kpyc *k, FileCtx *f, Node *cls);
 
 /* The @wp.func definitions of a factory's body l that Python runs, into
  * defs (at most max): definitions, and the branch an `if` whose condition
@@ -1538,8 +1541,25 @@ factorycall(Kpyc *k, FileCtx *f, Node *s)
 	if (!ok || !nf || !ret)
 		return false;
 	for (q = 0; q < nf; q++)
-		if (strcmp(fdefs[q]->s, ret) != 0)
+		if (strcmp(fdefs[q]->s, ret) != 0 || fdefs[q]->kind != fdefs[0]->kind)
 			return false;
+	if (fdefs[0]->kind == S_CLASS) {
+		/* a struct factory: a new struct type per call, bound to NAME only */
+		const Global *pg;
+		GVal prev, sv;
+		if (nf != 1)
+			return false;
+		pg = gfind(f, ret);
+		prev = pg ? pg->v : gkind(G_HOST, NULL);
+		f->hdefs[hi].used = true;
+		k->closure = m;
+		declstruct(k, f, fdefs[0]);
+		k->closure = saved;
+		sv = gfind(f, ret)->v;
+		gbind(k, f, ret, prev, fdefs[0]->oploc);
+		gbind(k, f, t->s, sv, t->loc);
+		return true;
+	}
 	{
 		/* the function's own name in its closure: its overloads (filled in below) */
 		ClosureConst cc;
@@ -2635,9 +2655,9 @@ scanfile(Kpyc *k, FileCtx *f)
 	launches(k, f);
 	for (i = 0; i < f->nhdefs; i++)
 		if (f->hdefs[i].hasfunc && !f->hdefs[i].used)
-			kwarn(k, f->hdefs[i].funcloc, "a @wp.func inside a function is not compiled: kpyc compiles it only "
-			      "for top-level calls NAME = FACTORY(...) of a function whose body is the @wp.func and its "
-			      "return");
+			kwarn(k, f->hdefs[i].funcloc, "a @wp.func or @wp.struct inside a function is not compiled: kpyc "
+			      "compiles it only for top-level calls NAME = FACTORY(...) of a function whose body is the "
+			      "definition and its return");
 }
 
 /* ---- declarations --------------------------------------------------- */

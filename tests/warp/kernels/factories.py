@@ -3,7 +3,8 @@ Warp makes a new @wp.func at each call, reading the factory's parameters
 from its closure; kpyc declares the function once per call with the
 parameters bound to the call's arguments (positional, keyword, default),
 overloads (one calling another through the factory's closure) and the
-branch of an if on an argument."""
+branch of an if on an argument; a struct factory makes a new struct type
+per call."""
 from typing import Any
 
 import warp as wp
@@ -62,6 +63,21 @@ def make_cond(cond):
     return f
 
 
+def make_struct(dtype, vec):
+    if vec:
+
+        @wp.struct
+        class S:
+            v: wp.types.vector(3, dtype)
+    else:
+
+        @wp.struct
+        class S:
+            v: dtype
+
+    return S
+
+
 const = make_const()
 scale2 = make_scale(2.0)
 scale3 = make_scale(dtype=wp.float64, value=3.0)
@@ -70,6 +86,16 @@ pair2 = make_pair(2.0)
 pair3 = make_pair(3.0)
 sin_f = make_cond(True)
 cos_f = make_cond(False)
+SVec = make_struct(float, True)
+SScalar = make_struct(wp.float64, False)
+
+
+@wp.kernel
+def struct_factories(p: SScalar, x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    s = SVec()
+    s.v = wp.vec3(x[i], 2.0, 3.0)
+    y[i] = wp.dot(s.v, s.v) + float(p.v)
 
 
 @wp.kernel
