@@ -2856,13 +2856,13 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 	/* bind the name; @wp.func definitions of the same name are overloads */
 	if (!fd->kernel && prev && prev->v.kind == G_FUNC) {
 		FuncDecl *o, **pp;
-		/* an overload with the same parameter types replaces the earlier one */
+		/* an overload with the same parameter types replaces the earlier
+		 * one under the name; a name bound to the earlier function before
+		 * (f1 = f) still calls it, as in Warp */
 		for (pp = &prev->v.fd; (o = *pp); pp = &o->next)
 			if (sametypes(o, fd)) {
 				fd->next = o->next;
 				*pp = fd;
-				o->bad = true;
-				o->def = NULL;
 				return fd;
 			}
 		*pp = fd;
