@@ -1986,8 +1986,10 @@ onebinding(const NodeList *l, const char *name, int *n)
  * body, read without running it (as Warp's infer_argument_types sees the
  * value): a literal (int32, float32, bool), a Warp type's constructor
  * wp.vec3(...), or an array made by wp.zeros/empty/ones/full(shape,
- * dtype=T) (its shape a tuple: that many dimensions; an int, a name or an
- * attribute: one) or wp.array(flat list or tuple of literals, dtype=T);
+ * dtype=T) (its shape a tuple: that many dimensions; an int, a module int
+ * constant or a local bound once to an int, int() or len(): one; anything
+ * else may have any number) or wp.array(flat list or tuple of literals,
+ * dtype=T);
  * a name bound once in the body to one of those.  False if unknown. */
 static bool
 launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int depth)
@@ -2053,12 +2055,27 @@ launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int dept
 			shape = e->l1.v[0];
 		if (!shape)
 			return false;
-		if (shape->kind == E_TUPLE || shape->kind == E_LIST) {
+		int nb = 0, nb2 = 0;
+		if (shape->kind == E_NAME && !onebinding(body, shape->s, &nb) && nb == 0) {
+			/* a module constant: an int is one dimension */
+			GVal sg = geval(k, f, shape, true);
+			Lit l;
+			if (!numval(&sg, &l) || !l.isint)
+				return false;
+		} else if (shape->kind == E_NAME) {
+			/* a local bound once to an int, int(...) or len(...) */
+			Node *b = onebinding(body, shape->s, &nb2);
+			if (b && (b->kind == E_TUPLE || b->kind == E_LIST) && b->l1.n >= 1 && b->l1.n <= MAXDIM)
+				nd = (int)b->l1.n;
+			else if (!b || !(b->kind == E_INT || (b->kind == E_CALL && b->a->kind == E_NAME &&
+			                                      (strcmp(b->a->s, "int") == 0 || strcmp(b->a->s, "len") == 0))))
+				return false;
+		} else if (shape->kind == E_TUPLE || shape->kind == E_LIST) {
 			if (shape->l1.n < 1 || shape->l1.n > MAXDIM)
 				return false;
 			nd = (int)shape->l1.n;
-		} else if (shape->kind != E_INT && shape->kind != E_NAME && shape->kind != E_ATTR) {
-			return false;
+		} else if (shape->kind != E_INT) {
+			return false; /* a.shape, a call: any number of dimensions */
 		}
 	}
 	*t = tarray(ts.ty, nd);
@@ -2095,16 +2112,22 @@ launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
 	for (q = 0; q < 2; q++) {
 		if (!parts[q])
 			continue;
-		if (parts[q]->kind != E_LIST && parts[q]->kind != E_TUPLE)
-			return;
-		for (i = 0; i < parts[q]->l1.n; i++) {
+		for (i = 0; (parts[q]->kind == E_LIST || parts[q]->kind == E_TUPLE) && i < parts[q]->l1.n; i++) {
 			if (n == countof(args) || parts[q]->l1.v[i]->kind == E_STARRED)
-				return;
+				break;
 			args[n++] = parts[q]->l1.v[i];
 		}
+		if ((parts[q]->kind != E_LIST && parts[q]->kind != E_TUPLE) || i < parts[q]->l1.n) {
+			kwarn(k, parts[q]->loc, "kpyc cannot read the arguments of this launch of generic kernel '%s' "
+			      "without running the file; the kernel is not compiled for this launch", fd->name);
+			return;
+		}
 	}
-	if ((int)n != fd->nparams)
+	if ((int)n != fd->nparams) {
+		kwarn(k, c->loc, "this launch of generic kernel '%s' passes %u arguments for %d parameters; kpyc "
+		      "does not compile the kernel for it", fd->name, n, fd->nparams);
 		return;
+	}
 	types = aalloc(k->a, (n + 1) * sizeof *types);
 	for (p = 0; p < fd->nparams; p++) {
 		const TySpec *sp = &fd->params[p].spec;
@@ -2112,8 +2135,11 @@ launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
 			types[p] = sp->ty;
 			continue;
 		}
-		if (!launchtype(k, f, body, args[p], &types[p], 0) || !fitsspec(sp, types[p]))
+		if (!launchtype(k, f, body, args[p], &types[p], 0) || !fitsspec(sp, types[p])) {
+			kwarn(k, args[p]->loc, "kpyc cannot tell the type of this argument of generic kernel '%s' "
+			      "without running the file; the kernel is not compiled for this launch", fd->name);
 			return;
+		}
 	}
 	for (j = 0; j < fd->novls; j++) {
 		for (p = 0; p < fd->nparams && typeeq(fd->ovls[j].args[p], types[p]); p++)

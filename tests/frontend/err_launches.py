@@ -1,7 +1,8 @@
 # Generic kernels instantiated from the file's launches (issue 14): an
 # overload read from a launch is compiled, and its errors reported, as
 # Warp does at that launch; a launch whose types kpyc cannot read without
-# running the file leaves the kernel out, with a warning.
+# running the file is reported (and without any readable launch the
+# kernel is left out, with a warning).
 from typing import Any
 
 import warp as wp
@@ -19,8 +20,23 @@ def unread(a: wp.array(dtype=Any)):
 
 
 def run(n):
-    a = wp.zeros(n, dtype=int)
+    a = wp.zeros(4, dtype=int)
     wp.launch(scale, dim=n, inputs=[a, 2.5])
-    b = wp.zeros(n, dtype=float)
-    b = wp.ones(n, dtype=float)
+    b = wp.zeros(4, dtype=float)
+    b = wp.ones(4, dtype=float)
     wp.launch(unread, dim=n, inputs=[b])
+
+
+@wp.kernel
+def partly(a: wp.array(dtype=Any)):
+    a[wp.tid()] = a.dtype(2)
+
+
+def run2(n, args):
+    shape = (3,)
+    a = wp.zeros(shape, dtype=wp.float64)
+    wp.launch(partly, dim=n, inputs=[a])
+    b = wp.zeros(a.shape, dtype=wp.float16)
+    wp.launch(partly, dim=n, inputs=[b])
+    wp.launch(partly, dim=n, inputs=args)
+    wp.launch(partly, dim=n, inputs=[a, a])
