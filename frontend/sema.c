@@ -969,6 +969,14 @@ ifstmt(Ctx *c, Node *s)
 				     "keeps a slice only where it is made)", x);
 				continue;
 			}
+			if (!bp && ((bt && bt->fn && bt->fn->kind != G_SLICE && !be) ||
+			            (be && be->fn && be->fn->kind != G_SLICE && !bt && !edead))) {
+				/* bound to a function on one path only: Warp's merge keeps
+				 * that binding (codegen.py emit_If, "only assigned on the
+				 * 'if' path") */
+				envset(c, bt ? *bt : *be);
+				continue;
+			}
 			if ((bt && bt->fn) || (be && be->fn)) {
 				serr(c, s->loc, "'%s' is bound to different functions in the branches of this if", x);
 				continue;
