@@ -512,6 +512,27 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		if (t.k == T_SCALAR && e->l1.n != 1)
 			return gnone();
+		if (t.k != T_SCALAR && e->l1.n == 1 && (e->l1.v[0]->kind == E_LIST || e->l1.v[0]->kind == E_TUPLE) &&
+		    (int)e->l1.v[0]->l1.n == n) {
+			/* vec3bool([True, False, True]): the components in a sequence */
+			Node tmp = *e;
+			tmp.l1 = e->l1.v[0]->l1;
+			return gcall(k, f, &tmp, quiet);
+		}
+		if (t.k == T_XFORM && e->l1.n == 2) {
+			/* wp.transform(p, q) of a vector and a quaternion constant */
+			GVal p = geval1(k, f, e->l1.v[0], true), q = geval1(k, f, e->l1.v[1], true);
+			if (p.kind != G_CONST || q.kind != G_CONST || !typeeq(p.spec.ty, tvec(3, t.s)) ||
+			    !typeeq(q.spec.ty, tquat(t.s)))
+				return gnone();
+			c = aalloc(k->a, (size_t)n * sizeof *c);
+			memcpy(c, p.c, 3 * sizeof *c);
+			memcpy(c + 3, q.c, 4 * sizeof *c);
+			v.kind = G_CONST;
+			v.spec.ty = t;
+			v.c = c;
+			return v;
+		}
 		if (t.k != T_SCALAR && (int)e->l1.n != n && e->l1.n != 1)
 			return gnone();
 		c = aalloc(k->a, (size_t)n * sizeof *c);
