@@ -211,7 +211,11 @@ enum GKind {
 	G_ANY,      /* typing.Any */
 	G_ENUM,     /* an enum.IntEnum or IntFlag class (s: its name); its members are
 	             * the module names "CLASS.MEMBER", G_CONST int32 with s "enum";
-	             * n 1: a plain class, its constant attributes "CLASS.NAME" */
+	             * n 1: a plain class, its constant attributes "CLASS.NAME";
+	             * n 2: a types.SimpleNamespace, its attributes "NAME.ATTR",
+	             * which Warp resolves in a call's function only */
+	G_SLICE,    /* in a function body only: an array view Warp makes with
+	             * slices (a[1:3], a[i, ::2]): sl; n 1: its .shape */
 };
 
 struct FuncDecl;
@@ -232,7 +236,23 @@ typedef struct GVal {
 	struct FuncDecl *fd; /* G_FUNC, G_KERNEL */
 	struct GVal *elts;   /* G_TUPLE */
 	int n;               /* G_TUPLE: count */
+	struct ASlice *sl;   /* G_SLICE */
 } GVal;
+
+/* An array view Warp makes with slices, which kpyc keeps as its base
+ * array and, per base dimension, the index of the view's first element
+ * and the step (0: an integer index dropped that dimension), and per view
+ * dimension its length; element (k0, k1...) of the view is the base's
+ * element first[b] + k * step[b].  Its values live in the region where
+ * it was made (a local bound to it is not carried out of loops). */
+typedef struct ASlice {
+	Val base;              /* the array */
+	int nbase, nd;         /* base and view dimensions */
+	Val first[MAXDIM];     /* per base dimension, i32 */
+	Val step[MAXDIM];      /* per base dimension, i32; 0: dropped */
+	Val len[MAXDIM];       /* per view dimension, i32 */
+	int dim[MAXDIM];       /* view dimension -> base dimension */
+} ASlice;
 
 /* A module-level name. */
 typedef struct Global {
@@ -285,6 +305,8 @@ typedef struct FuncDecl {
 	int ninsts;
 	struct KOverload *ovls; /* a generic kernel: its wp.overload types, in order */
 	uint32_t novls, capovls;
+	int launched;           /* 1: ovls are the types of launches in the file (top.c
+	                         * launches); -1: it has declared overloads */
 } FuncDecl;
 
 /* One wp.overload of a generic kernel: a concrete type per parameter. */
@@ -315,7 +337,17 @@ typedef struct FileCtx {
 	bool det;              /* deterministic mode set for the module (options or wp.config) */
 	int max_unroll;        /* max_unroll set for the module + 1 (0: not set) */
 	const char *starmod;   /* the module of the first `from M import *` */
+	struct HostDef *hdefs; /* top-level plain defs (function factories), by hdmap */
+	uint32_t nhdefs, caphdefs;
+	NameMap hdmap;         /* name -> index in hdefs (the latest def) */
 } FileCtx;
+
+/* A top-level def without decorators: its tokens [from, to). */
+typedef struct HostDef {
+	uint32_t from, to;
+	Loc funcloc;           /* its first @wp.func (hasfunc) */
+	bool hasfunc, used;    /* has a @wp.func directly in its body; called as a factory */
+} HostDef;
 
 /* One diagnostic, formatted, kept until every file is done so that they
  * print in source order. */
@@ -352,6 +384,9 @@ typedef struct Kpyc {
 	/* wp.static() in a body: geval asks slocal about a name before the
 	 * module (found: the name is the body's, with that value or none) */
 	GVal (*slocal)(struct Kpyc *k, Node *name, bool *found);
+	/* and, for len(NAME), the type of the body's NAME (Warp replaces len()
+	 * of a local or parameter by its type's length) */
+	GVal (*stype)(struct Kpyc *k, Node *name, bool *found);
 	void *sctx;
 	const NameMap *closure; /* the body being compiled is nested: names geval must not
 	                         * read from the module (FuncDecl.closure) */
@@ -488,6 +523,7 @@ typedef struct Ctx {
 	Loc errloc;           /* where emitop reports a typing error (0: the op's loc) */
 	bool syntaxerr;       /* a statement did not parse: unknown names are not reported */
 	bool callee;          /* compiling a call's function: an unbound name may be Warp's */
+	Node *calleepath;     /* the function of the innermost call being compiled */
 } Ctx;
 
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
@@ -528,6 +564,10 @@ X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
 /* An assignment to a subscript or attribute target. */
 void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
 const char *opsym(int binop);
+/* *a[s:t:k] of a 1D array n (E_STARRED's operand): its elements into
+ * out[0..max), as Warp's unpack_starred; the count, -1 after an error, 0
+ * when n is not a slice of an array. */
+int starredslice(Ctx *c, Node *n, X *out, int max);
 
 /* ------------------------------------------------------------------ */
 /* call.c — calls                                                      */

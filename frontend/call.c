@@ -162,10 +162,21 @@ evalargs(Ctx *c, Node *e, Args *a)
 	for (i = 0; i < e->l1.n; i++) {
 		Node *n = e->l1.v[i];
 		if (n->kind == E_STARRED) {
-			X v = expr(c, n->a);
+			X v;
 			Type t;
 			int k, m;
 			a->starred = true;
+			if ((m = starredslice(c, n->a, a->pos + a->n, 40)) != 0) {
+				/* *arr[0:3] */
+				if (m < 0) {
+					ok = false;
+					continue;
+				}
+				for (k = 0; k < m; k++)
+					a->ploc[a->n++] = n->loc;
+				continue;
+			}
+			v = expr(c, n->a);
 			if (v.k == X_NONE) {
 				ok = false;
 				continue;
@@ -591,6 +602,49 @@ structx(Ctx *c, Type t, Args *a, Loc loc)
 	return xval(v);
 }
 
+/* An int constant x equal to n. */
+static bool
+xisint(Ctx *c, X x, int64_t n)
+{
+	return x.k == X_VAL && isconst(c->f, x.v) && vty(c->f, x.v).k == T_SCALAR && isint(vty(c->f, x.v)) &&
+	       val(c->f, x.v)->c[0].i == n;
+}
+
+/* The template keywords of a concrete vector, matrix or quaternion type's
+ * constructor (mat32d(c, shape=(3, 2), dtype=wp.float64)): Warp accepts
+ * length=, shape= and dtype= when they are the type's own (dtype: that
+ * Warp scalar type, not Python's float) and drops them; another value is
+ * its "extraneous parameter" error, another keyword "unexpected". */
+static bool
+templatekw(Ctx *c, Type t, Args *a)
+{
+	static const char *const tname[] = {[T_VEC] = "vec_t", [T_MAT] = "mat_t", [T_QUAT] = "quat_t"};
+	int i;
+
+	for (i = 0; i < a->nk; i++) {
+		const char *kw = a->kw[i];
+		X x = a->kx[i];
+		bool ok;
+		if (strcmp(kw, "dtype") == 0)
+			ok = x.k == X_G && x.g.kind == G_TYPE && !x.g.spec.any && typeeq(x.g.spec.ty, tscalar(tcomp(t).s));
+		else if (strcmp(kw, "length") == 0 && t.k == T_VEC)
+			ok = xisint(c, x, t.n);
+		else if (strcmp(kw, "shape") == 0 && t.k == T_MAT)
+			ok = x.k == X_TUPLE && x.n == 2 && xisint(c, x.elts[0], t.n) && xisint(c, x.elts[1], t.m);
+		else {
+			serr(c, a->kloc[i], "got an unexpected keyword argument '%s'", kw);
+			return false;
+		}
+		if (!ok) {
+			serr(c, a->kloc[i], "Remove the extraneous `%s` parameter when calling the templated version of "
+			     "`wp.%s()`", kw, tname[t.k]);
+			return false;
+		}
+	}
+	a->nk = 0;
+	return true;
+}
+
 /* A constructor or cast of type t (a wp.<type>, float, int, bool, S). */
 static X
 construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
@@ -599,15 +653,15 @@ construct(Ctx *c, Type t, Args *a, Loc loc, const char *name)
 	case T_SCALAR:
 		return castx(c, t, a, loc, name);
 	case T_VEC:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return vectorx(c, t, a, loc);
 	case T_MAT:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return matrixx(c, t, a, loc);
 	case T_QUAT:
-		if (!nokw(c, a, name))
+		if (!templatekw(c, t, a))
 			return xnone();
 		return quatx(c, t, a, loc);
 	case T_XFORM:
@@ -1315,17 +1369,94 @@ slocal(Kpyc *k, Node *e, bool *found)
 	return v; /* a value Warp does not hold as a constant: the module's name */
 }
 
+/* len(NAME) in wp.static(): the type of the local or parameter NAME,
+ * whose length Warp's evaluate_static_expression puts in its place. */
+static GVal
+stype(Kpyc *k, Node *e, bool *found)
+{
+	SLocal *sl = k->sctx;
+	Ctx *c = sl->c;
+	Bind *b = envfind(&c->env, e->s);
+	GVal v;
+
+	memset(&v, 0, sizeof v);
+	if (!b || b->poison || b->zinit || b->ghost || b->fn)
+		return v;
+	*found = true;
+	v.kind = G_TYPE;
+	v.spec.ty = vty(c->f, b->v);
+	return v;
+}
+
 static GVal
 sgeval(Ctx *c, Node *e, SLocal *sl)
 {
 	GVal g;
 
 	c->k->slocal = slocal;
+	c->k->stype = stype;
 	c->k->sctx = sl;
 	g = geval(c->k, c->file, e, true);
 	c->k->slocal = NULL;
+	c->k->stype = NULL;
 	c->k->sctx = NULL;
 	return g;
+}
+
+/* Is e an expression whose value Python's and kpy's arithmetic agree on,
+ * over the indices of enclosing unrolled loops (each a non-negative
+ * range) and constants: + - * of them, % and // of an index by a positive
+ * integer (floored and truncated alike), comparisons, float() and int(),
+ * float literals and wp.static() of a constant? */
+static bool
+staticsimple(Ctx *c, Node *e)
+{
+	uint32_t i;
+
+	switch (e->kind) {
+	case E_INT:
+		return !e->big && e->u <= INT32_MAX;
+	case E_FLOAT:
+		return true;
+	case E_NAME: {
+		Bind *bd = envfind(&c->env, e->s);
+		const LoopCtx *l = loopof(c, e->s);
+		return bd && bd->hasrange && l && l->unrolled && !bd->poison;
+	}
+	case E_UNARY:
+		return (e->op == U_NEG || e->op == U_POS) && staticsimple(c, e->a);
+	case E_BINOP:
+		if (e->op == B_ADD || e->op == B_SUB || e->op == B_MUL)
+			return staticsimple(c, e->a) && staticsimple(c, e->b);
+		if (e->op == B_MOD || e->op == B_FLOORDIV) {
+			Bind *bd = e->a->kind == E_NAME ? envfind(&c->env, e->a->s) : NULL;
+			return staticsimple(c, e->a) && bd && bd->lo >= 0 && e->b->kind == E_INT && !e->b->big && e->b->u > 0 &&
+			       e->b->u <= INT32_MAX;
+		}
+		return false;
+	case E_COMPARE:
+		if (!staticsimple(c, e->a))
+			return false;
+		for (i = 0; i < e->l1.n; i++)
+			if (e->cmpops[i] > C_NE || !staticsimple(c, e->l1.v[i]))
+				return false;
+		return true;
+	case E_CALL:
+		if (e->l1.n != 1 || e->l2.n)
+			return false;
+		if (e->a->kind == E_NAME && (strcmp(e->a->s, "float") == 0 || strcmp(e->a->s, "int") == 0) &&
+		    !envfind(&c->env, e->a->s) && !gfind(c->file, e->a->s))
+			return staticsimple(c, e->l1.v[0]);
+		{
+			GVal fn = geval(c->k, c->file, e->a, true), v;
+			if (fn.kind != G_WPNAME || strcmp(fn.s, "static") != 0)
+				return false;
+			v = geval(c->k, c->file, e->l1.v[0], true);
+			return v.kind == G_CONST && v.spec.ty.k == T_SCALAR;
+		}
+	default:
+		return false;
+	}
 }
 
 /* wp.static(e) where e names an unrolled loop's index: e's integer
@@ -1335,6 +1466,9 @@ staticarith(Ctx *c, Node *e)
 {
 	X a, b;
 
+	if ((e->kind == E_COMPARE || e->kind == E_CALL || e->kind == E_FLOAT ||
+	     (e->kind == E_BINOP && (e->op == B_MOD || e->op == B_FLOORDIV))) && staticsimple(c, e))
+		return expr(c, e);
 	switch (e->kind) {
 	case E_INT:
 		if (e->big || e->u > INT32_MAX)
@@ -1379,7 +1513,8 @@ staticarith(Ctx *c, Node *e)
 		break;
 	}
 	serr(c, e->loc, "wp.static() over the index of an unrolled loop: kpyc evaluates only +, -, * of the "
-	     "indices and integer constants (Warp evaluates the expression in each unrolled copy)");
+	     "indices and integer constants, %% and // of an index by a positive integer, comparisons and float()/int() "
+	     "of those (Warp evaluates the expression in each unrolled copy)");
 	return xnone();
 }
 
@@ -1413,7 +1548,7 @@ staticcall(Ctx *c, Node *e, const char *name)
 			if (x.k == X_NONE)
 				return x;
 			x.wconst = true;
-			x.hasrange = true;
+			x.hasrange = x.k == X_VAL && isint(vty(c->f, x.v)); /* a value per unrolled copy */
 			x.lo = INT32_MIN;
 			x.hi = INT32_MAX;
 			memset(&x.lit, 0, sizeof x.lit);
@@ -1426,6 +1561,14 @@ staticcall(Ctx *c, Node *e, const char *name)
 			sl.mode = SL_CONSTS;
 			g = sgeval(c, arg, &sl);
 		}
+	}
+	if (strcmp(name, "static") == 0 &&
+	    (g.kind == G_FUNC || (g.kind == G_WPNAME && builtinop(c->k, g.s) >= 0))) {
+		/* wp.static(my_func)(x): the function */
+		x = xnone();
+		x.k = X_G;
+		x.g = g;
+		return x;
 	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
 		serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
@@ -1485,6 +1628,25 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		}
 		name = "inverse";
 	}
+	if (!pyname && strcmp(name, "div_approx") == 0) {
+		/* approximate division intrinsics on CUDA; on the CPU the exact
+		 * division, and the division's adjoint everywhere (builtin.h
+		 * approx_div): kpy compiles a / b, for Warp's signatures (float
+		 * scalars, and a vector, matrix or quaternion with a scalar of
+		 * its type on either side) */
+		Type t0 = a.n == 2 && a.pos[0].k == X_VAL ? vty(c->f, a.pos[0].v) : tvoid();
+		Type t1 = a.n == 2 && a.pos[1].k == X_VAL ? vty(c->f, a.pos[1].v) : tvoid();
+		bool sc0 = t0.k == T_SCALAR, sc1 = t1.k == T_SCALAR;
+		bool comp0 = t0.k == T_VEC || t0.k == T_MAT || t0.k == T_QUAT;
+		bool comp1 = t1.k == T_VEC || t1.k == T_MAT || t1.k == T_QUAT;
+		if (a.nk || t0.k == T_VOID || t1.k == T_VOID || !scalarisfloat(tcomp(t0).s) || tcomp(t0).s != tcomp(t1).s ||
+		    !((sc0 && sc1) || (comp0 && sc1) || (sc0 && comp1))) {
+			serr(c, loc, "Couldn't find function overload for 'div_approx' that matched inputs with types: [%s, %s]",
+			     t0.k != T_VOID ? wptypename(c->m, t0) : "...", t1.k != T_VOID ? wptypename(c->m, t1) : "...");
+			return xnone();
+		}
+		return binop(c, B_DIV, a.pos[0], a.pos[1], loc, loc);
+	}
 	if (strcmp(name, "tid") == 0)
 		return tidcall(c, &a, want, loc);
 	if (strcmp(name, "print") == 0 || strcmp(name, "printf") == 0)
@@ -1509,6 +1671,12 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 	if (strcmp(name, "matrix_from_cols") == 0)
 		return fromvecs(c, OP_MATRIX_FROM_COLS, name, &a, loc);
 	code = builtinop(c->k, name);
+	if (code < 0 && !pyname && (strcmp(name, "zeros") == 0 || strcmp(name, "empty") == 0 ||
+	                            strcmp(name, "ones") == 0 || strcmp(name, "full") == 0)) {
+		serr(c, loc, "wp.%s in a kernel makes a fixed-size local array (Warp's fixedarray), which kpy does not "
+		     "support", name);
+		return xnone();
+	}
 	if (code < 0) {
 		if (!pyname && iswarpname(name))
 			serr(c, loc, "wp.%s is a Warp builtin that kpyc does not support", name);
@@ -1745,9 +1913,13 @@ call(Ctx *c, Node *e, int want, bool used)
 	X fn;
 	X r;
 
+	Node *savedpath = c->calleepath;
+
 	c->b.loc = e->loc;
 	c->callee = e->a->kind == E_NAME;
+	c->calleepath = e->a;
 	fn = expr(c, e->a);
+	c->calleepath = savedpath;
 	c->callee = false;
 	if (fn.k == X_NONE)
 		return xnone();

@@ -59,7 +59,8 @@ gdesc(const GVal *g)
 	case G_MODULE: return "a module";
 	case G_WPNAME: return "a Warp builtin";
 	case G_PYNAME: return "a Python object";
-	case G_ENUM: return "an enum class";
+	case G_SLICE: return g->n ? "an array slice's shape" : "an array slice (kpyc indexes it and reads its shape and ndim, but does not pass, return or store it)";
+	case G_ENUM: return g->n == 2 ? "a namespace" : g->n ? "a class" : "an enum class";
 	default: return "not a value";
 	}
 }
@@ -947,6 +948,444 @@ shapeindex(Ctx *c, Node *e, Val arr)
 	return op ? xval(op->res[0]) : xnone();
 }
 
+/* ---- array slices ----------------------------------------------------- */
+
+static Val
+i32op(Ctx *c, int code, Val a, Val b, Loc loc)
+{
+	Val args[2];
+
+	if (!a || !b)
+		return 0;
+	args[0] = a;
+	args[1] = b;
+	return emit1(c, code, args, 2, loc, "slice");
+}
+
+static Val
+i32where(Ctx *c, Val cond, Val a, Val b, Loc loc)
+{
+	Val args[3];
+
+	if (!cond || !a || !b)
+		return 0;
+	args[0] = cond;
+	args[1] = a;
+	args[2] = b;
+	return emit1(c, OP_WHERE, args, 3, loc, "slice");
+}
+
+/* An int32 index or slice bound. */
+static Val
+sliceint(Ctx *c, Node *n)
+{
+	Val v = indexval(c, n);
+
+	if (v && vty(c->f, v).s != S_I32) {
+		serr(c, n->loc, "array slice bounds and indices must be int32, not %s", wptypename(c->m, vty(c->f, v)));
+		return 0;
+	}
+	return v;
+}
+
+/* Warp's slice_adjust_indices and slice_get_length (native/builtin.h)
+ * for bounds b[0..2] (NULL: omitted) against a dimension of length len:
+ * the first index and the length of the selection, the step in *step. */
+static bool
+sliceadjust(Ctx *c, Node *ix, Val len, Val *first, Val *n, Val *step)
+{
+	Node *pp[3] = {ix->a, ix->b, ix->c};
+	Val b[3] = {0, 0, 0}, zero = cint(c->m, c->f, S_I32, 0), one = cint(c->m, c->f, S_I32, 1);
+	Val neg, pos, ends[2], absstep, d, up, down;
+	Loc loc = ix->loc;
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (pp[k] && !(b[k] = sliceint(c, pp[k])))
+			return false;
+	*step = b[2] ? b[2] : one;
+	if (isconst(c->f, *step) && val(c->f, *step)->c[0].i == 0) {
+		serr(c, pp[2]->loc, "Slice step cannot be zero.");
+		return false;
+	}
+	neg = i32op(c, OP_LT, *step, zero, loc);
+	pos = i32op(c, OP_GT, *step, zero, loc);
+	for (k = 0; k < 2; k++) {
+		if (!b[k]) {
+			/* start: step < 0 ? len - 1 : 0; stop: step < 0 ? -1 : len */
+			ends[k] = k == 0 ? i32where(c, neg, i32op(c, OP_SUB, len, one, loc), zero, loc)
+			                 : i32where(c, neg, cint(c->m, c->f, S_I32, -1), len, loc);
+		} else {
+			Val t = i32op(c, OP_MIN, i32op(c, OP_MAX, b[k], i32op(c, OP_SUB, zero, len, loc), loc), len, loc);
+			ends[k] = i32where(c, i32op(c, OP_LT, t, zero, loc), i32op(c, OP_ADD, t, len, loc), t, loc);
+		}
+	}
+	absstep = i32where(c, neg, i32op(c, OP_SUB, zero, *step, loc), *step, loc);
+	d = i32op(c, OP_MAX, absstep, one, loc);
+	/* 1 + (stop - start - 1) / step, or 1 + (start - stop - 1) / -step, or 0 */
+	up = i32op(c, OP_ADD, one, i32op(c, OP_DIV, i32op(c, OP_SUB, i32op(c, OP_SUB, ends[1], ends[0], loc), one, loc), d,
+	                                 loc), loc);
+	down = i32op(c, OP_ADD, one, i32op(c, OP_DIV, i32op(c, OP_SUB, i32op(c, OP_SUB, ends[0], ends[1], loc), one, loc),
+	                                   d, loc), loc);
+	up = i32where(c, i32op(c, OP_AND, pos, i32op(c, OP_LT, ends[0], ends[1], loc), loc), up, zero, loc);
+	*n = i32where(c, i32op(c, OP_AND, neg, i32op(c, OP_GT, ends[0], ends[1], loc), loc), down, up, loc);
+	*first = ends[0];
+	return *n != 0;
+}
+
+/* The view of array arr before any index: every dimension whole. */
+static ASlice *
+wholeview(Ctx *c, Val arr, Loc loc)
+{
+	ASlice *s = aalloc(c->tmp, sizeof *s);
+	int d;
+
+	memset(s, 0, sizeof *s);
+	s->base = arr;
+	s->nbase = s->nd = vty(c->f, arr).nd;
+	for (d = 0; d < s->nd; d++) {
+		Op *op = emitop(c, OP_SHAPE, &arr, 1, d, tvoid(), loc, "shape");
+		if (!op)
+			return NULL;
+		s->first[d] = cint(c->m, c->f, S_I32, 0);
+		s->step[d] = cint(c->m, c->f, S_I32, 1);
+		s->len[d] = op->res[0];
+		s->dim[d] = d;
+	}
+	return s;
+}
+
+static bool
+hasslice(Node *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < e->l1.n; i++)
+		if (e->l1.v[i]->kind == E_SLICE)
+			return true;
+	return false;
+}
+
+/* The base indices of element e->l1 (integers, one per view dimension)
+ * of view s: first + k * step in each base dimension.  As in Warp, an
+ * element's indices are not wrapped when negative. */
+static bool
+sliceelem(Ctx *c, Node *e, const ASlice *s, Val *idx)
+{
+	int b, d;
+	Val k[MAXDIM];
+
+	if ((int)e->l1.n != s->nd || hasslice(e)) {
+		serr(c, e->loc, "index a %d-dimensional array slice with %d integers", s->nd, s->nd);
+		return false;
+	}
+	for (d = 0; d < s->nd; d++)
+		if (!(k[d] = sliceint(c, e->l1.v[d])))
+			return false;
+	for (b = 0; b < s->nbase; b++)
+		idx[b] = s->first[b];
+	for (d = 0; d < s->nd; d++) {
+		b = s->dim[d];
+		idx[b] = i32op(c, OP_ADD, s->first[b], i32op(c, OP_MUL, k[d], s->step[b], e->loc), e->loc);
+		if (!idx[b])
+			return false;
+	}
+	return true;
+}
+
+/* e (its indices: integers and slices) applied to view s: an element
+ * (a load) when it gives an integer for every dimension, else a new view.
+ * As in Warp's view(), integer indices of a view are wrapped when
+ * negative; slice dimensions come first, then the dimensions not indexed. */
+static X
+sliceview(Ctx *c, Node *e, const ASlice *s, Val *elemidx)
+{
+	ASlice *r;
+	X x = xnone();
+	int d, nd = 0;
+
+	if (!hasslice(e) && (int)e->l1.n == s->nd) {
+		Val a[MAXDIM + 1];
+		Op *op;
+		if (elemidx) {
+			/* the element's place, for a store */
+			if (!sliceelem(c, e, s, elemidx))
+				return xnone();
+			return pending();
+		}
+		if (!sliceelem(c, e, s, a + 1))
+			return xnone();
+		a[0] = s->base;
+		op = emitop(c, OP_LOAD, a, s->nbase + 1, 0, tvoid(), e->loc, "array index");
+		return op ? xval(op->res[0]) : xnone();
+	}
+	if ((int)e->l1.n > s->nd) {
+		serr(c, e->loc, "too many indices for a %d-dimensional array", s->nd);
+		return xnone();
+	}
+	r = aalloc(c->tmp, sizeof *r);
+	*r = *s;
+	for (d = 0; d < (int)e->l1.n; d++) {
+		Node *ix = e->l1.v[d];
+		int b = s->dim[d];
+		Val first, n, step;
+		if (ix->kind == E_SLICE) {
+			if (!sliceadjust(c, ix, s->len[d], &first, &n, &step))
+				return xnone();
+			r->len[nd] = n;
+			r->dim[nd++] = b;
+		} else {
+			if (!(first = sliceint(c, ix)))
+				return xnone();
+			first = i32where(c, i32op(c, OP_LT, first, cint(c->m, c->f, S_I32, 0), ix->loc),
+			                 i32op(c, OP_ADD, first, s->len[d], ix->loc), first, ix->loc);
+			step = cint(c->m, c->f, S_I32, 0);
+		}
+		r->first[b] = i32op(c, OP_ADD, s->first[b], i32op(c, OP_MUL, first, s->step[b], ix->loc), ix->loc);
+		r->step[b] = ix->kind == E_SLICE ? i32op(c, OP_MUL, s->step[b], step, ix->loc) : step;
+		if (!r->first[b] || !r->step[b])
+			return xnone();
+	}
+	for (; d < s->nd; d++) {
+		r->len[nd] = s->len[d];
+		r->dim[nd++] = s->dim[d];
+	}
+	r->nd = nd;
+	x.k = X_G;
+	x.g.kind = G_SLICE;
+	x.g.sl = r;
+	x.loc = e->loc;
+	return x;
+}
+
+/* The index groups g[0..n) as one subscript (a[1:3][i] is a[1:3, i]). */
+static Node *
+joined(Ctx *c, Node **g, int n)
+{
+	Node *j;
+	int k, i = 0;
+	uint32_t total = 0;
+
+	if (n == 1)
+		return g[0];
+	for (k = 0; k < n; k++)
+		total += g[k]->l1.n;
+	j = aalloc(c->tmp, sizeof *j);
+	*j = *g[n - 1];
+	j->l1.v = aalloc(c->tmp, (total + 1) * sizeof *j->l1.v);
+	j->l1.n = j->l1.cap = total;
+	for (k = 0; k < n; k++) {
+		uint32_t q;
+		for (q = 0; q < g[k]->l1.n; q++)
+			j->l1.v[i++] = g[k]->l1.v[q];
+	}
+	j->tcomma = true;
+	return j;
+}
+
+/* Chained subscripts g[0..m) (innermost first) of view s, grouped as
+ * Warp's recurse_subscript (codegen.py) does: while more indices remain
+ * than the view has dimensions, its first ndim indices (which must end a
+ * group) index it; the rest index the result together, so a2d[1:3][0] is
+ * a2d[1:3, 0].  Stops at an element (a value, or with elemidx its base
+ * indices: pending()); *used: the groups consumed. */
+static X
+viewgroups(Ctx *c, const ASlice *s, Node **g, int m, int *used, Val *elemidx)
+{
+	int k = 0;
+	X x = xnone();
+
+	while (k < m) {
+		int total = 0, acc = 0, h;
+		for (h = k; h < m; h++)
+			total += (int)g[h]->l1.n;
+		h = m;
+		if (total > s->nd) {
+			for (h = k; h < m; h++) {
+				acc += (int)g[h]->l1.n;
+				if (acc >= s->nd)
+					break;
+			}
+			if (acc > s->nd) {
+				serr(c, g[h]->loc, "Incorrect number of indices specified for array indexing, got %d indices "
+				     "for a %d dimensional array.", acc, s->nd);
+				return xnone();
+			}
+			h++;
+		}
+		x = sliceview(c, joined(c, g + k, h - k), s, elemidx);
+		k = h;
+		if (x.k != X_G)
+			break;
+		s = x.g.sl;
+	}
+	*used = k;
+	return x;
+}
+
+/* e, a chain of subscripts over an array or array view with a slice in
+ * it, or over a local bound to a view: its value (true); false when it is
+ * not one (a vector's slice), compiled as usual. */
+static bool
+slicechain(Ctx *c, Node *e, X *out)
+{
+	Node *g[64], *root = e;
+	int m = 0, k, used;
+	bool sl = false, isview;
+	Bind *bd;
+	ASlice *s;
+	X b, x;
+
+	while (root->kind == E_SUBSCRIPT && m < 64) {
+		sl = sl || hasslice(root);
+		g[m++] = root;
+		root = root->a;
+	}
+	bd = root->kind == E_NAME ? envfind(&c->env, root->s) : NULL;
+	isview = bd && bd->fn && bd->fn->kind == G_SLICE;
+	if ((!sl && !isview) || (root->kind != E_NAME && root->kind != E_ATTR))
+		return false;
+	b = expr(c, root); /* a name or a field: evaluating it again is harmless */
+	if (b.k == X_NONE) {
+		*out = xnone();
+		return true;
+	}
+	if (b.k == X_G && b.g.kind == G_SLICE && b.g.n == 0)
+		s = b.g.sl;
+	else if (b.k == X_VAL && vty(c->f, b.v).k == T_ARRAY)
+		s = wholeview(c, b.v, root->loc);
+	else
+		return false;
+	if (!s) {
+		*out = xnone();
+		return true;
+	}
+	for (k = 0; k < m / 2; k++) {
+		Node *t = g[k];
+		g[k] = g[m - 1 - k];
+		g[m - 1 - k] = t;
+	}
+	x = viewgroups(c, s, g, m, &used, NULL);
+	if (x.k == X_VAL && used < m)
+		x = compsub(c, joined(c, g + used, m - used), x.v);
+	*out = x;
+	return true;
+}
+
+/* A constant integer slice component (Warp's eval_const_slice_component). */
+static bool
+sliceconst(Ctx *c, Node *n, int64_t *v)
+{
+	X x = expr(c, n);
+
+	if (x.k == X_NONE)
+		return false;
+	if (x.k != X_VAL || !x.wconst || x.hasrange || !isconst(c->f, x.v)) {
+		serr(c, n->loc, "Slice component must be a compile-time constant.");
+		return false;
+	}
+	if (!isint(vty(c->f, x.v))) {
+		serr(c, n->loc, "Slice component must be an integer.");
+		return false;
+	}
+	*v = val(c->f, x.v)->c[0].i;
+	return true;
+}
+
+int
+starredslice(Ctx *c, Node *n, X *out, int max)
+{
+	Node *ix;
+	X b;
+	Type t;
+	int64_t bnd[3] = {0, 0, 1}, k;
+	int cnt = 0;
+
+	if (n->kind != E_SUBSCRIPT || n->l1.n != 1 || n->tcomma || n->l1.v[0]->kind != E_SLICE)
+		return 0;
+	ix = n->l1.v[0];
+	if (n->a->kind != E_NAME && n->a->kind != E_ATTR)
+		return 0;
+	b = expr(c, n->a); /* a name or a field: evaluating it again is harmless */
+	if (b.k != X_VAL || vty(c->f, b.v).k != T_ARRAY)
+		return 0;
+	t = vty(c->f, b.v);
+	if (t.nd != 1) {
+		serr(c, n->loc, "Starred expressions with slices are only supported for 1D arrays, got %dD array.", t.nd);
+		return -1;
+	}
+	if ((ix->c && !sliceconst(c, ix->c, &bnd[2])) || (ix->a && !sliceconst(c, ix->a, &bnd[0])) ||
+	    (ix->b && !sliceconst(c, ix->b, &bnd[1])))
+		return -1;
+	if (bnd[2] == 0) {
+		serr(c, ix->loc, "Slice step cannot be zero.");
+		return -1;
+	}
+	if (bnd[2] < 0 && (!ix->a || !ix->b)) {
+		serr(c, ix->loc, "Reverse slices require explicit start and stop bounds when the sequence length is not "
+		     "known at compile time (e.g. slicing an array).");
+		return -1;
+	}
+	if (!ix->b) {
+		serr(c, ix->loc, "Starred expression on arrays requires explicit upper bound (e.g., *array[0:3], not "
+		     "*array[0:]).");
+		return -1;
+	}
+	if (bnd[0] < 0 || bnd[1] < 0) {
+		serr(c, ix->loc, "Starred expression slice bounds cannot be negative for arrays.");
+		return -1;
+	}
+	if (bnd[2] < 0) {
+		serr(c, ix->loc, "Starred expression slice step cannot be negative for arrays.");
+		return -1;
+	}
+	for (k = bnd[0]; k < bnd[1]; k += bnd[2]) {
+		Val a[2];
+		Op *op;
+		if (cnt == max) {
+			serr(c, n->loc, "kpyc unpacks at most %d elements of an array", max);
+			return -1;
+		}
+		a[0] = b.v;
+		a[1] = cint(c->m, c->f, S_I32, k);
+		if (!(op = emitop(c, OP_LOAD, a, 2, 0, tvoid(), n->loc, "array index")))
+			return -1;
+		out[cnt++] = xval(op->res[0]);
+	}
+	if (!cnt) {
+		serr(c, n->loc, "Starred expression results in empty sequence.");
+		return -1;
+	}
+	return cnt;
+}
+
+/* view.shape[d]: the view's length; 0 past its dimensions (Warp's shape
+ * has four entries). */
+static X
+sliceshape(Ctx *c, Node *e, const ASlice *s)
+{
+	X ix;
+	int64_t d;
+
+	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
+		serr(c, e->loc, "index a shape with one constant: a.shape[0]");
+		return xnone();
+	}
+	ix = expr(c, e->l1.v[0]);
+	if (ix.k == X_NONE)
+		return xnone();
+	if (ix.k != X_VAL || !isconst(c->f, ix.v) || !isint(vty(c->f, ix.v)) || ix.hasrange) {
+		serr(c, e->l1.v[0]->loc, "a shape index must be a constant integer");
+		return xnone();
+	}
+	d = val(c->f, ix.v)->c[0].i;
+	if (d < 0 || d >= MAXDIM) {
+		serr(c, e->l1.v[0]->loc, "shape index %lld out of range (a shape has %d entries)", (long long)d, MAXDIM);
+		return xnone();
+	}
+	return xval(d < s->nd ? s->len[d] : cint(c->m, c->f, S_I32, 0));
+}
+
 static X
 subeval(Ctx *c, Node *e, Pend *p)
 {
@@ -954,6 +1393,8 @@ subeval(Ctx *c, Node *e, Pend *p)
 	Pend in;
 
 	memset(p, 0, sizeof *p);
+	if (slicechain(c, e, &b))
+		return b;
 	if (e->a->kind == E_SUBSCRIPT) {
 		b = subeval(c, e->a, &in);
 		if (b.k == X_NONE)
@@ -985,6 +1426,8 @@ subeval(Ctx *c, Node *e, Pend *p)
 		return xnone();
 	if (b.k == X_SHAPE)
 		return shapeindex(c, e, b.v);
+	if (b.k == X_G && b.g.kind == G_SLICE && b.g.n == 1)
+		return sliceshape(c, e, b.g.sl);
 	if (b.k == X_G) {
 		serr(c, e->loc, "%s cannot be subscripted in a kernel", gdesc(&b.g));
 		return xnone();
@@ -1081,6 +1524,19 @@ compsub(Ctx *c, Node *e, Val base)
 	return xnone();
 }
 
+/* Is e the function of the call being compiled, or an attribute path
+ * that leads to it (NS.warp in NS.warp.tid())? */
+static bool
+oncalleepath(Ctx *c, Node *e)
+{
+	Node *p;
+
+	for (p = c->calleepath; p; p = p->kind == E_ATTR ? p->a : NULL)
+		if (p == e)
+			return true;
+	return false;
+}
+
 static X
 attribute(Ctx *c, Node *e)
 {
@@ -1092,7 +1548,7 @@ attribute(Ctx *c, Node *e)
 	if (e->a->kind == E_ATTR && e->a->a->kind == E_NAME && !envfind(&c->env, e->a->a->s)) {
 		/* ENUM.MEMBER.value (a module name, not a local) */
 		const Global *g = gfind(c->file, e->a->a->s);
-		if (g && g->v.kind == G_ENUM) {
+		if (g && g->v.kind == G_ENUM && g->v.n != 2) {
 			GVal v = geval(c->k, c->file, e, true);
 			if (v.kind == G_CONST)
 				return gvalx(c, v, e->loc, e->s);
@@ -1129,6 +1585,27 @@ attribute(Ctx *c, Node *e)
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)
 				return gvalx(c, v, e->loc, e->s);
+		}
+		if (g.kind == G_SLICE && g.n == 0 && strcmp(e->s, "shape") == 0) {
+			b.g.n = 1;
+			return b;
+		}
+		if (g.kind == G_SLICE && g.n == 0 && strcmp(e->s, "ndim") == 0) {
+			X x = xval(cint(c->m, c->f, S_I32, g.sl->nd));
+			x.wconst = true;
+			x.lit.ok = x.lit.isint = true;
+			x.lit.i = g.sl->nd;
+			x.lit.f = g.sl->nd;
+			return x;
+		}
+		if (g.kind == G_SLICE) {
+			serr(c, e->loc, "'%s': kpyc reads an array slice's shape and ndim only", e->s);
+			return xnone();
+		}
+		if (g.kind == G_ENUM && g.n == 2 && !oncalleepath(c, e)) {
+			serr(c, e->a->loc, "Invalid external reference type: <class 'types.SimpleNamespace'> (Warp reads "
+			     "a namespace's attributes only in the function of a call)");
+			return xnone();
 		}
 		if (g.kind == G_ENUM) {
 			const Global *m = gfind(c->file, aprintf(c->tmp, "%s.%s", g.s, e->s));
@@ -1180,7 +1657,25 @@ attribute(Ctx *c, Node *e)
 			x.v = b.v;
 			return x;
 		}
-		serr(c, e->oploc, "array attribute '%s' is not supported in kernels (only a.shape[i])", e->s);
+		if (strcmp(e->s, "dtype") == 0) {
+			/* a.dtype(x): the element type */
+			X x = xnone();
+			x.k = X_G;
+			x.g.kind = G_TYPE;
+			x.g.spec.ty = telem(t);
+			x.loc = e->loc;
+			return x;
+		}
+		if (strcmp(e->s, "ndim") == 0) {
+			X x = xval(cint(c->m, c->f, S_I32, t.nd));
+			x.wconst = true;
+			x.lit.ok = x.lit.isint = true;
+			x.lit.i = t.nd;
+			x.lit.f = t.nd;
+			return x;
+		}
+		serr(c, e->oploc, "array attribute '%s' is not supported in kernels (only a.shape[i], a.ndim, a.dtype)",
+		     e->s);
 		return xnone();
 	}
 	serr(c, e->oploc, "Error, `%s` is not an attribute of '%s' (%s)", e->s,
@@ -1519,6 +2014,7 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 	Val v;
 	Loc loc = target->loc;
 	X b;
+	const ASlice *sv = NULL; /* the array view walked through */
 
 	memset(&p, 0, sizeof p);
 	p.loc = loc;
@@ -1532,14 +2028,54 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 		return;
 	}
 	b = expr(c, root);
-	if (b.k == X_NONE || !(p.base = xvalue(c, b, root->loc)))
-		return;
-	t = vty(c->f, p.base);
-	if (root->kind == E_NAME && t.k != T_ARRAY)
-		local = root->s;
+	if (b.k == X_G && b.g.kind == G_SLICE && b.g.n == 0) {
+		sv = b.g.sl; /* view[i] = v */
+		t = tvoid();
+	} else {
+		if (b.k == X_NONE || !(p.base = xvalue(c, b, root->loc)))
+			return;
+		t = vty(c->f, p.base);
+		if (root->kind == E_NAME && t.k != T_ARRAY)
+			local = root->s;
+	}
 	/* walk from the base to the target */
 	for (i = np - 1; i >= 0; i--) {
 		Node *n = nodes[i];
+		if (sv || (t.k == T_ARRAY && n->kind == E_SUBSCRIPT && hasslice(n))) {
+			/* through an array view (view[i] = v, a[1:3][i].x = v): the
+			 * consecutive subscripts grouped as Warp does; an element of
+			 * the view is its base's element */
+			Node *g[64];
+			int m = 0, used;
+			X x;
+			if (!sv) {
+				Val arr = p.n ? pathval(c, &p) : p.base;
+				if (!arr || !(sv = wholeview(c, arr, n->loc)))
+					return;
+			}
+			while (i - m >= 0 && nodes[i - m]->kind == E_SUBSCRIPT)
+				g[m] = nodes[i - m], m++;
+			if (m == 0) {
+				serr(c, n->oploc, "cannot assign to an array attribute");
+				return;
+			}
+			x = viewgroups(c, sv, g, m, &used, p.idx);
+			if (x.k == X_NONE)
+				return;
+			local = NULL;
+			i -= used - 1;
+			if (x.k == X_G) {
+				sv = x.g.sl;
+				continue;
+			}
+			p.arr = sv->base;
+			p.nidx = sv->nbase;
+			p.base = 0;
+			p.n = 0;
+			t = telem(vty(c->f, sv->base));
+			sv = NULL;
+			continue;
+		}
 		if (t.k == T_ARRAY) {
 			uint32_t j;
 			Val arr;
@@ -1592,6 +2128,10 @@ storeto(Ctx *c, Node *target, X val, int augop, Node *rhs)
 			return;
 		t = steptype(c, t, &p.steps[p.n]);
 		p.n++;
+	}
+	if (sv) {
+		serr(c, loc, "cannot assign to an array slice; assign to its elements");
+		return;
 	}
 	if (p.n == 0 && !p.arr) {
 		serr(c, loc, "cannot assign to this expression");

@@ -177,7 +177,7 @@ samebind(const Bind *a, const Bind *b)
 	if (!a || !b)
 		return a == b;
 	if (a->fn || b->fn)
-		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd &&
+		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd && a->fn->sl == b->fn->sl &&
 		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
 	if (a->ghost || b->ghost)
 		return a->ghost && b->ghost && typeeq(a->gty, b->gty);
@@ -253,6 +253,30 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 
 	memset(&b, 0, sizeof b);
 	b.name = name;
+	if (x.k == X_G && x.g.kind == G_SLICE && x.g.n == 0) {
+		/* an array view (sub = a[1:3]): a view of the same type may
+		 * replace it, but kir's loops do not carry views */
+		if (o && !o->poison && !(o->fn && o->fn->kind == G_SLICE)) {
+			serr(c, loc, "Error, assigning to existing symbol %s with an array slice (kpyc keeps a slice "
+			     "in a local only when the local holds slices throughout)", name);
+			b.poison = true;
+		} else if (o && o->fn && !typeeq(telem(vty(c->f, o->fn->sl->base)), telem(vty(c->f, x.g.sl->base)))) {
+			/* Warp's types_equal compares an array's dtype, not its ndim */
+			serr(c, loc, "Error, assigning to existing symbol %s (array(dtype=%s)) with different type "
+			     "(array(dtype=%s))", name, wptypename(c->m, telem(vty(c->f, o->fn->sl->base))),
+			     wptypename(c->m, telem(vty(c->f, x.g.sl->base))));
+			b.poison = true;
+		} else if (o && o->fn && c->loop) {
+			serr(c, loc, "kpyc does not rebind an array slice inside a loop ('%s'): kir's loops carry values, "
+			     "not views", name);
+			b.poison = true;
+		} else {
+			b.fn = aalloc(c->tmp, sizeof *b.fn);
+			*b.fn = x.g;
+		}
+		envset(c, b);
+		return;
+	}
 	if (x.k == X_G && (x.g.kind == G_FUNC || (x.g.kind == G_WPNAME && builtinop(c->k, x.g.s) >= 0))) {
 		/* a local bound to a function: calls through it go to the function */
 		if (o && !o->poison && !o->fn) {
@@ -938,6 +962,19 @@ ifstmt(Ctx *c, Node *s)
 				} else if (!bp || bp->ghost) {
 					ghost(c, x, ta.k != T_VOID ? ta : tb);
 				}
+				continue;
+			}
+			if ((bt && bt->fn && bt->fn->kind == G_SLICE) || (be && be->fn && be->fn->kind == G_SLICE)) {
+				serr(c, s->loc, "'%s' is bound to different array slices in the branches of this if (kpyc "
+				     "keeps a slice only where it is made)", x);
+				continue;
+			}
+			if (!bp && ((bt && bt->fn && bt->fn->kind != G_SLICE && !be) ||
+			            (be && be->fn && be->fn->kind != G_SLICE && !bt && !edead))) {
+				/* bound to a function on one path only: Warp's merge keeps
+				 * that binding (codegen.py emit_If, "only assigned on the
+				 * 'if' path") */
+				envset(c, bt ? *bt : *be);
 				continue;
 			}
 			if ((bt && bt->fn) || (be && be->fn)) {
@@ -2069,8 +2106,10 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	Buf b = {0};
 	const char *name;
 	int i, n = 2;
+	uint32_t gi = nmget(&fd->file->gmap, fd->name);
+	/* (a function made by a factory is bound to no module name of its own) */
 	bool mangle = fd->kernel ? fd->generic
-	                         : fd->generic || fd->next || fd->file->g[nmget(&fd->file->gmap, fd->name)].v.fd != fd;
+	                         : fd->generic || fd->next || (gi != UINT32_MAX && fd->file->g[gi].v.fd != fd);
 
 	bufputs(&b, kirident(k->a, fd->name));
 	if (mangle) {
@@ -2296,7 +2335,8 @@ semamodule(Kpyc *k)
 				continue;
 			}
 			if (fd->generic) {
-				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters and no wp.overload; "
+				kwarn(k, fd->def->loc, "kernel '%s' has generic (typing.Any) parameters and no wp.overload, and "
+				      "kpyc reads no launch of it in the file's functions whose argument types it can tell; "
 				      "Warp compiles it only for the types it is launched with, kpyc skips it", fd->name);
 				continue;
 			}

@@ -512,6 +512,27 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		if (t.k == T_SCALAR && e->l1.n != 1)
 			return gnone();
+		if (t.k != T_SCALAR && e->l1.n == 1 && (e->l1.v[0]->kind == E_LIST || e->l1.v[0]->kind == E_TUPLE) &&
+		    (int)e->l1.v[0]->l1.n == n) {
+			/* vec3bool([True, False, True]): the components in a sequence */
+			Node tmp = *e;
+			tmp.l1 = e->l1.v[0]->l1;
+			return gcall(k, f, &tmp, quiet);
+		}
+		if (t.k == T_XFORM && e->l1.n == 2) {
+			/* wp.transform(p, q) of a vector and a quaternion constant */
+			GVal p = geval1(k, f, e->l1.v[0], true), q = geval1(k, f, e->l1.v[1], true);
+			if (p.kind != G_CONST || q.kind != G_CONST || !typeeq(p.spec.ty, tvec(3, t.s)) ||
+			    !typeeq(q.spec.ty, tquat(t.s)))
+				return gnone();
+			c = aalloc(k->a, (size_t)n * sizeof *c);
+			memcpy(c, p.c, 3 * sizeof *c);
+			memcpy(c + 3, q.c, 4 * sizeof *c);
+			v.kind = G_CONST;
+			v.spec.ty = t;
+			v.c = c;
+			return v;
+		}
 		if (t.k != T_SCALAR && (int)e->l1.n != n && e->l1.n != 1)
 			return gnone();
 		c = aalloc(k->a, (size_t)n * sizeof *c);
@@ -543,6 +564,32 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	                            strcmp(fn.s, "builtins.max") == 0 || strcmp(fn.s, "builtins.pow") == 0) &&
 	    e->l2.n == 0 && e->l1.n >= 1 && e->l1.n <= 2)
 		return gmath(k, f, e, fn.s);
+	if (fn.kind == G_PYNAME && strcmp(fn.s, "builtins.len") == 0 && e->l1.n == 1 && !e->l2.n) {
+		/* Python's len() of a module tuple, list or string; of a type
+		 * (Warp's type_length: a local's type in wp.static) */
+		GVal a = gnone();
+		bool found = false;
+		if (k->stype && e->l1.v[0]->kind == E_NAME)
+			a = k->stype(k, e->l1.v[0], &found);
+		if (!found)
+			a = geval1(k, f, e->l1.v[0], true);
+		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts))
+			return gscalar(k, S_I32, litint(a.n));
+		if (a.kind == G_STR)
+			return gscalar(k, S_I32, litint((int64_t)strlen(a.s)));
+		if (a.kind == G_TYPE && !a.spec.any) {
+			Type t = a.spec.ty;
+			if (t.k == T_VEC || t.k == T_MAT)
+				return gscalar(k, S_I32, litint(t.n));
+			if (t.k == T_QUAT || t.k == T_XFORM)
+				return gscalar(k, S_I32, litint(ncomp(t)));
+			if (t.k == T_ARRAY)
+				return gscalar(k, S_I32, litint(0)); /* an annotation's array has no data */
+			if (t.k == T_SCALAR)
+				return gscalar(k, S_I32, litint(1)); /* Warp's scalar types have _length_ 1 */
+		}
+		return gnone();
+	}
 	if (fn.kind == G_PYNAME && strncmp(fn.s, "builtins.", 9) == 0) {
 		const char *b = fn.s + 9;
 		if ((strcmp(b, "float") == 0 || strcmp(b, "int") == 0) && e->l1.n == 1 && !e->l2.n) {
@@ -754,6 +801,76 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	}
 	case E_BINOP:
 		return garith(k, e->op, geval1(k, f, e->a, quiet), geval1(k, f, e->b, quiet));
+	case E_COMPARE: {
+		/* Python's comparisons of numbers, and == != of strings */
+		GVal a = geval1(k, f, e->a, quiet), b;
+		bool truth = true;
+		for (i = 0; i < e->l1.n; i++) {
+			Lit x, y;
+			int op = e->cmpops[i], r;
+			b = geval1(k, f, e->l1.v[i], quiet);
+			if (a.kind == G_STR && b.kind == G_STR && (op == C_EQ || op == C_NE)) {
+				r = strcmp(a.s, b.s) == 0;
+				truth = truth && (op == C_EQ ? r : !r);
+			} else if (numval(&a, &x) && numval(&b, &y)) {
+				double p = x.isint ? (double)x.i : x.f, q = y.isint ? (double)y.i : y.f;
+				bool lt = x.isint && y.isint ? x.i < y.i : p < q, eq = x.isint && y.isint ? x.i == y.i : p == q;
+				switch (op) {
+				case C_LT: r = lt; break;
+				case C_LE: r = lt || eq; break;
+				case C_GT: r = !lt && !eq; break;
+				case C_GE: r = !lt; break;
+				case C_EQ: r = eq; break;
+				case C_NE: r = !eq; break;
+				default: return gnone();
+				}
+				if (!x.isint && !y.isint && (isnan(p) || isnan(q)))
+					r = op == C_NE;
+				truth = truth && r;
+			} else {
+				return gnone();
+			}
+			a = b;
+		}
+		return gscalar(k, S_BOOL, litint(truth));
+	}
+	case E_UNSUP:
+		/* a dict display of constant keys: host data (G_HOST, s "dict",
+		 * elts key, value, key, value...), read by subscripts and len() */
+		if (!e->s || strcmp(e->s, "ast.Dict") != 0)
+			return gnone();
+		v.kind = G_HOST;
+		v.s = "dict";
+		v.n = (int)e->l1.n;
+		v.elts = aalloc(k->a, (2 * e->l1.n + 1) * sizeof *v.elts);
+		for (i = 0; i < e->l1.n; i++) {
+			Node *it = e->l1.v[i];
+			if (!it->b)
+				return gnone(); /* **mapping */
+			v.elts[2 * i] = geval1(k, f, it->b, quiet);
+			v.elts[2 * i + 1] = geval1(k, f, it->a, quiet);
+			if (v.elts[2 * i].kind != G_STR && v.elts[2 * i].kind != G_CONST)
+				return gnone();
+		}
+		return v;
+	case E_BOOLOP:
+		/* Python's and/or: the first operand that decides, of numbers
+		 * and strings */
+		for (i = 0; i < e->l1.n; i++) {
+			Lit l;
+			bool t;
+			v = geval1(k, f, e->l1.v[i], quiet);
+			if (v.kind == G_STR)
+				t = v.s[0] != 0;
+			else if (numval(&v, &l))
+				t = l.isint ? l.i != 0 : l.f != 0;
+			else
+				return gnone();
+			if (t == (e->op == BO_OR))
+				return v;
+		}
+		return v;
+	case E_LIST:
 	case E_TUPLE:
 		v.kind = G_TUPLE;
 		v.n = (int)e->l1.n;
@@ -768,8 +885,41 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		return gcall(k, f, e, quiet);
 	case E_SUBSCRIPT: {
 		/* wp.array[float], wp.array2d[wp.vec3] */
-		GVal b = geval1(k, f, e->a, quiet);
+		GVal b;
 		TySpec ts;
+		if (e->a->kind == E_ATTR && strcmp(e->a->s, "builtin_functions") == 0 && e->l1.n == 1 &&
+		    e->l1.v[0]->kind == E_STR && e->l1.v[0]->op != 'b') {
+			/* context.builtin_functions["tid"]: Warp's registry of its
+			 * builtins, the builtin itself */
+			b = geval1(k, f, e->a->a, quiet);
+			size_t n = b.kind == G_WARP ? strlen(b.s) : 0;
+			if (n >= 7 && strcmp(b.s + n - 7, "context") == 0) {
+				v = wpname(k, e->l1.v[0]->s);
+				return v.kind == G_WPNAME ? v : gnone();
+			}
+			return gnone();
+		}
+		b = geval1(k, f, e->a, quiet);
+		if (b.kind == G_HOST && b.elts && e->l1.n == 1 && !e->tcomma && e->l1.v[0]->kind != E_SLICE) {
+			/* D["key"] of a module dict, L[i] of a module list or tuple */
+			GVal key = geval1(k, f, e->l1.v[0], quiet);
+			Lit l;
+			if (b.s && strcmp(b.s, "dict") == 0) {
+				for (i = 0; i < (uint32_t)b.n; i++) {
+					GVal *kk = &b.elts[2 * i];
+					Lit a;
+					if ((kk->kind == G_STR && key.kind == G_STR && strcmp(kk->s, key.s) == 0) ||
+					    (numval(kk, &a) && numval(&key, &l) && a.isint && l.isint && a.i == l.i))
+						v = b.elts[2 * i + 1];
+				}
+				return v;
+			}
+			if (!numval(&key, &l) || !l.isint || key.spec.ty.s == S_BOOL)
+				return gnone();
+			if (l.i < 0)
+				l.i += b.n;
+			return l.i >= 0 && l.i < b.n ? b.elts[l.i] : gnone();
+		}
 		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
 			GVal d = geval1(k, f, e->l1.v[0], quiet);
 			int nd = b.s[5] >= '1' && b.s[5] <= '4' ? b.s[5] - '0' : 1;
@@ -986,7 +1136,7 @@ closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *
 }
 
 static NameMap *
-closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params)
 {
 	const TokArray *t = &f->toks;
 	NameMap *m = aalloc(k->a, sizeof *m);
@@ -1003,7 +1153,7 @@ closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		} else if (kd == ')' || kd == ']' || kd == '}') {
 			if (--depth <= 0)
 				break;
-		} else if (kd == T_NAME && depth == 1) {
+		} else if (kd == T_NAME && depth == 1 && params) {
 			int pk = t->v[j - 1].kind;
 			if (pk == '(' || pk == ',' || pk == '*' || pk == T_POW)
 				ADDNAME(j);
@@ -1118,7 +1268,7 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 {
 	const TokArray *t = &f->toks;
 	NameMap *closure = NULL;
-	uint32_t j;
+	uint32_t j, hi;
 	int depth = 0;
 
 	for (j = i + 1; j + 1 < e; j++) {
@@ -1137,7 +1287,7 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 				int nl = k->nlenient;
 				FuncDecl *fd;
 				if (!closure)
-					closure = closurenames(k, f, i, e);
+					closure = closurenames(k, f, i, e, true);
 				k->lenient++;
 				fd = declfunc(k, f, l->v[0], 'k', encl, closure);
 				k->lenient--;
@@ -1152,7 +1302,13 @@ nesteddefs(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, const char *encl)
 				continue;
 			}
 		}
-		if (w == 'k' || w == 'f' || w == 's')
+		if ((w == 'f' || w == 's') && encl && depth >= 1 && (hi = nmget(&f->hdmap, encl)) != UINT32_MAX &&
+		    f->hdefs[hi].from == i) {
+			/* reported at the end of the file unless a factory call compiles it */
+			if (!f->hdefs[hi].hasfunc)
+				f->hdefs[hi].funcloc = t->v[j].loc;
+			f->hdefs[hi].hasfunc = true;
+		} else if (w == 'k' || w == 'f' || w == 's')
 			kwarn(k, t->v[j].loc, "a @wp.%s inside a function, class or block is not compiled: kpyc compiles "
 			      "module-level definitions only", w == 'k' ? "kernel" : w == 'f' ? "func" : "struct");
 	}
@@ -1210,8 +1366,8 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 			continue;
 		}
 		if (warp) {
-			if (strcmp(al->s, "types") == 0)
-				v = gkind(G_WARP, "types");
+			if (strcmp(al->s, "types") == 0 || strcmp(al->s, "context") == 0 || strcmp(al->s, "_src") == 0)
+				v = gkind(G_WARP, al->s);
 			else
 				v = wpname(k, al->s);
 		} else if (s->u == 0) {
@@ -1251,6 +1407,242 @@ parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
 	return l;
 }
 
+static FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
+static NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
+
+/* Is def decorated @wp.func (alone), or a class @wp.struct? */
+static bool
+funcdecorated(Kpyc *k, FileCtx *f, Node *def)
+{
+	GVal g;
+
+	if ((def->kind != S_DEF && def->kind != S_CLASS) || def->l3.n != 1)
+		return false;
+	g = geval(k, f, def->l3.v[0], true);
+	return g.kind == G_WPNAME && strcmp(g.s, def->kind == S_DEF ? "func" : "struct") == 0;
+}
+
+static void declstruct(Kpyc *k, FileCtx *f, Node *cls);
+
+/* The @wp.func definitions of a factory's body l that Python runs, into
+ * defs (at most max): definitions, and the branch an `if` whose condition
+ * geval values (the closure: the factory's arguments) takes; *ret: the
+ * name of the final `return NAME`.  False on any other statement. */
+static bool
+factorybody(Kpyc *k, FileCtx *f, NodeList *l, Node **defs, int *n, int max, const char **ret, bool top)
+{
+	uint32_t j;
+
+	for (j = 0; j < l->n; j++) {
+		Node *b = l->v[j];
+		if (top && j == 0 && b->kind == S_EXPR && b->a->kind == E_STR)
+			continue;
+		if (b->kind == S_PASS)
+			continue;
+		if (funcdecorated(k, f, b)) {
+			if (*n == max)
+				return false;
+			defs[(*n)++] = b;
+			continue;
+		}
+		if (b->kind == S_IF) {
+			GVal c = geval(k, f, b->a, true);
+			Lit lt;
+			if (c.kind != G_CONST || c.spec.ty.k != T_SCALAR || !c.lit.ok)
+				return false;
+			lt = c.lit;
+			if (!factorybody(k, f, (lt.isint ? lt.i != 0 : lt.f != 0) ? &b->l1 : &b->l2, defs, n, max, ret, false))
+				return false;
+			continue;
+		}
+		if (top && j + 1 == l->n && b->kind == S_RETURN && b->a && b->a->kind == E_NAME) {
+			*ret = b->a->s;
+			continue;
+		}
+		return false;
+	}
+	return true;
+}
+
+/* NAME = FACTORY(args) at the top level, FACTORY a top-level def without
+ * decorators whose body is @wp.func definitions of one name (overloads,
+ * in ifs on the arguments too) and its return (an optional docstring
+ * aside): Warp's function factory, which makes new functions at each
+ * call, reading the factory's parameters from its closure.  kpyc declares
+ * the functions once per call (FACTORY__f, their kir names numbered), the
+ * parameters bound to the call's arguments when kpyc evaluates them
+ * (constants, strings, types, functions; the others and the names the
+ * body rebinds are closure names without a value), the function's name
+ * to the overloads themselves, and binds NAME to them.  False if s is not
+ * such a call (host code). */
+static bool
+factorycall(Kpyc *k, FileCtx *f, Node *s)
+{
+	Node *t, *call, *def, *fdefs[8];
+	NodeList *l;
+	NameMap *m;
+	GVal *vals, v;
+	const Global *g;
+	const NameMap *saved;
+	const char *ret = NULL;
+	bool *set, ok;
+	uint32_t hi, j, np, self;
+	int nf = 0, q;
+	FuncDecl *head = NULL, **tail = &head;
+
+	if (s->kind != S_ASSIGN || s->l1.n != 1 || (t = s->l1.v[0])->kind != E_NAME)
+		return false;
+	call = s->a;
+	if (call->kind != E_CALL || call->a->kind != E_NAME ||
+	    (hi = nmget(&f->hdmap, call->a->s)) == UINT32_MAX ||
+	    !(g = gfind(f, call->a->s)) || g->v.kind != G_HOST)
+		return false;
+	l = parse(k, f, f->hdefs[hi].from, f->hdefs[hi].to, true);
+	if (!l || l->n != 1 || (def = l->v[0])->kind != S_DEF || def->l3.n)
+		return false;
+	/* the call's arguments, as Python binds them */
+	np = def->l2.n;
+	vals = aalloc(k->a, (np + 1) * sizeof *vals);
+	set = aalloc(k->a, (np + 1) * sizeof *set);
+	memset(set, 0, (np + 1) * sizeof *set);
+	for (j = 0; j < np; j++)
+		if (def->l2.v[j]->op != 0)
+			return false; /* *args, **kwargs, / */
+	if (call->l1.n > np)
+		return false;
+	for (j = 0; j < call->l1.n; j++) {
+		if (call->l1.v[j]->kind == E_STARRED)
+			return false;
+		vals[j] = geval(k, f, call->l1.v[j], true);
+		set[j] = true;
+	}
+	for (j = 0; j < call->l2.n; j++) {
+		Node *kw = call->l2.v[j];
+		uint32_t p;
+		if (!kw->s)
+			return false;
+		for (p = 0; p < np && strcmp(def->l2.v[p]->s, kw->s) != 0; p++)
+			;
+		if (p == np || set[p])
+			return false;
+		vals[p] = geval(k, f, kw->a, true);
+		set[p] = true;
+	}
+	for (j = 0; j < np; j++) {
+		if (!set[j]) {
+			if (!def->l2.v[j]->b)
+				return false;
+			vals[j] = geval(k, f, def->l2.v[j]->b, true);
+		}
+	}
+	m = closurenames(k, f, f->hdefs[hi].from, f->hdefs[hi].to, false);
+	for (j = 0; j < np; j++) {
+		const char *pn = def->l2.v[j]->s;
+		int kd = vals[j].kind;
+		if (nmget(m, pn) != UINT32_MAX)
+			continue; /* rebound in the body */
+		if (kd == G_CONST || kd == G_STR || kd == G_TYPE || kd == G_WPNAME || kd == G_FUNC ||
+		    (kd == G_PYNAME && (strcmp(vals[j].s, "builtins.int") == 0 || strcmp(vals[j].s, "builtins.float") == 0 ||
+		                        strcmp(vals[j].s, "builtins.bool") == 0))) {
+			ClosureConst cc;
+			memset(&cc, 0, sizeof cc);
+			cc.f = f;
+			cc.state = 2;
+			cc.v = vals[j];
+			APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+			nmput(k->a, m, pn, k->ncconsts + 1);
+		} else {
+			nmput(k->a, m, pn, 1);
+		}
+	}
+	saved = k->closure;
+	k->closure = m;
+	ok = factorybody(k, f, &def->l1, fdefs, &nf, (int)countof(fdefs), &ret, true);
+	k->closure = saved;
+	if (!ok || !nf || !ret)
+		return false;
+	for (q = 0; q < nf; q++)
+		if (strcmp(fdefs[q]->s, ret) != 0 || fdefs[q]->kind != fdefs[0]->kind)
+			return false;
+	if (fdefs[0]->kind == S_CLASS) {
+		/* a struct factory: a new struct type per call, bound to NAME only */
+		const Global *pg;
+		GVal prev, sv;
+		if (nf != 1)
+			return false;
+		pg = gfind(f, ret);
+		prev = pg ? pg->v : gkind(G_HOST, NULL);
+		f->hdefs[hi].used = true;
+		k->closure = m;
+		declstruct(k, f, fdefs[0]);
+		k->closure = saved;
+		sv = gfind(f, ret)->v;
+		gbind(k, f, ret, prev, fdefs[0]->oploc);
+		gbind(k, f, t->s, sv, t->loc);
+		return true;
+	}
+	{
+		/* the function's own name in its closure: its overloads (filled in below) */
+		ClosureConst cc;
+		memset(&cc, 0, sizeof cc);
+		cc.f = f;
+		cc.state = 2;
+		APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+		self = k->ncconsts - 1;
+		nmput(k->a, m, ret, self + 2);
+	}
+	f->hdefs[hi].used = true;
+	for (q = 0; q < nf; q++) {
+		FuncDecl *fd = declfunc(k, f, fdefs[q], 'f', def->s, m);
+		*tail = fd;
+		tail = &fd->next;
+	}
+	v = gnone();
+	v.kind = G_FUNC;
+	v.fd = head;
+	k->cconsts[self].v = v;
+	gbind(k, f, t->s, v, t->loc);
+	return true;
+}
+
+/* NAME = types.SimpleNamespace(a=..., b=...): Warp resolves NAME.a in a
+ * kernel by getattr on the object, so each keyword whose value kpyc
+ * evaluates (a constant, a string, a type, a builtin or @wp.func, the warp
+ * module) becomes the module name "NAME.a" and NAME is bound as G_ENUM
+ * with n 2; the others stay host code, reported where read.  Warp reads
+ * the namespace in a call's function only (NS.f(x), NS.warp.tid()):
+ * elsewhere (NS.a + 1) it is Warp's "Invalid external reference type".
+ * False if val is not such a call. */
+static bool
+namespaceassign(Kpyc *k, FileCtx *f, Node *t, Node *val)
+{
+	GVal fn, v;
+	uint32_t i;
+
+	if (val->kind != E_CALL || val->l1.n)
+		return false;
+	fn = geval(k, f, val->a, true);
+	if (fn.kind != G_PYNAME || strcmp(fn.s, "types.SimpleNamespace") != 0)
+		return false;
+	for (i = 0; i < val->l2.n; i++) {
+		Node *kw = val->l2.v[i];
+		if (!kw->s)
+			return false; /* **mapping */
+	}
+	for (i = 0; i < val->l2.n; i++) {
+		Node *kw = val->l2.v[i];
+		v = geval(k, f, kw->a, true);
+		if (v.kind != G_CONST && v.kind != G_STR && v.kind != G_TYPE && v.kind != G_WPNAME && v.kind != G_FUNC &&
+		    v.kind != G_WARP && v.kind != G_ENUM)
+			v = gkind(G_HOST, NULL);
+		gbind(k, f, aprintf(k->a, "%s.%s", t->s, kw->s), v, kw->loc);
+	}
+	v = gkind(G_ENUM, t->s);
+	v.n = 2;
+	gbind(k, f, t->s, v, t->loc);
+	return true;
+}
+
 static void
 doassign(Kpyc *k, FileCtx *f, Node *s)
 {
@@ -1282,9 +1674,15 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	}
 	if (t->kind != E_NAME)
 		return;
+	if (namespaceassign(k, f, t, val))
+		return;
 	v = geval(k, f, val, true);
-	if (v.kind == G_NONE || v.kind == G_TUPLE)
+	if (v.kind == G_TUPLE) {
+		/* host data, but len() of it is known */
+		v.kind = G_HOST;
+	} else if (v.kind == G_NONE) {
 		v = gkind(G_HOST, NULL);
+	}
 	gbind(k, f, t->s, v, t->loc);
 }
 
@@ -1564,6 +1962,259 @@ addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
 	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
 }
 
+/* ---- launches: Warp's instantiation of generic kernels ------------------ */
+
+/* The value bound to NAME in the function body l when one plain
+ * `NAME = value` is its only binding there (nested blocks included,
+ * nested defs not); else NULL.  *n counts the bindings. */
+static Node *
+onebinding(const NodeList *l, const char *name, int *n)
+{
+	Node *v = NULL, *w;
+	uint32_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		Node *s = l->v[i];
+		if (s->kind == S_ASSIGN) {
+			for (j = 0; j < s->l1.n; j++) {
+				Node *t = s->l1.v[j];
+				if (t->kind == E_NAME && strcmp(t->s, name) == 0) {
+					(*n)++;
+					v = s->l1.n == 1 ? s->a : NULL;
+				} else if (t->kind != E_NAME && t->kind != E_SUBSCRIPT && t->kind != E_ATTR) {
+					(*n)++; /* a tuple target: assume it binds the name */
+				}
+			}
+		} else if ((s->kind == S_AUGASSIGN || s->kind == S_ANNASSIGN) && s->a->kind == E_NAME &&
+		           strcmp(s->a->s, name) == 0) {
+			(*n) += 2;
+		} else if (s->kind == S_FOR) {
+			(*n) += s->a->kind != E_NAME || strcmp(s->a->s, name) == 0 ? 2 : 0;
+		} else if (s->kind == S_UNSUP) {
+			(*n) += 2; /* with, try...: not read */
+		}
+		if (s->kind == S_IF || s->kind == S_FOR || s->kind == S_WHILE) {
+			if ((w = onebinding(&s->l1, name, n)))
+				v = w;
+			if ((w = onebinding(&s->l2, name, n)))
+				v = w;
+		}
+	}
+	return *n == 1 ? v : NULL;
+}
+
+/* The type Warp infers for launch argument e of a function whose body is
+ * body, read without running it (as Warp's infer_argument_types sees the
+ * value): a literal (int32, float32, bool), a Warp type's constructor
+ * wp.vec3(...), or an array made by wp.zeros/empty/ones/full(shape,
+ * dtype=T) (its shape a tuple: that many dimensions; an int, a module int
+ * constant or a local bound once to an int, int() or len(): one; anything
+ * else may have any number) or wp.array(flat list or tuple of literals,
+ * dtype=T);
+ * a name bound once in the body to one of those.  False if unknown. */
+static bool
+launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int depth)
+{
+	GVal g;
+	TySpec ts;
+	Node *dt, *shape;
+	const char *maker;
+	int n = 0, nd = 1;
+	uint32_t i;
+
+	if (depth > 8)
+		return false;
+	switch (e->kind) {
+	case E_INT:
+		*t = tscalar(S_I32);
+		return !e->big;
+	case E_FLOAT:
+		*t = tscalar(S_F32);
+		return true;
+	case E_BOOL:
+		*t = tscalar(S_BOOL);
+		return true;
+	case E_UNARY:
+		return e->op == U_NEG && (e->a->kind == E_INT || e->a->kind == E_FLOAT) &&
+		       launchtype(k, f, body, e->a, t, depth + 1);
+	case E_NAME:
+		if (!(e = onebinding(body, e->s, &n)))
+			return false;
+		return launchtype(k, f, body, e, t, depth + 1);
+	case E_CALL:
+		break;
+	default:
+		return false;
+	}
+	g = geval(k, f, e->a, true);
+	if (g.kind == G_TYPE && !g.spec.any && !g.spec.anydtype && g.spec.ty.k != T_ARRAY) {
+		*t = g.spec.ty;
+		return true;
+	}
+	if (g.kind != G_WPNAME || !(strcmp(g.s, "zeros") == 0 || strcmp(g.s, "empty") == 0 || strcmp(g.s, "ones") == 0 ||
+	                            strcmp(g.s, "full") == 0 || strcmp(g.s, "array") == 0))
+		return false;
+	maker = g.s;
+	if (!(dt = kwarg(e, "dtype")))
+		return false;
+	g = geval(k, f, dt, true);
+	if (!gvaltype(&g, &ts) || ts.any || ts.anydtype || ts.ty.k == T_ARRAY || ts.ty.k == T_VOID)
+		return false;
+	shape = kwarg(e, "shape");
+	if (strcmp(maker, "array") == 0) {
+		/* wp.array(data, dtype=T): flat data of literals */
+		Node *data = e->l1.n ? e->l1.v[0] : kwarg(e, "data");
+		if (shape || !data || (data->kind != E_LIST && data->kind != E_TUPLE) || !data->l1.n)
+			return false;
+		for (i = 0; i < data->l1.n; i++) {
+			Node *d = data->l1.v[i]->kind == E_UNARY ? data->l1.v[i]->a : data->l1.v[i];
+			if (d->kind != E_INT && d->kind != E_FLOAT && d->kind != E_BOOL)
+				return false;
+		}
+	} else {
+		if (!shape && e->l1.n)
+			shape = e->l1.v[0];
+		if (!shape)
+			return false;
+		int nb = 0, nb2 = 0;
+		if (shape->kind == E_NAME && !onebinding(body, shape->s, &nb) && nb == 0) {
+			/* a module constant: an int is one dimension */
+			GVal sg = geval(k, f, shape, true);
+			Lit l;
+			if (!numval(&sg, &l) || !l.isint)
+				return false;
+		} else if (shape->kind == E_NAME) {
+			/* a local bound once to an int, int(...) or len(...) */
+			Node *b = onebinding(body, shape->s, &nb2);
+			if (b && (b->kind == E_TUPLE || b->kind == E_LIST) && b->l1.n >= 1 && b->l1.n <= MAXDIM)
+				nd = (int)b->l1.n;
+			else if (!b || !(b->kind == E_INT || (b->kind == E_CALL && b->a->kind == E_NAME &&
+			                                      (strcmp(b->a->s, "int") == 0 || strcmp(b->a->s, "len") == 0))))
+				return false;
+		} else if (shape->kind == E_TUPLE || shape->kind == E_LIST) {
+			if (shape->l1.n < 1 || shape->l1.n > MAXDIM)
+				return false;
+			nd = (int)shape->l1.n;
+		} else if (shape->kind != E_INT) {
+			return false; /* a.shape, a call: any number of dimensions */
+		}
+	}
+	*t = tarray(ts.ty, nd);
+	return true;
+}
+
+static bool fitsspec(const TySpec *s, Type t);
+
+/* wp.launch(K, dim, inputs=[...], outputs=[...]) call c in a function
+ * whose body is body, K a generic kernel the file declares no overload
+ * of: Warp instantiates K for the arguments' types at the launch; where
+ * launchtype reads them all, kpyc declares that overload (the launches'
+ * order, a repeated one once). */
+static void
+launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
+{
+	Node *kn = c->l1.n ? c->l1.v[0] : kwarg(c, "kernel"), *parts[2], *args[64];
+	const Global *g;
+	FuncDecl *fd;
+	Type *types;
+	KOverload o;
+	uint32_t n = 0, i, j, q;
+	int p;
+
+	if (!kn || kn->kind != E_NAME || !(g = gfind(f, kn->s)) || g->v.kind != G_KERNEL || !(fd = g->v.fd) ||
+	    !fd->generic || fd->bad || !fd->def || fd->closure || fd->launched < 0)
+		return;
+	if (fd->novls && !fd->launched) {
+		fd->launched = -1; /* declared overloads: Warp's launches add to them, kpyc takes those only */
+		return;
+	}
+	parts[0] = c->l1.n > 2 ? c->l1.v[2] : kwarg(c, "inputs");
+	parts[1] = kwarg(c, "outputs");
+	for (q = 0; q < 2; q++) {
+		if (!parts[q])
+			continue;
+		for (i = 0; (parts[q]->kind == E_LIST || parts[q]->kind == E_TUPLE) && i < parts[q]->l1.n; i++) {
+			if (n == countof(args) || parts[q]->l1.v[i]->kind == E_STARRED)
+				break;
+			args[n++] = parts[q]->l1.v[i];
+		}
+		if ((parts[q]->kind != E_LIST && parts[q]->kind != E_TUPLE) || i < parts[q]->l1.n) {
+			kwarn(k, parts[q]->loc, "kpyc cannot read the arguments of this launch of generic kernel '%s' "
+			      "without running the file; the kernel is not compiled for this launch", fd->name);
+			return;
+		}
+	}
+	if ((int)n != fd->nparams) {
+		kwarn(k, c->loc, "this launch of generic kernel '%s' passes %u arguments for %d parameters; kpyc "
+		      "does not compile the kernel for it", fd->name, n, fd->nparams);
+		return;
+	}
+	types = aalloc(k->a, (n + 1) * sizeof *types);
+	for (p = 0; p < fd->nparams; p++) {
+		const TySpec *sp = &fd->params[p].spec;
+		if (!sp->any && !sp->anydtype) {
+			types[p] = sp->ty;
+			continue;
+		}
+		if (!launchtype(k, f, body, args[p], &types[p], 0) || !fitsspec(sp, types[p])) {
+			kwarn(k, args[p]->loc, "kpyc cannot tell the type of this argument of generic kernel '%s' "
+			      "without running the file; the kernel is not compiled for this launch", fd->name);
+			return;
+		}
+	}
+	for (j = 0; j < fd->novls; j++) {
+		for (p = 0; p < fd->nparams && typeeq(fd->ovls[j].args[p], types[p]); p++)
+			;
+		if (p == fd->nparams)
+			return;
+	}
+	o.args = types;
+	o.loc = c->loc;
+	APUSH(k->a, fd->ovls, fd->novls, fd->capovls, o);
+	fd->launched = 1;
+}
+
+/* Every wp.launch call under node n of the function whose body is body
+ * (a nested def is a function of its own). */
+static void
+findlaunches(Kpyc *k, FileCtx *f, const NodeList *body, Node *n, int depth)
+{
+	uint32_t i;
+	GVal g;
+
+	if (!n || depth > 200)
+		return;
+	if (n->kind == S_DEF) {
+		for (i = 0; i < n->l1.n; i++)
+			findlaunches(k, f, &n->l1, n->l1.v[i], depth + 1);
+		return;
+	}
+	if (n->kind == E_CALL && (n->a->kind == E_ATTR || n->a->kind == E_NAME) &&
+	    (g = geval(k, f, n->a, true)).kind == G_WPNAME && strcmp(g.s, "launch") == 0)
+		launchoverload(k, f, body, n);
+	findlaunches(k, f, body, n->a, depth + 1);
+	findlaunches(k, f, body, n->b, depth + 1);
+	findlaunches(k, f, body, n->c, depth + 1);
+	for (i = 0; i < n->l1.n; i++)
+		findlaunches(k, f, body, n->l1.v[i], depth + 1);
+	for (i = 0; i < n->l2.n; i++)
+		findlaunches(k, f, body, n->l2.v[i], depth + 1);
+}
+
+/* The launches in the file's top-level plain functions (Warp's tests
+ * and examples launch there). */
+static void
+launches(Kpyc *k, FileCtx *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nhdefs; i++) {
+		NodeList *l = parse(k, f, f->hdefs[i].from, f->hdefs[i].to, true);
+		if (l && l->n == 1 && l->v[0]->kind == S_DEF)
+			findlaunches(k, f, &l->v[0]->l1, l->v[0], 0);
+	}
+}
+
 /* The kernel a wp.overload names (a module-level @wp.kernel), else NULL
  * (reported where Warp rejects it). */
 static FuncDecl *
@@ -1582,6 +2233,23 @@ overloadtarget(Kpyc *k, FileCtx *f, const char *name, Loc loc)
 	return g->v.fd;
 }
 
+/* The WARP.overload(...) call statement s is, alone or assigned, else NULL. */
+static Node *
+overloadof(Kpyc *k, FileCtx *f, Node *s)
+{
+	Node *call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
+	GVal fn;
+
+	if (!call || call->kind != E_CALL)
+		return NULL;
+	fn = geval(k, f, call->a, true);
+	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+		return NULL;
+	return call;
+}
+
+static void overloadnode(Kpyc *k, FileCtx *f, Node *call);
+
 /* WARP.overload(KERNEL, [types]) or WARP.overload(KERNEL, {"name": type})
  * at the top level, alone or assigned (tokens [i, e)). */
 static void
@@ -1589,9 +2257,7 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 {
 	const TokArray *t = &f->toks;
 	NodeList *l;
-	Node *s, *call, *kn = NULL, *tn = NULL, **types;
-	GVal fn;
-	FuncDecl *fd;
+	Node *call;
 	uint32_t j;
 
 	for (j = i; j + 1 < e && j < i + 6; j++)
@@ -1600,15 +2266,79 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 	if (j + 1 >= e || j >= i + 6)
 		return;
 	l = parse(k, f, i, e, true);
-	if (!l || l->n != 1)
+	if (!l || l->n != 1 || !(call = overloadof(k, f, l->v[0])))
 		return;
-	s = l->v[0];
-	call = s->kind == S_EXPR ? s->a : s->kind == S_ASSIGN ? s->a : NULL;
-	if (!call || call->kind != E_CALL)
+	overloadnode(k, f, call);
+}
+
+/* for NAME in (T1, T2, ...): WARP.overload(K, [...]) at the top level
+ * (tokens [i, e)): Warp declares an overload per element.  kpyc reads a
+ * loop over a tuple or list display (of tuples, for NAME, NAME2 in ...)
+ * whose body is wp.overload calls only, each call once per element with
+ * the names bound to its values (they stay bound to the last, as in
+ * Python); any other loop is host code, not read. */
+static void
+overloadloop(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
+{
+	NodeList *l = parse(k, f, i, e, true);
+	Node *s, *it, *tg, *names[MAXDIM * 2];
+	GVal *vals;
+	uint32_t j, q, nn;
+
+	if (!l || l->n != 1 || (s = l->v[0])->kind != S_FOR || s->l2.n || !s->l1.n)
 		return;
-	fn = geval(k, f, call->a, true);
-	if (fn.kind != G_WPNAME || strcmp(fn.s, "overload") != 0)
+	it = s->b;
+	tg = s->a;
+	if (it->kind != E_TUPLE && it->kind != E_LIST)
 		return;
+	if (tg->kind == E_NAME) {
+		names[0] = tg;
+		nn = 1;
+	} else if (tg->kind == E_TUPLE && tg->l1.n >= 1 && tg->l1.n <= countof(names)) {
+		for (nn = 0; nn < tg->l1.n; nn++) {
+			if (tg->l1.v[nn]->kind != E_NAME)
+				return;
+			names[nn] = tg->l1.v[nn];
+		}
+	} else {
+		return;
+	}
+	for (j = 0; j < s->l1.n; j++)
+		if (s->l1.v[j]->kind != S_PASS && !overloadof(k, f, s->l1.v[j]))
+			return;
+	vals = aalloc(k->a, (it->l1.n * nn + 1) * sizeof *vals);
+	for (j = 0; j < it->l1.n; j++) {
+		Node *el = it->l1.v[j];
+		if (nn > 1 && (el->kind != E_TUPLE || el->l1.n != nn))
+			return;
+		for (q = 0; q < nn; q++) {
+			GVal v = geval(k, f, nn > 1 ? el->l1.v[q] : el, true);
+			if (v.kind == G_NONE || v.kind == G_HOST)
+				return;
+			vals[j * nn + q] = v;
+		}
+	}
+	for (j = 0; j < it->l1.n; j++) {
+		uint32_t b;
+		int nerr = k->d->nerr;
+		for (q = 0; q < nn; q++)
+			gbind(k, f, names[q]->s, vals[j * nn + q], names[q]->loc);
+		for (b = 0; b < s->l1.n && k->d->nerr == nerr; b++)
+			if (s->l1.v[b]->kind != S_PASS)
+				overloadnode(k, f, overloadof(k, f, s->l1.v[b]));
+		if (k->d->nerr != nerr)
+			break; /* Python stops at the first exception */
+	}
+}
+
+/* The overload call node call: its kernel and types. */
+static void
+overloadnode(Kpyc *k, FileCtx *f, Node *call)
+{
+	Node *kn = NULL, *tn = NULL, **types;
+	FuncDecl *fd;
+	uint32_t j;
+
 	if (call->l1.n > 0)
 		kn = call->l1.v[0];
 	if (call->l1.n > 1)
@@ -1627,7 +2357,12 @@ overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e)
 		return;
 	}
 	types = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *types);
-	if (tn->kind == E_LIST) {
+	if (tn->kind == E_BINOP && tn->op == B_MUL && tn->a->kind == E_LIST && tn->b->kind == E_INT && !tn->b->big &&
+	    tn->b->u <= (uint64_t)fd->nparams && tn->a->l1.n * tn->b->u == (uint64_t)fd->nparams) {
+		/* [wp.array[T]] * 4 */
+		for (j = 0; j < (uint32_t)fd->nparams; j++)
+			types[j] = tn->a->l1.v[j % tn->a->l1.n];
+	} else if (tn->kind == E_LIST) {
 		if ((int)tn->l1.n != fd->nparams) {
 			kerr(k, tn->loc, "Invalid number of arguments for kernel %s", kn->s);
 			return;
@@ -1922,6 +2657,15 @@ scanfile(Kpyc *k, FileCtx *f)
 		case T_CLASS:
 			if (tk->kind == T_CLASS && intenum(k, f, i, e))
 				break;
+			if (tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME) {
+				/* a possible function factory (factorycall) */
+				HostDef hd;
+				memset(&hd, 0, sizeof hd);
+				hd.from = i;
+				hd.to = e;
+				APUSH(k->a, f->hdefs, f->nhdefs, f->caphdefs, hd);
+				nmput(k->a, &f->hdmap, toktext(k, f, &t->v[i + 1]), f->nhdefs - 1);
+			}
 			if (i + 1 < e && t->v[i + 1].kind == T_NAME)
 				gbind(k, f, toktext(k, f, &t->v[i + 1]), gkind(G_HOST, NULL), t->v[i + 1].loc);
 			nesteddefs(k, f, i, e, tk->kind == T_DEF && i + 1 < e && t->v[i + 1].kind == T_NAME ?
@@ -1931,13 +2675,19 @@ scanfile(Kpyc *k, FileCtx *f)
 			/* NAME = ... or NAME: T = ...: a possible constant */
 			if (i + 1 < e && (t->v[i + 1].kind == '=' || t->v[i + 1].kind == ':' || t->v[i + 1].kind == ',')) {
 				NodeList *l = parse(k, f, i, e, false);
-				if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
+				if (l && l->n >= 1 && factorycall(k, f, l->v[0]))
+					;
+				else if (l && l->n >= 1 && (l->v[0]->kind == S_ASSIGN || l->v[0]->kind == S_ANNASSIGN))
 					doassign(k, f, l->v[0]);
 				else if (t->v[i + 1].kind == '=')
 					gbind(k, f, toktext(k, f, tk), gkind(G_HOST, NULL), tk->loc);
 			}
 			break;
 		}
+		case T_FOR:
+			overloadloop(k, f, i, e);
+			nesteddefs(k, f, i, e, NULL);
+			break;
 		default:
 			nesteddefs(k, f, i, e, NULL); /* host code: skipped */
 			break;
@@ -1949,6 +2699,12 @@ scanfile(Kpyc *k, FileCtx *f)
 		}
 		i = e;
 	}
+	launches(k, f);
+	for (i = 0; i < f->nhdefs; i++)
+		if (f->hdefs[i].hasfunc && !f->hdefs[i].used)
+			kwarn(k, f->hdefs[i].funcloc, "a @wp.func or @wp.struct inside a function is not compiled: kpyc "
+			      "compiles it only for top-level calls NAME = FACTORY(...) of a function whose body is the "
+			      "definition and its return");
 }
 
 /* ---- declarations --------------------------------------------------- */
@@ -2147,13 +2903,13 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 	/* bind the name; @wp.func definitions of the same name are overloads */
 	if (!fd->kernel && prev && prev->v.kind == G_FUNC) {
 		FuncDecl *o, **pp;
-		/* an overload with the same parameter types replaces the earlier one */
+		/* an overload with the same parameter types replaces the earlier
+		 * one under the name; a name bound to the earlier function before
+		 * (f1 = f) still calls it, as in Warp */
 		for (pp = &prev->v.fd; (o = *pp); pp = &o->next)
 			if (sametypes(o, fd)) {
 				fd->next = o->next;
 				*pp = fd;
-				o->bad = true;
-				o->def = NULL;
 				return fd;
 			}
 		*pp = fd;

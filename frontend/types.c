@@ -187,13 +187,50 @@ gvaltype(const GVal *g, TySpec *out)
 	return false;
 }
 
+/* The Warp name kpyc does not support that type expression e is built
+ * from (wp.array[wp.bfloat16], wp.indexedarray(dtype=float)), or NULL. */
+static const char *
+unsupportedin(Kpyc *k, FileCtx *f, Node *e, int depth)
+{
+	static const char *const names[] = {"bfloat16", "indexedarray", "fabricarray", "indexedfabricarray"};
+	const char *r;
+	uint32_t i;
+	size_t j;
+
+	if (!e || depth > 16)
+		return NULL;
+	if (e->kind == E_ATTR || e->kind == E_NAME) {
+		GVal g = geval(k, f, e, true);
+		if (g.kind == G_WPNAME)
+			for (j = 0; j < countof(names); j++)
+				if (strncmp(g.s, names[j], strlen(names[j])) == 0)
+					return g.s;
+		return NULL;
+	}
+	if ((r = unsupportedin(k, f, e->a, depth + 1)))
+		return r;
+	for (i = 0; i < e->l1.n; i++)
+		if ((r = unsupportedin(k, f, e->l1.v[i], depth + 1)))
+			return r;
+	for (i = 0; i < e->l2.n; i++)
+		if ((r = unsupportedin(k, f, e->l2.v[i], depth + 1)))
+			return r;
+	return NULL;
+}
+
 bool
 evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
 {
 	GVal g = geval(k, f, e, true);
+	const char *un;
 
 	if (gvaltype(&g, out))
 		return true;
+	if (!quiet && g.kind == G_NONE && (e->kind == E_SUBSCRIPT || e->kind == E_CALL) &&
+	    (un = unsupportedin(k, f, e, 0))) {
+		kerr(k, e->loc, "wp.%s is not supported by kpyc%s", un, strcmp(un, "bfloat16") == 0 ? "" : " (use wp.array)");
+		return false;
+	}
 	if (!quiet) {
 		if (g.kind == G_WPNAME && (strcmp(g.s, "indexedarray") == 0 || strncmp(g.s, "fabricarray", 11) == 0 ||
 		                           strncmp(g.s, "indexedfabricarray", 18) == 0 ||

@@ -157,7 +157,12 @@ def derive_spec(k, kname, kir, cpp, rec, kd, tool, seed):
             sets.setdefault(name, v)
     nd = wd.launch_ndim(kir, kname)
     last = "no candidate"
-    nonzero = False
+    # a slice whose step is a variable: Warp aborts the process on a zero
+    # step (builtin.h slice_assert_step_nonzero), so no integer is 0, not
+    # even one the file launches with (to test that abort)
+    nonzero = re.search(r"\[[^\[\]]*:[^\[\]]*:\s*-?\s*[A-Za-z_]", getattr(k.adj, "source", "") or "") is not None
+    if nonzero:
+        sets = {n: v for n, v in sets.items() if v != 0}
     uses_tid = re.search(r"= tid\b", wd.kernel_body(kir, kname)) is not None
     for dim, shapes in spec_candidates(nd, rec.get("launches", []), arrays_nd, uses_tid):
         m = min([min(s) for s in shapes.values()] or [4])

@@ -21,13 +21,15 @@ the feature that puts it there (tiles, mesh/volume/BVH/hash-grid queries,
 textures, indexed and fabric arrays, native snippets, wp.Function
 parameters: issue 14's list), and marked "deterministic" where it names
 Warp's deterministic mode.  A generic kernel's unit carries the
-wp.overload calls and @wp.overload stubs of its scope (those that read no
+wp.overload calls, top-level loops of them over a tuple or list display of
+types, and @wp.overload stubs of its scope (those that read no
 loop variable or parameter), so both build the overloads the file declares;
 where the file declares none, Warp instantiates the kernel at each launch
 for the arguments' types, so the unit declares, as wp.overload, the types
 of the file's launches of it where they can be read without running the
 file (literals, wp.TYPE(...), locals bound once to those or to
-wp.zeros/empty/ones/full/array(SHAPE, dtype=T)).
+wp.zeros/empty/ones/full/array(SHAPE, dtype=T), T also the variable of
+an enclosing loop over a tuple display: one overload per element).
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation
@@ -121,6 +123,18 @@ def overload_of(stmt):
     return None
 
 
+def overload_loop(stmt):
+    """The kernel a top-level `for NAMES in (tuple or list display):` loop
+    declares overloads of, when its body is wp.overload calls of that one
+    kernel only; else None."""
+    if not (isinstance(stmt, ast.For) and isinstance(stmt.iter, (ast.Tuple, ast.List)) and not stmt.orelse):
+        return None
+    names = {overload_of(b) for b in stmt.body if not isinstance(b, ast.Pass)}
+    if len(names) != 1 or None in names or any(isinstance(b, ast.FunctionDef) for b in stmt.body):
+        return None
+    return names.pop()
+
+
 def used_names(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
@@ -175,6 +189,10 @@ def collect(stmts, scope, kernels, chain, loopvars):
             scope.add(s)
             # class bodies are not visible to the functions in them
             collect(s.body, Scope("class", scope), kernels, chain + [s.name], set())
+        elif scope.kind == "module" and overload_loop(s):
+            # for T in (wp.float32, ...): wp.overload(K, [...]): the loop
+            # declares K's overloads (kpyc reads it as Warp runs it)
+            scope.overloads[overload_loop(s)].append(s)
         elif isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
             lv = set(loopvars)
             if not isinstance(s, ast.While):
@@ -269,15 +287,19 @@ def literal_type(node):
     return None
 
 
-def array_type(node):
+def array_type(node, binds=None, env=None):
     """wp.zeros/empty/ones/full/array(SHAPE, dtype=T) with a literal shape
     (an int or a name: one dimension; a tuple: its length) and T a Python
-    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None."""
+    scalar type or a wp. type: "wp.array(dtype=T, ndim=N)", else None;
+    binds: a function's names bound once (for wp.array's data); env: the
+    values of an enclosing loop's variables (for T)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
             ast.unparse(node.func.value) in ("wp", "warp") and node.func.attr in ARRAY_MAKERS):
         return None
     kw = {k.arg: k.value for k in node.keywords}
     dt = kw.get("dtype")
+    if isinstance(dt, ast.Name) and env and dt.id in env:
+        dt = env[dt.id]
     if dt is None:
         return None
     dts = ast.unparse(dt)
@@ -288,8 +310,17 @@ def array_type(node):
     if shape is None and node.func.attr != "array" and node.args:
         shape = node.args[0]
     if shape is None and node.func.attr == "array":
+        # data a flat list or tuple of literals, wp.TYPE(...) values or
+        # names bound once to those: one dimension (a vector dtype takes
+        # the literals by its length)
         data = node.args[0] if node.args else kw.get("data")
-        if isinstance(data, ast.List) and all(literal_type(e) for e in data.elts):
+        binds = binds or {}
+
+        def flat(e):
+            if literal_type(e):
+                return True
+            return isinstance(e, ast.Name) and len(binds.get(e.id, [])) == 1 and literal_type(binds[e.id][0])
+        if isinstance(data, (ast.List, ast.Tuple)) and data.elts and all(flat(e) for e in data.elts):
             return "wp.array(dtype=%s, ndim=1)" % dts
         return None
     if isinstance(shape, (ast.Name, ast.Attribute)) or (isinstance(shape, ast.Constant) and type(shape.value) is int):
@@ -336,22 +367,50 @@ def launch_overloads(tree, fn):
                 args += part.elts
             if args is None or len(args) != len(params):
                 continue
-            types = {}
-            for p, g, a in zip(params, generic, args):
-                if not g:
-                    continue
-                if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
-                    a = binds[a.id][0]
-                t = literal_type(a) or array_type(a)
-                if t is None:
-                    types = None
-                    break
-                types[p.arg] = t
-            if types:
-                text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
-                if text not in out:
-                    out.append(text)
+            for env in loop_envs(func, c):
+                types = {}
+                for p, g, a in zip(params, generic, args):
+                    if not g:
+                        continue
+                    if isinstance(a, ast.Name) and len(binds.get(a.id, [])) == 1:
+                        a = binds[a.id][0]
+                    t = literal_type(a) or array_type(a, binds, env)
+                    if t is None:
+                        types = None
+                        break
+                    types[p.arg] = t
+                if types:
+                    text = "wp.overload(%s, {%s})\n" % (fn.name, ", ".join("%r: %s" % kv for kv in types.items()))
+                    if text not in out:
+                        out.append(text)
     return out
+
+
+def loop_envs(func, call):
+    """The values of the variables of the innermost loop of func around
+    call that iterates over a tuple or list display (for T, tol in
+    ((wp.float16, 1e-3), ...)): one dict per element; [{}] if none."""
+    best = None
+    for st in ast.walk(func):
+        if isinstance(st, ast.For) and isinstance(st.iter, (ast.Tuple, ast.List)) and \
+                any(n is call for b in st.body for n in ast.walk(b)):
+            if best is None or any(n is st for b in best.body for n in ast.walk(b)):
+                best = st
+    if best is None:
+        return [{}]
+    names = [best.target] if isinstance(best.target, ast.Name) else \
+        list(best.target.elts) if isinstance(best.target, ast.Tuple) else None
+    if not names or not all(isinstance(n, ast.Name) for n in names):
+        return [{}]
+    envs = []
+    for el in best.iter.elts:
+        if len(names) == 1:
+            envs.append({names[0].id: el})
+        elif isinstance(el, (ast.Tuple, ast.List)) and len(el.elts) == len(names):
+            envs.append({n.id: v for n, v in zip(names, el.elts)})
+        else:
+            return [{}]
+    return envs
 
 
 def extract_file(path, rel, stem, names_taken):
@@ -415,7 +474,10 @@ def extract_file(path, rel, stem, names_taken):
         for o in ([] if dynamic else ovls):
             isfn = isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef))
             oseen = set(seen)
-            n2, u2, dyn2 = resolve([(o, scope, (params_of(o) if isfn else set()) | {fn.name}, set())], oseen)
+            local = (params_of(o) if isfn else set()) | {fn.name}
+            if isinstance(o, ast.For):
+                local |= stored_names(o.target)
+            n2, u2, dyn2 = resolve([(o, scope, local, set())], oseen)
             if dyn2:
                 rec["overloads_left_out"] = rec.get("overloads_left_out", 0) + 1
                 continue
@@ -456,7 +518,8 @@ def extract_file(path, rel, stem, names_taken):
             if isinstance(o, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 ot = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1, flags=re.M)
             else:
-                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot, count=1)
+                ot = re.sub(r"(\boverload\s*\(\s*)%s\b" % re.escape(fn.name), r"\g<1>" + name, ot,
+                            count=0 if isinstance(o, ast.For) else 1)
             otexts.append(ot)
         if not otexts:
             # no overload declared: those of the file's launches (Warp's
