@@ -1767,9 +1767,14 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		while (tidy_func_params(g)) {
 			int f;
 
+			/* a dropped argument may have been the last read of a local */
 			for (f = 0; f < k->nfuncs; f++)
-				finish_func(g, &k->funcs[f]->body);
-			finish_func(g, &k->body);
+				do
+					finish_func(g, &k->funcs[f]->body);
+				while (tidy_dead_stores(&k->funcs[f]->body));
+			do
+				finish_func(g, &k->body);
+			while (tidy_dead_stores(&k->body));
 			prune_funcs(k);
 		}
 		tidy_branches(g, &k->body);
