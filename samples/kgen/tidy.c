@@ -484,10 +484,74 @@ live_same(const Live *a, const Live *b)
 	return true;
 }
 
+/* Statements of b, nested ones included, that read or write v. */
+static int
+mentions_expr(const Expr *e, const Var *v)
+{
+	int i, n;
+
+	if (!e)
+		return 0;
+	n = (e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE) && e->var == v;
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		n += mentions_expr(e->a[i], v);
+	return n;
+}
+
+static int
+mentions_block(const Block *b, const Var *v);
+
+static int
+mentions_stmt(const Stmt *s, const Var *v)
+{
+	int j, n = s->var == v;
+
+	for (j = 0; j < s->nvars; j++)
+		n += s->vars[j] == v;
+	n += mentions_expr(s->e, v);
+	for (j = 0; j < s->nidx; j++)
+		n += mentions_expr(s->idx[j], v);
+	return n + mentions_block(&s->body, v) + mentions_block(&s->orelse, v);
+}
+
+static int
+mentions_block(const Block *b, const Var *v)
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		n += mentions_stmt(b->v[i], v);
+	return n;
+}
+
+/* The assignment of v that can define it inside loop body b, where all of v's
+ * mentions lie (the total is n): the first statement of b that mentions v, when it
+ * assigns v without reading it, or such an assignment found the same way in a loop
+ * that holds all n mentions.  NULL if none. */
+static Stmt *
+loop_def(Block *b, const Var *v, int n)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		Stmt *u = b->v[i];
+
+		if (!mentions_stmt(u, v))
+			continue;
+		if (u->kind == S_ASSIGN && u->var == v && !mentions_expr(u->e, v))
+			return u;
+		if ((u->kind == S_FOR || u->kind == S_WHILE) && u->var != v && !mentions_expr(u->e, v) &&
+		    mentions_block(&u->body, v) == n)
+			return loop_def(&u->body, v, n);
+		return NULL;
+	}
+	return NULL;
+}
+
 /* l: live after b on entry, live before b on return; jump: live where a break or
  * continue goes (NULL outside loops).  With rm, removes dead statements. */
 static bool
-dead_block(Block *b, Live *l, const Live *jump, bool rm)
+dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 {
 	bool changed = false;
 	int i, j;
@@ -515,6 +579,23 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 						dead = true;
 						break;
 					}
+					if ((t->kind == S_FOR || t->kind == S_WHILE) && assigned_in(&t->body, s->var)) {
+						/* overwritten in a later loop before any read: when
+						 * every other use is in that loop, its assignment
+						 * defines the variable there */
+						int n = mentions_block(&t->body, s->var);
+						Stmt *u = n + 1 == mentions_block(root, s->var) && t->var != s->var &&
+							  !mentions_expr(t->e, s->var) ? loop_def(&t->body, s->var, n) : NULL;
+
+						if (u) {
+							u->is_def = true;
+							s->var->def = u->e;
+							s->var->literal_init = u->e->kind == E_LIT;
+							s->var->need_dynamic = false; /* mark_dynamic redoes it */
+							dead = true;
+						}
+						break;
+					}
 					if (assigned_in(&t->body, s->var) || assigned_in(&t->orelse, s->var) ||
 					    (t->kind == S_AUG && t->var == s->var) || (t->kind == S_UNPACK && assigned_in(b, s->var)))
 						break;
@@ -537,8 +618,8 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 			Live *t = xmalloc(sizeof *t);
 
 			*t = *l;
-			changed |= dead_block(&s->body, t, jump, rm);
-			changed |= dead_block(&s->orelse, l, jump, rm);
+			changed |= dead_block(&s->body, t, jump, rm, root);
+			changed |= dead_block(&s->orelse, l, jump, rm, root);
 			live_union(l, t);
 			free(t);
 			reads_expr(l, s->e);
@@ -563,7 +644,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 				Live *next = xmalloc(sizeof *next);
 
 				*t = *end;
-				dead_block(&s->body, t, end, false);
+				dead_block(&s->body, t, end, false, root);
 				*next = *l;
 				reads_expr(next, s->e);
 				live_union(next, t);
@@ -580,7 +661,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 				*t = *end;
 			} else {
 				*t = *end;
-				changed |= dead_block(&s->body, t, end, rm);
+				changed |= dead_block(&s->body, t, end, rm, root);
 			}
 			live_union(l, t);
 			live_union(l, end);
@@ -627,7 +708,7 @@ tidy_dead_stores(Block *body)
 	bool changed;
 
 	l->n = 0;
-	changed = dead_block(body, l, NULL, true);
+	changed = dead_block(body, l, NULL, true, body);
 	free(l);
 	return changed;
 }
