@@ -836,7 +836,8 @@ check_kernel(const Kernel *k, Buf *err)
  * tests/kgen/deadweight.test, checks the same on kpyc's kir):
  *   - a parameter the kernel or a helper never uses;
  *   - an operation that computes nothing: x - x, x / x, min/max(x, x), where(c, x, x)
- *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`;
+ *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`,
+ *     `v += x` then `v - x` while neither changed in between (the old v);
  *     an if whose body is empty;
  *   - an expression computed twice while none of its variables changed in between
  *     (a person names it once): any operation, call or load of the same text that
@@ -853,6 +854,13 @@ typedef struct Avail {
 	const Block *body;  /* of the function being read */
 	Buf *err;
 	int nerr;
+	/* the last update of each variable, `v op= x` or `v = a op x`, while neither
+	 * v nor a variable of x changed since: (v, op, text of x, scope depth) */
+	const Var **uv;
+	int *uop;
+	char **ux;
+	int *udepth;
+	int un, ucap;
 } Avail;
 
 /* v is assigned after its definition somewhere in b. */
@@ -967,9 +975,78 @@ name_in(const char *text, const char *name)
 }
 
 static void
+up_kill(Avail *a, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->un; i++) {
+		if (!strcmp(a->uv[i]->name, name) || name_in(a->ux[i], name)) {
+			free(a->ux[i]);
+			continue;
+		}
+		a->uv[n] = a->uv[i];
+		a->uop[n] = a->uop[i];
+		a->ux[n] = a->ux[i];
+		a->udepth[n++] = a->udepth[i];
+	}
+	a->un = n;
+}
+
+static void
+up_pop(Avail *a)
+{
+	while (a->un > 0 && a->udepth[a->un - 1] > a->depth_now)
+		free(a->ux[--a->un]);
+}
+
+/* After statement s: remember the update it makes, if any (v's older one is gone:
+ * assigning v killed it). */
+static void
+up_note(Avail *a, const Stmt *s)
+{
+	const Expr *x;
+	int op;
+
+	if (s->kind == S_AUG) {
+		op = s->op;
+		x = s->e;
+	} else if (s->kind == S_ASSIGN && s->e->kind == E_BIN && s->e->n == 2) {
+		op = s->e->op;
+		x = s->e->a[1];
+	} else
+		return;
+	if ((op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV) || !has_vars(x))
+		return;
+	if (a->un == a->ucap) {
+		a->ucap = a->ucap ? 2 * a->ucap : 16;
+		a->uv = xrealloc(a->uv, sizeof *a->uv * (size_t)a->ucap);
+		a->uop = xrealloc(a->uop, sizeof *a->uop * (size_t)a->ucap);
+		a->ux = xrealloc(a->ux, sizeof *a->ux * (size_t)a->ucap);
+		a->udepth = xrealloc(a->udepth, sizeof *a->udepth * (size_t)a->ucap);
+	}
+	a->ux[a->un] = ex_text(x, a->k);
+	if (name_in(a->ux[a->un], s->var->name)) { /* v += f(v): not invertible by text */
+		free(a->ux[a->un]);
+		return;
+	}
+	a->uv[a->un] = s->var;
+	a->uop[a->un] = op;
+	a->udepth[a->un++] = a->depth_now;
+}
+
+static bool
+inverse_ops(int first, int then)
+{
+	return (first == OP_ADD && then == OP_SUB) || (first == OP_SUB && then == OP_ADD) ||
+	       (first == OP_MUL && then == OP_DIV) || (first == OP_DIV && then == OP_MUL);
+}
+
+static void
 av_kill(Avail *a, const char *name)
 {
 	int i, n = 0;
+
+	up_kill(a, name);
 
 	for (i = 0; i < a->n; i++) {
 		if (name_in(a->text[i], name)) {
@@ -987,6 +1064,7 @@ av_pop(Avail *a)
 {
 	while (a->n > 0 && a->depth[a->n - 1] > a->depth_now)
 		free(a->text[--a->n]);
+	up_pop(a);
 }
 
 /* Variables assigned (not first defined) anywhere in b: they stop being available. */
@@ -1025,6 +1103,17 @@ dw_expr(Avail *a, const Expr *e)
 	if (e->kind == E_BIN && e->n == 2 && has_vars(e->a[0])) {
 		const Expr *l = e->a[0], *r = e->a[1];
 
+		if (l->kind == E_VAR)
+			for (i = a->un - 1; i >= 0; i--)
+				if (a->uv[i] == l->var) {
+					if (inverse_ops(a->uop[i], e->op)) {
+						t = ex_text(r, a->k);
+						if (!strcmp(a->ux[i], t))
+							dw_bad(a, "operation undoes the last update", t);
+						free(t);
+					}
+					break;
+				}
 		/* a local never changed after its definition stands for its value */
 		if (l->kind == E_VAR && l->var->role == V_LOCAL && l->var->def && a->body && !dw_assigned(a->body, l->var))
 			l = l->var->def;
@@ -1124,6 +1213,7 @@ dw_block(Avail *a, const Block *b)
 				a->depth_now++;
 				dw_block(a, &s->body);
 				a->depth_now--;
+				up_pop(a);
 				for (m = 0; m < a->n; m++)
 					free(a->text[m]);
 				a->n = 0;
@@ -1155,6 +1245,9 @@ dw_block(Avail *a, const Block *b)
 		if (s->kind == S_UNPACK)
 			for (j = 0; j < s->nvars; j++)
 				av_kill(a, s->vars[j]->name);
+		if (s->kind == S_ASSIGN && s->is_def)
+			up_kill(a, s->var->name);
+		up_note(a, s);
 	}
 }
 
@@ -1228,5 +1321,9 @@ check_deadweight(const Kernel *k, Buf *err)
 	dw_func(&a, NULL, k->params, k->nparams, &k->body);
 	free(a.text);
 	free(a.depth);
+	free(a.uv);
+	free(a.uop);
+	free(a.ux);
+	free(a.udepth);
 	return a.nerr;
 }
