@@ -839,6 +839,8 @@ check_kernel(const Kernel *k, Buf *err)
  *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`,
  *     `v += x` then `v - x` while neither changed in between (the old v);
  *     an if whose body is empty;
+ *   - a definition whose value nothing reads (overwritten on every path): what
+ *     tidy_dead_stores could not remove;
  *   - an expression computed twice while none of its variables changed in between
  *     (a person names it once): any operation, call or load of the same text that
  *     is still available (computed earlier in this block or an enclosing one).
@@ -1302,6 +1304,10 @@ dw_func(Avail *a, const Func *fn, Var *const *params, int nparams, const Block *
 			dw_bad(a, "unused parameter", params[i]->name);
 	}
 	a->depth_now = 0;
+	if ((i = dead_defs(body)) > 0) {
+		a->nerr += i - 1;
+		dw_bad(a, "definitions nothing reads", i > 1 ? "several" : "one");
+	}
 	dw_block(a, body);
 	a->depth_now = -1;
 	av_pop(a);

@@ -430,6 +430,17 @@ has_rand(const Expr *e)
 	return false;
 }
 
+/* e is an operation on values (not a literal, a copy, a draw or a helper's call). */
+static bool
+computes(const Expr *e)
+{
+	if (e->kind == E_LIT || e->kind == E_VAR || e->kind == E_RAW || e->kind == E_SHAPE || has_rand(e))
+		return false;
+	if (e->kind == E_CALL && strncmp(e->s, "wp.", 3) && strcmp(e->s, "float") && strcmp(e->s, "int"))
+		return false; /* a helper (or a constructor spelled without wp.) */
+	return true;
+}
+
 /* The loop only assigns locals (no stores, atomics, draws, struct fields), none of
  * them live after it. */
 static bool
@@ -549,9 +560,10 @@ loop_def(Block *b, const Var *v, int n)
 }
 
 /* l: live after b on entry, live before b on return; jump: live where a break or
- * continue goes (NULL outside loops).  With rm, removes dead statements. */
+ * continue goes (NULL outside loops).  With rm, removes dead statements; with count,
+ * counts the definitions left whose value nothing reads (see dead_defs). */
 static bool
-dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
+dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root, int *count)
 {
 	bool changed = false;
 	int i, j;
@@ -603,6 +615,8 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 				if (dead)
 					break;
 			}
+			if (count && s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var) && computes(s->e))
+				++*count;
 			live_del(l, s->var);
 			reads_expr(l, s->e);
 			break;
@@ -618,8 +632,8 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 			Live *t = xmalloc(sizeof *t);
 
 			*t = *l;
-			changed |= dead_block(&s->body, t, jump, rm, root);
-			changed |= dead_block(&s->orelse, l, jump, rm, root);
+			changed |= dead_block(&s->body, t, jump, rm, root, count);
+			changed |= dead_block(&s->orelse, l, jump, rm, root, count);
 			live_union(l, t);
 			free(t);
 			reads_expr(l, s->e);
@@ -644,7 +658,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 				Live *next = xmalloc(sizeof *next);
 
 				*t = *end;
-				dead_block(&s->body, t, end, false, root);
+				dead_block(&s->body, t, end, false, root, NULL);
 				*next = *l;
 				reads_expr(next, s->e);
 				live_union(next, t);
@@ -661,7 +675,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 				*t = *end;
 			} else {
 				*t = *end;
-				changed |= dead_block(&s->body, t, end, rm, root);
+				changed |= dead_block(&s->body, t, end, rm, root, count);
 			}
 			live_union(l, t);
 			live_union(l, end);
@@ -700,6 +714,23 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root)
 	return changed;
 }
 
+/* Definitions of a function body whose value nothing reads, that tidy_dead_stores
+ * could not remove (the value is overwritten on every path, but not by one
+ * assignment that can take the definition's place): dead weight, to redraw.  Only
+ * values that compute something count (no literal, copy, draw or helper call), as
+ * in kpyc's kir.  The body is only read. */
+int
+dead_defs(const Block *body)
+{
+	Live *l = xmalloc(sizeof *l);
+	int n = 0;
+
+	l->n = 0;
+	dead_block((Block *)body, l, NULL, false, body, &n);
+	free(l);
+	return n;
+}
+
 /* Remove dead stores from a function body; true if anything went. */
 bool
 tidy_dead_stores(Block *body)
@@ -708,7 +739,7 @@ tidy_dead_stores(Block *body)
 	bool changed;
 
 	l->n = 0;
-	changed = dead_block(body, l, NULL, true, body);
+	changed = dead_block(body, l, NULL, true, body, NULL);
 	free(l);
 	return changed;
 }
