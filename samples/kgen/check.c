@@ -863,6 +863,11 @@ typedef struct Avail {
 	char **ux;
 	int *udepth;
 	int un, ucap;
+	/* copies `v = w` while neither changed since, on the path being read:
+	 * (v, w, scope depth), w already resolved through earlier copies */
+	const Var **cv, **cw;
+	int *cdepth;
+	int cn, ccap;
 } Avail;
 
 /* v is assigned after its definition somewhere in b. */
@@ -995,10 +1000,68 @@ up_kill(Avail *a, const char *name)
 }
 
 static void
+cp_kill(Avail *a, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->cn; i++) {
+		if (!strcmp(a->cv[i]->name, name) || !strcmp(a->cw[i]->name, name))
+			continue;
+		a->cv[n] = a->cv[i];
+		a->cw[n] = a->cw[i];
+		a->cdepth[n++] = a->cdepth[i];
+	}
+	a->cn = n;
+}
+
+/* The variable whose value e is, through the copies on the path; NULL if e is no
+ * variable. */
+static const Var *
+cp_resolve(const Avail *a, const Expr *e)
+{
+	int i;
+
+	if (e->kind != E_VAR)
+		return NULL;
+	for (i = a->cn - 1; i >= 0; i--)
+		if (a->cv[i] == e->var)
+			return a->cw[i];
+	return e->var;
+}
+
+/* After statement s: a copy of a variable. */
+static void
+cp_note(Avail *a, const Stmt *s)
+{
+	if (s->kind != S_ASSIGN || s->e->kind != E_VAR || s->e->var == s->var || s->e->var->role == V_ARRAY)
+		return;
+	if (a->cn == a->ccap) {
+		a->ccap = a->ccap ? 2 * a->ccap : 16;
+		a->cv = xrealloc(a->cv, sizeof *a->cv * (size_t)a->ccap);
+		a->cw = xrealloc(a->cw, sizeof *a->cw * (size_t)a->ccap);
+		a->cdepth = xrealloc(a->cdepth, sizeof *a->cdepth * (size_t)a->ccap);
+	}
+	a->cw[a->cn] = cp_resolve(a, s->e);
+	a->cv[a->cn] = s->var;
+	a->cdepth[a->cn++] = a->depth_now;
+}
+
+/* x and y are the same value: the same text, or copies of one variable. */
+static bool
+same_val(const Avail *a, const Expr *x, const Expr *y)
+{
+	const Var *u = cp_resolve(a, x);
+
+	return ex_eq(x, y, a->k) || (u && u == cp_resolve(a, y));
+}
+
+static void
 up_pop(Avail *a)
 {
 	while (a->un > 0 && a->udepth[a->un - 1] > a->depth_now)
 		free(a->ux[--a->un]);
+	while (a->cn > 0 && a->cdepth[a->cn - 1] > a->depth_now)
+		a->cn--;
 }
 
 /* After statement s: remember the update it makes, if any (v's older one is gone:
@@ -1049,6 +1112,7 @@ av_kill(Avail *a, const char *name)
 	int i, n = 0;
 
 	up_kill(a, name);
+	cp_kill(a, name);
 
 	for (i = 0; i < a->n; i++) {
 		if (name_in(a->text[i], name)) {
@@ -1121,7 +1185,7 @@ dw_expr(Avail *a, const Expr *e)
 			l = l->var->def;
 
 		if ((e->op == OP_SUB || e->op == OP_DIV || e->op == OP_FLOORDIV || e->op == OP_MOD || e->op == OP_BITXOR) &&
-		    ex_eq(l, r, a->k))
+		    (ex_eq(l, r, a->k) || same_val(a, e->a[0], r)))
 			dw_bad(a, "operation on equal operands", (t = ex_text(e, a->k))), free(t);
 		else if (l->kind == E_BIN && l->n == 2 &&
 			 ((e->op == OP_SUB && l->op == OP_ADD) || (e->op == OP_ADD && l->op == OP_SUB) ||
@@ -1129,9 +1193,9 @@ dw_expr(Avail *a, const Expr *e)
 			 ex_eq(l->a[1], r, a->k))
 			dw_bad(a, "operation undone", (t = ex_text(e, a->k))), free(t);
 	}
-	if (e->kind == E_CALL && e->n == 2 && (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) && ex_eq(e->a[0], e->a[1], a->k))
+	if (e->kind == E_CALL && e->n == 2 && (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) && same_val(a, e->a[0], e->a[1]))
 		dw_bad(a, "min/max of equal operands", (t = ex_text(e, a->k))), free(t);
-	if (((e->kind == E_CALL && e->n == 3 && !strcmp(e->s, "wp.where")) || e->kind == E_IFEXP) && ex_eq(e->a[1], e->a[2], a->k))
+	if (((e->kind == E_CALL && e->n == 3 && !strcmp(e->s, "wp.where")) || e->kind == E_IFEXP) && same_val(a, e->a[1], e->a[2]))
 		dw_bad(a, "selection between equal values", (t = ex_text(e, a->k))), free(t);
 	if (!nameable(a, e))
 		return;
@@ -1205,8 +1269,14 @@ dw_block(Avail *a, const Block *b)
 			{
 				/* the else branch sees what was available before the if */
 				char **saved = xmalloc(sizeof *saved * (size_t)(a->n + 1));
+				const Var **scv = xmalloc(sizeof *scv * (size_t)(a->cn + 1));
+				const Var **scw = xmalloc(sizeof *scw * (size_t)(a->cn + 1));
+				int *scd = xmalloc(sizeof *scd * (size_t)(a->cn + 1)), scn = a->cn;
 				int *sdepth = xmalloc(sizeof *sdepth * (size_t)(a->n + 1)), ns = a->n, m;
 
+				memcpy(scv, a->cv, sizeof *scv * (size_t)scn);
+				memcpy(scw, a->cw, sizeof *scw * (size_t)scn);
+				memcpy(scd, a->cdepth, sizeof *scd * (size_t)scn);
 				for (m = 0; m < ns; m++) {
 					saved[m] = xmalloc(strlen(a->text[m]) + 1);
 					strcpy(saved[m], a->text[m]);
@@ -1230,6 +1300,21 @@ dw_block(Avail *a, const Block *b)
 				}
 				free(saved);
 				free(sdepth);
+				/* and the copies of before the if (the then-branch may have
+				 * dropped some; it added none that outlive it) */
+				if (a->ccap < scn + 1) {
+					a->ccap = scn + 1;
+					a->cv = xrealloc(a->cv, sizeof *a->cv * (size_t)a->ccap);
+					a->cw = xrealloc(a->cw, sizeof *a->cw * (size_t)a->ccap);
+					a->cdepth = xrealloc(a->cdepth, sizeof *a->cdepth * (size_t)a->ccap);
+				}
+				memcpy(a->cv, scv, sizeof *scv * (size_t)scn);
+				memcpy(a->cw, scw, sizeof *scw * (size_t)scn);
+				memcpy(a->cdepth, scd, sizeof *scd * (size_t)scn);
+				a->cn = scn;
+				free(scv);
+				free(scw);
+				free(scd);
 			}
 			a->depth_now++;
 			dw_block(a, &s->orelse);
@@ -1250,6 +1335,7 @@ dw_block(Avail *a, const Block *b)
 		if (s->kind == S_ASSIGN && s->is_def)
 			up_kill(a, s->var->name);
 		up_note(a, s);
+		cp_note(a, s);
 	}
 }
 
@@ -1331,5 +1417,8 @@ check_deadweight(const Kernel *k, Buf *err)
 	free(a.uop);
 	free(a.ux);
 	free(a.udepth);
+	free(a.cv);
+	free(a.cw);
+	free(a.cdepth);
 	return a.nerr;
 }
