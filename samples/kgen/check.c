@@ -1274,9 +1274,11 @@ dw_block(Avail *a, const Block *b)
 				int *scd = xmalloc(sizeof *scd * (size_t)(a->cn + 1)), scn = a->cn;
 				int *sdepth = xmalloc(sizeof *sdepth * (size_t)(a->n + 1)), ns = a->n, m;
 
-				memcpy(scv, a->cv, sizeof *scv * (size_t)scn);
-				memcpy(scw, a->cw, sizeof *scw * (size_t)scn);
-				memcpy(scd, a->cdepth, sizeof *scd * (size_t)scn);
+				if (scn > 0) { /* (a->cv is NULL before the first copy) */
+					memcpy(scv, a->cv, sizeof *scv * (size_t)scn);
+					memcpy(scw, a->cw, sizeof *scw * (size_t)scn);
+					memcpy(scd, a->cdepth, sizeof *scd * (size_t)scn);
+				}
 				for (m = 0; m < ns; m++) {
 					saved[m] = xmalloc(strlen(a->text[m]) + 1);
 					strcpy(saved[m], a->text[m]);
@@ -1308,9 +1310,11 @@ dw_block(Avail *a, const Block *b)
 					a->cw = xrealloc(a->cw, sizeof *a->cw * (size_t)a->ccap);
 					a->cdepth = xrealloc(a->cdepth, sizeof *a->cdepth * (size_t)a->ccap);
 				}
-				memcpy(a->cv, scv, sizeof *scv * (size_t)scn);
-				memcpy(a->cw, scw, sizeof *scw * (size_t)scn);
-				memcpy(a->cdepth, scd, sizeof *scd * (size_t)scn);
+				if (scn > 0) {
+					memcpy(a->cv, scv, sizeof *scv * (size_t)scn);
+					memcpy(a->cw, scw, sizeof *scw * (size_t)scn);
+					memcpy(a->cdepth, scd, sizeof *scd * (size_t)scn);
+				}
 				a->cn = scn;
 				free(scv);
 				free(scw);
