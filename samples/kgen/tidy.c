@@ -333,9 +333,12 @@ tidy_copies(Block *body)
  *
  * Backward liveness over the structured body: an assignment or update of a local
  * that no later statement reads (on any path) computes nothing, and a loop all of
- * whose assignments are dead (and that stores nothing) is dead as a whole.  Inside
- * kept loops nothing is removed (values carry over iterations).  Definitions are
- * left to dead-code removal, so a variable keeps its first definition. */
+ * whose assignments are dead (and that stores nothing) is dead as a whole.  A kept
+ * loop's body is read with what is live at its end (after the loop, or the next
+ * iteration), iterated to a fixpoint.  A dead definition goes when a later
+ * assignment can take its place: the next one in its block, or the first use of
+ * the variable in a later loop that holds all its other uses; the rest is left to
+ * dead-code removal and counted by dead_defs (check.c redraws). */
 
 #define LIVE_MAX 512
 
