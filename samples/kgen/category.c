@@ -1754,22 +1754,30 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 			recipe_vary(g);
 		tidy_loads(g);
 		tidy_copies(&k->body);
-		for (i = 0; i < k->nfuncs; i++) {
-			tidy_copies(&k->funcs[i]->body);
-			do
+		/* copies whose variable stops changing once dead stores go propagate too */
+		for (i = 0; i < k->nfuncs; i++)
+			do {
+				tidy_copies(&k->funcs[i]->body);
 				finish_func(g, &k->funcs[i]->body);
-			while (tidy_dead_stores(&k->funcs[i]->body));
-		}
-		do
+			} while (tidy_dead_stores(&k->funcs[i]->body));
+		do {
+			tidy_copies(&k->body);
 			finish_func(g, &k->body);
-		while (tidy_dead_stores(&k->body));
+		} while (tidy_dead_stores(&k->body));
 		prune_funcs(k);
 		while (tidy_func_params(g)) {
 			int f;
 
+			/* a dropped argument may have been the last read of a local */
 			for (f = 0; f < k->nfuncs; f++)
-				finish_func(g, &k->funcs[f]->body);
-			finish_func(g, &k->body);
+				do {
+					tidy_copies(&k->funcs[f]->body);
+					finish_func(g, &k->funcs[f]->body);
+				} while (tidy_dead_stores(&k->funcs[f]->body));
+			do {
+				tidy_copies(&k->body);
+				finish_func(g, &k->body);
+			} while (tidy_dead_stores(&k->body));
 			prune_funcs(k);
 		}
 		tidy_branches(g, &k->body);

@@ -836,8 +836,11 @@ check_kernel(const Kernel *k, Buf *err)
  * tests/kgen/deadweight.test, checks the same on kpyc's kir):
  *   - a parameter the kernel or a helper never uses;
  *   - an operation that computes nothing: x - x, x / x, min/max(x, x), where(c, x, x)
- *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`;
+ *     or `x if c else x`, (a + x) - x and the like, `v += e` right after `v -= e`,
+ *     `v += x` then `v - x` while neither changed in between (the old v);
  *     an if whose body is empty;
+ *   - a definition whose value nothing reads (overwritten on every path): what
+ *     tidy_dead_stores could not remove;
  *   - an expression computed twice while none of its variables changed in between
  *     (a person names it once): any operation, call or load of the same text that
  *     is still available (computed earlier in this block or an enclosing one).
@@ -853,6 +856,18 @@ typedef struct Avail {
 	const Block *body;  /* of the function being read */
 	Buf *err;
 	int nerr;
+	/* the last update of each variable, `v op= x` or `v = a op x`, while neither
+	 * v nor a variable of x changed since: (v, op, text of x, scope depth) */
+	const Var **uv;
+	int *uop;
+	char **ux;
+	int *udepth;
+	int un, ucap;
+	/* copies `v = w` while neither changed since, on the path being read:
+	 * (v, w, scope depth), w already resolved through earlier copies */
+	const Var **cv, **cw;
+	int *cdepth;
+	int cn, ccap;
 } Avail;
 
 /* v is assigned after its definition somewhere in b. */
@@ -967,9 +982,137 @@ name_in(const char *text, const char *name)
 }
 
 static void
+up_kill(Avail *a, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->un; i++) {
+		if (!strcmp(a->uv[i]->name, name) || name_in(a->ux[i], name)) {
+			free(a->ux[i]);
+			continue;
+		}
+		a->uv[n] = a->uv[i];
+		a->uop[n] = a->uop[i];
+		a->ux[n] = a->ux[i];
+		a->udepth[n++] = a->udepth[i];
+	}
+	a->un = n;
+}
+
+static void
+cp_kill(Avail *a, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->cn; i++) {
+		if (!strcmp(a->cv[i]->name, name) || !strcmp(a->cw[i]->name, name))
+			continue;
+		a->cv[n] = a->cv[i];
+		a->cw[n] = a->cw[i];
+		a->cdepth[n++] = a->cdepth[i];
+	}
+	a->cn = n;
+}
+
+/* The variable whose value e is, through the copies on the path; NULL if e is no
+ * variable. */
+static const Var *
+cp_resolve(const Avail *a, const Expr *e)
+{
+	int i;
+
+	if (e->kind != E_VAR)
+		return NULL;
+	for (i = a->cn - 1; i >= 0; i--)
+		if (a->cv[i] == e->var)
+			return a->cw[i];
+	return e->var;
+}
+
+/* After statement s: a copy of a variable. */
+static void
+cp_note(Avail *a, const Stmt *s)
+{
+	if (s->kind != S_ASSIGN || s->e->kind != E_VAR || s->e->var == s->var || s->e->var->role == V_ARRAY)
+		return;
+	if (a->cn == a->ccap) {
+		a->ccap = a->ccap ? 2 * a->ccap : 16;
+		a->cv = xrealloc(a->cv, sizeof *a->cv * (size_t)a->ccap);
+		a->cw = xrealloc(a->cw, sizeof *a->cw * (size_t)a->ccap);
+		a->cdepth = xrealloc(a->cdepth, sizeof *a->cdepth * (size_t)a->ccap);
+	}
+	a->cw[a->cn] = cp_resolve(a, s->e);
+	a->cv[a->cn] = s->var;
+	a->cdepth[a->cn++] = a->depth_now;
+}
+
+/* x and y are the same value: the same text, or copies of one variable. */
+static bool
+same_val(const Avail *a, const Expr *x, const Expr *y)
+{
+	const Var *u = cp_resolve(a, x);
+
+	return ex_eq(x, y, a->k) || (u && u == cp_resolve(a, y));
+}
+
+static void
+up_pop(Avail *a)
+{
+	while (a->un > 0 && a->udepth[a->un - 1] > a->depth_now)
+		free(a->ux[--a->un]);
+	while (a->cn > 0 && a->cdepth[a->cn - 1] > a->depth_now)
+		a->cn--;
+}
+
+/* After statement s: remember the update it makes, if any (v's older one is gone:
+ * assigning v killed it). */
+static void
+up_note(Avail *a, const Stmt *s)
+{
+	const Expr *x;
+	int op;
+
+	if (s->kind == S_AUG) {
+		op = s->op;
+		x = s->e;
+	} else if (s->kind == S_ASSIGN && s->e->kind == E_BIN && s->e->n == 2) {
+		op = s->e->op;
+		x = s->e->a[1];
+	} else
+		return;
+	if ((op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV) || !has_vars(x))
+		return;
+	if (a->un == a->ucap) {
+		a->ucap = a->ucap ? 2 * a->ucap : 16;
+		a->uv = xrealloc(a->uv, sizeof *a->uv * (size_t)a->ucap);
+		a->uop = xrealloc(a->uop, sizeof *a->uop * (size_t)a->ucap);
+		a->ux = xrealloc(a->ux, sizeof *a->ux * (size_t)a->ucap);
+		a->udepth = xrealloc(a->udepth, sizeof *a->udepth * (size_t)a->ucap);
+	}
+	a->ux[a->un] = ex_text(x, a->k);
+	if (name_in(a->ux[a->un], s->var->name)) { /* v += f(v): not invertible by text */
+		free(a->ux[a->un]);
+		return;
+	}
+	a->uv[a->un] = s->var;
+	a->uop[a->un] = op;
+	a->udepth[a->un++] = a->depth_now;
+}
+
+static bool
+inverse_ops(int first, int then)
+{
+	return (first == OP_ADD && then == OP_SUB) || (first == OP_SUB && then == OP_ADD) ||
+	       (first == OP_MUL && then == OP_DIV) || (first == OP_DIV && then == OP_MUL);
+}
+
+static void
 av_kill(Avail *a, const char *name)
 {
 	int i, n = 0;
+
+	up_kill(a, name);
+	cp_kill(a, name);
 
 	for (i = 0; i < a->n; i++) {
 		if (name_in(a->text[i], name)) {
@@ -987,6 +1130,7 @@ av_pop(Avail *a)
 {
 	while (a->n > 0 && a->depth[a->n - 1] > a->depth_now)
 		free(a->text[--a->n]);
+	up_pop(a);
 }
 
 /* Variables assigned (not first defined) anywhere in b: they stop being available. */
@@ -1025,12 +1169,23 @@ dw_expr(Avail *a, const Expr *e)
 	if (e->kind == E_BIN && e->n == 2 && has_vars(e->a[0])) {
 		const Expr *l = e->a[0], *r = e->a[1];
 
+		if (l->kind == E_VAR)
+			for (i = a->un - 1; i >= 0; i--)
+				if (a->uv[i] == l->var) {
+					if (inverse_ops(a->uop[i], e->op)) {
+						t = ex_text(r, a->k);
+						if (!strcmp(a->ux[i], t))
+							dw_bad(a, "operation undoes the last update", t);
+						free(t);
+					}
+					break;
+				}
 		/* a local never changed after its definition stands for its value */
 		if (l->kind == E_VAR && l->var->role == V_LOCAL && l->var->def && a->body && !dw_assigned(a->body, l->var))
 			l = l->var->def;
 
 		if ((e->op == OP_SUB || e->op == OP_DIV || e->op == OP_FLOORDIV || e->op == OP_MOD || e->op == OP_BITXOR) &&
-		    ex_eq(l, r, a->k))
+		    (ex_eq(l, r, a->k) || same_val(a, e->a[0], r)))
 			dw_bad(a, "operation on equal operands", (t = ex_text(e, a->k))), free(t);
 		else if (l->kind == E_BIN && l->n == 2 &&
 			 ((e->op == OP_SUB && l->op == OP_ADD) || (e->op == OP_ADD && l->op == OP_SUB) ||
@@ -1038,9 +1193,9 @@ dw_expr(Avail *a, const Expr *e)
 			 ex_eq(l->a[1], r, a->k))
 			dw_bad(a, "operation undone", (t = ex_text(e, a->k))), free(t);
 	}
-	if (e->kind == E_CALL && e->n == 2 && (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) && ex_eq(e->a[0], e->a[1], a->k))
+	if (e->kind == E_CALL && e->n == 2 && (!strcmp(e->s, "wp.min") || !strcmp(e->s, "wp.max")) && same_val(a, e->a[0], e->a[1]))
 		dw_bad(a, "min/max of equal operands", (t = ex_text(e, a->k))), free(t);
-	if (((e->kind == E_CALL && e->n == 3 && !strcmp(e->s, "wp.where")) || e->kind == E_IFEXP) && ex_eq(e->a[1], e->a[2], a->k))
+	if (((e->kind == E_CALL && e->n == 3 && !strcmp(e->s, "wp.where")) || e->kind == E_IFEXP) && same_val(a, e->a[1], e->a[2]))
 		dw_bad(a, "selection between equal values", (t = ex_text(e, a->k))), free(t);
 	if (!nameable(a, e))
 		return;
@@ -1114,8 +1269,16 @@ dw_block(Avail *a, const Block *b)
 			{
 				/* the else branch sees what was available before the if */
 				char **saved = xmalloc(sizeof *saved * (size_t)(a->n + 1));
+				const Var **scv = xmalloc(sizeof *scv * (size_t)(a->cn + 1));
+				const Var **scw = xmalloc(sizeof *scw * (size_t)(a->cn + 1));
+				int *scd = xmalloc(sizeof *scd * (size_t)(a->cn + 1)), scn = a->cn;
 				int *sdepth = xmalloc(sizeof *sdepth * (size_t)(a->n + 1)), ns = a->n, m;
 
+				if (scn > 0) { /* (a->cv is NULL before the first copy) */
+					memcpy(scv, a->cv, sizeof *scv * (size_t)scn);
+					memcpy(scw, a->cw, sizeof *scw * (size_t)scn);
+					memcpy(scd, a->cdepth, sizeof *scd * (size_t)scn);
+				}
 				for (m = 0; m < ns; m++) {
 					saved[m] = xmalloc(strlen(a->text[m]) + 1);
 					strcpy(saved[m], a->text[m]);
@@ -1124,6 +1287,7 @@ dw_block(Avail *a, const Block *b)
 				a->depth_now++;
 				dw_block(a, &s->body);
 				a->depth_now--;
+				up_pop(a);
 				for (m = 0; m < a->n; m++)
 					free(a->text[m]);
 				a->n = 0;
@@ -1138,6 +1302,23 @@ dw_block(Avail *a, const Block *b)
 				}
 				free(saved);
 				free(sdepth);
+				/* and the copies of before the if (the then-branch may have
+				 * dropped some; it added none that outlive it) */
+				if (a->ccap < scn + 1) {
+					a->ccap = scn + 1;
+					a->cv = xrealloc(a->cv, sizeof *a->cv * (size_t)a->ccap);
+					a->cw = xrealloc(a->cw, sizeof *a->cw * (size_t)a->ccap);
+					a->cdepth = xrealloc(a->cdepth, sizeof *a->cdepth * (size_t)a->ccap);
+				}
+				if (scn > 0) {
+					memcpy(a->cv, scv, sizeof *scv * (size_t)scn);
+					memcpy(a->cw, scw, sizeof *scw * (size_t)scn);
+					memcpy(a->cdepth, scd, sizeof *scd * (size_t)scn);
+				}
+				a->cn = scn;
+				free(scv);
+				free(scw);
+				free(scd);
 			}
 			a->depth_now++;
 			dw_block(a, &s->orelse);
@@ -1155,6 +1336,10 @@ dw_block(Avail *a, const Block *b)
 		if (s->kind == S_UNPACK)
 			for (j = 0; j < s->nvars; j++)
 				av_kill(a, s->vars[j]->name);
+		if (s->kind == S_ASSIGN && s->is_def)
+			up_kill(a, s->var->name);
+		up_note(a, s);
+		cp_note(a, s);
 	}
 }
 
@@ -1209,6 +1394,10 @@ dw_func(Avail *a, const Func *fn, Var *const *params, int nparams, const Block *
 			dw_bad(a, "unused parameter", params[i]->name);
 	}
 	a->depth_now = 0;
+	if ((i = dead_defs(body)) > 0) {
+		a->nerr += i - 1;
+		dw_bad(a, "definitions nothing reads", i > 1 ? "several" : "one");
+	}
 	dw_block(a, body);
 	a->depth_now = -1;
 	av_pop(a);
@@ -1228,5 +1417,12 @@ check_deadweight(const Kernel *k, Buf *err)
 	dw_func(&a, NULL, k->params, k->nparams, &k->body);
 	free(a.text);
 	free(a.depth);
+	free(a.uv);
+	free(a.uop);
+	free(a.ux);
+	free(a.udepth);
+	free(a.cv);
+	free(a.cw);
+	free(a.cdepth);
 	return a.nerr;
 }

@@ -540,6 +540,7 @@ int check_deadweight(const Kernel *k, Buf *err); /* unused parameters, no-ops, r
 void tidy_loads(Gen *g);                  /* before dead-code removal */
 void tidy_copies(Block *body);            /* before dead-code removal */
 bool tidy_dead_stores(Block *body);       /* before dead-code removal */
+int dead_defs(const Block *body);         /* definitions nothing reads (check.c) */
 void tidy_branches(Gen *g, Block *b);     /* after it */
 bool tidy_func_params(Gen *g);
 void tidy_kernel_params(Gen *g);

@@ -333,9 +333,12 @@ tidy_copies(Block *body)
  *
  * Backward liveness over the structured body: an assignment or update of a local
  * that no later statement reads (on any path) computes nothing, and a loop all of
- * whose assignments are dead (and that stores nothing) is dead as a whole.  Inside
- * kept loops nothing is removed (values carry over iterations).  Definitions are
- * left to dead-code removal, so a variable keeps its first definition. */
+ * whose assignments are dead (and that stores nothing) is dead as a whole.  A kept
+ * loop's body is read with what is live at its end (after the loop, or the next
+ * iteration), iterated to a fixpoint.  A dead definition goes when a later
+ * assignment can take its place: the next one in its block, or the first use of
+ * the variable in a later loop that holds all its other uses; the rest is left to
+ * dead-code removal and counted by dead_defs (check.c redraws). */
 
 #define LIVE_MAX 512
 
@@ -430,6 +433,17 @@ has_rand(const Expr *e)
 	return false;
 }
 
+/* e is an operation on values (not a literal, a copy, a draw or a helper's call). */
+static bool
+computes(const Expr *e)
+{
+	if (e->kind == E_LIT || e->kind == E_VAR || e->kind == E_RAW || e->kind == E_SHAPE || has_rand(e))
+		return false;
+	if (e->kind == E_CALL && strncmp(e->s, "wp.", 3) && strcmp(e->s, "float") && strcmp(e->s, "int"))
+		return false; /* a helper (or a constructor spelled without wp.) */
+	return true;
+}
+
 /* The loop only assigns locals (no stores, atomics, draws, struct fields), none of
  * them live after it. */
 static bool
@@ -484,10 +498,75 @@ live_same(const Live *a, const Live *b)
 	return true;
 }
 
+/* Statements of b, nested ones included, that read or write v. */
+static int
+mentions_expr(const Expr *e, const Var *v)
+{
+	int i, n;
+
+	if (!e)
+		return 0;
+	n = (e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE) && e->var == v;
+	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
+		n += mentions_expr(e->a[i], v);
+	return n;
+}
+
+static int
+mentions_block(const Block *b, const Var *v);
+
+static int
+mentions_stmt(const Stmt *s, const Var *v)
+{
+	int j, n = s->var == v;
+
+	for (j = 0; j < s->nvars; j++)
+		n += s->vars[j] == v;
+	n += mentions_expr(s->e, v);
+	for (j = 0; j < s->nidx; j++)
+		n += mentions_expr(s->idx[j], v);
+	return n + mentions_block(&s->body, v) + mentions_block(&s->orelse, v);
+}
+
+static int
+mentions_block(const Block *b, const Var *v)
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		n += mentions_stmt(b->v[i], v);
+	return n;
+}
+
+/* The assignment of v that can define it inside loop body b, where all of v's
+ * mentions lie (the total is n): the first statement of b that mentions v, when it
+ * assigns v without reading it, or such an assignment found the same way in a loop
+ * that holds all n mentions.  NULL if none. */
+static Stmt *
+loop_def(Block *b, const Var *v, int n)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		Stmt *u = b->v[i];
+
+		if (!mentions_stmt(u, v))
+			continue;
+		if (u->kind == S_ASSIGN && u->var == v && !mentions_expr(u->e, v))
+			return u;
+		if ((u->kind == S_FOR || u->kind == S_WHILE) && u->var != v && !mentions_expr(u->e, v) &&
+		    mentions_block(&u->body, v) == n)
+			return loop_def(&u->body, v, n);
+		return NULL;
+	}
+	return NULL;
+}
+
 /* l: live after b on entry, live before b on return; jump: live where a break or
- * continue goes (NULL outside loops).  With rm, removes dead statements. */
+ * continue goes (NULL outside loops).  With rm, removes dead statements; with count,
+ * counts the definitions left whose value nothing reads (see dead_defs). */
 static bool
-dead_block(Block *b, Live *l, const Live *jump, bool rm)
+dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root, int *count)
 {
 	bool changed = false;
 	int i, j;
@@ -515,6 +594,23 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 						dead = true;
 						break;
 					}
+					if ((t->kind == S_FOR || t->kind == S_WHILE) && assigned_in(&t->body, s->var)) {
+						/* overwritten in a later loop before any read: when
+						 * every other use is in that loop, its assignment
+						 * defines the variable there */
+						int n = mentions_block(&t->body, s->var);
+						Stmt *u = n + 1 == mentions_block(root, s->var) && t->var != s->var &&
+							  !mentions_expr(t->e, s->var) ? loop_def(&t->body, s->var, n) : NULL;
+
+						if (u) {
+							u->is_def = true;
+							s->var->def = u->e;
+							s->var->literal_init = u->e->kind == E_LIT;
+							s->var->need_dynamic = false; /* mark_dynamic redoes it */
+							dead = true;
+						}
+						break;
+					}
 					if (assigned_in(&t->body, s->var) || assigned_in(&t->orelse, s->var) ||
 					    (t->kind == S_AUG && t->var == s->var) || (t->kind == S_UNPACK && assigned_in(b, s->var)))
 						break;
@@ -522,6 +618,8 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 				if (dead)
 					break;
 			}
+			if (count && s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var) && computes(s->e))
+				++*count;
 			live_del(l, s->var);
 			reads_expr(l, s->e);
 			break;
@@ -537,8 +635,8 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 			Live *t = xmalloc(sizeof *t);
 
 			*t = *l;
-			changed |= dead_block(&s->body, t, jump, rm);
-			changed |= dead_block(&s->orelse, l, jump, rm);
+			changed |= dead_block(&s->body, t, jump, rm, root, count);
+			changed |= dead_block(&s->orelse, l, jump, rm, root, count);
 			live_union(l, t);
 			free(t);
 			reads_expr(l, s->e);
@@ -563,7 +661,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 				Live *next = xmalloc(sizeof *next);
 
 				*t = *end;
-				dead_block(&s->body, t, end, false);
+				dead_block(&s->body, t, end, false, root, NULL);
 				*next = *l;
 				reads_expr(next, s->e);
 				live_union(next, t);
@@ -580,7 +678,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 				*t = *end;
 			} else {
 				*t = *end;
-				changed |= dead_block(&s->body, t, end, rm);
+				changed |= dead_block(&s->body, t, end, rm, root, count);
 			}
 			live_union(l, t);
 			live_union(l, end);
@@ -619,6 +717,23 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm)
 	return changed;
 }
 
+/* Definitions of a function body whose value nothing reads, that tidy_dead_stores
+ * could not remove (the value is overwritten on every path, but not by one
+ * assignment that can take the definition's place): dead weight, to redraw.  Only
+ * values that compute something count (no literal, copy, draw or helper call), as
+ * in kpyc's kir.  The body is only read. */
+int
+dead_defs(const Block *body)
+{
+	Live *l = xmalloc(sizeof *l);
+	int n = 0;
+
+	l->n = 0;
+	dead_block((Block *)body, l, NULL, false, body, &n);
+	free(l);
+	return n;
+}
+
 /* Remove dead stores from a function body; true if anything went. */
 bool
 tidy_dead_stores(Block *body)
@@ -627,7 +742,7 @@ tidy_dead_stores(Block *body)
 	bool changed;
 
 	l->n = 0;
-	changed = dead_block(body, l, NULL, true);
+	changed = dead_block(body, l, NULL, true, body, NULL);
 	free(l);
 	return changed;
 }

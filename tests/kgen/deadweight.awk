@@ -3,7 +3,8 @@
 # min, max of equal operands, where(c, x, x), (a + x) - x / (a * x) / x with x a value,
 # an if statement whose then-branch is empty); and repeats: a pure instruction with
 # the same operator and operands as one in the same or an enclosing region (so it
-# dominates), except component and field reads, casts of nothing, draws, calls, and
+# dominates; the same result type too: casts of one value to two types differ),
+# except component and field reads, casts of nothing, draws, calls, and
 # updates `x op= c` next to an earlier `x op c`; and dead values: a value of a
 # pure instruction (or a loop's result) that nothing uses (a store that is
 # overwritten or never read).  Prints one line per finding and
@@ -48,7 +49,9 @@ fn == "" { next }
 	}
 	if (n == 2) def[dst] = op SUBSEP a[1] SUBSEP a[2]
 	if (op ~ /^(extract|field|transform_get_translation|transform_get_rotation|tid|shape|rand|randf|randi|randn|rand_init|call|atomic_|noise|pnoise|curlnoise|sample_|poisson|printf)/ || args !~ /%/) next
-	k = op " " args
+	# the result type is part of the key: cast %n : f64 and cast %n : f32 differ
+	ty = ""; if (match(body, / : [^:]*$/)) ty = substr(body, RSTART)
+	k = op " " args ty
 	db = dst; sub(/\.[0-9]+$/, "", db); ab = a[1]; sub(/\.[0-9]+$/, "", ab)
 	if (db == ab) next # x *= c beside an earlier x * c: an update, not a repeat
 	if (key_visible(k)) { print "dup " fn " " dst " = " body; ndup++ } else seen[depth, k] = 1
