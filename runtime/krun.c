@@ -131,7 +131,8 @@ usage(FILE *f)
 	        "  -h, --help               show this help\n"
 	        "  -V, --version            show the version\n"
 	        "\n"
-	        "environment: KPY_CXX (compiler), KPY_CXXFLAGS, KPY_INCLUDE (runtime headers),\n"
+	        "environment: KPY_CXX (compiler), KPY_CXXFLAGS, KPY_CXXFLAGS_DOUBLE (the\n"
+	        "double-precision build's, default KPY_CXXFLAGS), KPY_INCLUDE (runtime headers),\n"
 	        "KPY_CACHE (cache directory)\n");
 }
 
@@ -325,7 +326,10 @@ hostcpu(uint64_t h)
 static char *
 compile(const char *src, bool widened, bool checked, char **cached)
 {
-	const char *cxx = getenv("KPY_CXX"), *flags = getenv("KPY_CXXFLAGS");
+	/* KPY_CXXFLAGS_DOUBLE: the double-precision build's own flags (the
+	 * dataset builds its float build at -O0, where its runs cost no more,
+	 * and this one, whose gradient check runs many launches, optimised) */
+	const char *cxx = getenv("KPY_CXX"), *flags = widened ? getenv("KPY_CXXFLAGS_DOUBLE") : NULL;
 	char *text, *dir, *store = NULL, *fstore = NULL, *argv[256];
 	size_t len;
 	uint64_t h;
@@ -334,6 +338,8 @@ compile(const char *src, bool widened, bool checked, char **cached)
 
 	if (!cxx || !*cxx)
 		cxx = KPY_CXX;
+	if (!flags)
+		flags = getenv("KPY_CXXFLAGS");
 	if (!flags)
 		flags = defaultflags;
 	if (!(text = readfile(src, &len))) {
