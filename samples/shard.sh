@@ -25,10 +25,17 @@ nvcccheck() {
 ARCH=sm_80
 INC=${KPY_INCLUDE:-}
 export LC_ALL=C
-# krun's C++ builds of the shard: -O1 gives the same bits as krun's default
-# -O2 (no fast-math, -ffp-contract=off: IEEE arithmetic either way) in 64% of
-# g++'s time, and the kernels run about as fast at these sizes
-export KPY_CXXFLAGS="${KPY_CXXFLAGS--O1}"
+# krun's C++ builds of the shard (no fast-math, -ffp-contract=off: IEEE
+# arithmetic, the same bits at any -O): the float build at -O0, in half of
+# -O1's g++ time, since its runs (forward, backward, the orders) cost the
+# same CPU either way; the double build, whose gradient check launches each
+# kernel many times, at -Og, the cheapest sum of compile and runs
+# (docs/dataset-engine.md)
+# (KPY_CXXFLAGS set by the user: both builds use it, unless
+# KPY_CXXFLAGS_DOUBLE is set too)
+if [ -z "${KPY_CXXFLAGS+set}" ]; then
+	export KPY_CXXFLAGS=-O0 KPY_CXXFLAGS_DOUBLE="${KPY_CXXFLAGS_DOUBLE--Og}"
+fi
 
 # time per stage (not part of the dataset: OUT/timing/SHARD)
 declare -A T
