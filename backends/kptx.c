@@ -33,7 +33,7 @@ usage(FILE *f)
 	        "      --fast-math       nvptx: as nvcc's --use_fast_math (flush f32 denormals\n"
 	        "                        to zero, approximate sqrt, division, sin, cos, exp,\n"
 	        "                        log, pow); default: IEEE sqrt.rn and div.rn\n"
-	        "      --time            print the wall time of each phase on stderr\n"
+	        "      --time            print the wall and CPU time of each phase on stderr\n"
 	        "  -o, --output=FILE     write to FILE (default: standard output)\n"
 	        "  -h, --help            show this help\n"
 	        "  -V, --version         show the version\n",

@@ -36,7 +36,7 @@ typedef struct KptxOpts {
 	bool fastmath;         /* --fast-math (nvptx): nvcc's --use_fast_math (ftz, approximate
 	                        * sqrt, division and f32 sin/cos/exp/log/pow) */
 	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
-	bool timing;           /* --time: print each phase's wall time on stderr */
+	bool timing;           /* --time: print each phase's wall and CPU time on stderr */
 	const Src *src;        /* the kir text, for located diagnostics */
 	Diag *d;
 } KptxOpts;
