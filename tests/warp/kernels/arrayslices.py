@@ -5,6 +5,8 @@ indexes the base array at first + k * step, so loads, stores, atomics and
 gradients go to the base.  Chained subscripts are grouped as in Warp."""
 import warp as wp
 
+# NORANDOM: slice_1d slice_2d slice_atomic (each reads fixed slices of arrays that must be larger than its launch, as its warpdiff line sets them; on every array the launch's shape, slices run past the end: tests/warp/diff.test checks their results and gradients against Warp's)
+
 
 # warpdiff: kernel=slice_1d {"dim":[4],"shapes":{"x":[10],"y":[4],"n":[4]},"ints":{"lo":[-12,12],"hi":[-12,9],"sp":[1,3],"sn":[-3,-1]}}
 # (hi stays below len(x): with a negative step Warp clamps the start to
