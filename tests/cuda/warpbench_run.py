@@ -237,30 +237,24 @@ def main():
     ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
 
     def timeit(fn, reset=None):
-        # a slow kernel (atomics of millions of threads into one element)
-        # gets fewer launches: about --budget-ms of them, at least 5
-        if reset:
-            reset()
-        ev0.record()
-        fn()
-        ev1.record()
-        ev1.synchronize()
-        once = cp.cuda.get_elapsed_time(ev0, ev1)
-        iters = a.iters
-        if once * (a.iters + a.warmup) > a.budget_ms:
-            iters = max(5, min(a.iters, int(a.budget_ms / max(once, 1e-3))))
-        for _ in range(min(a.warmup, iters)):
-            fn()
-        ts = []
-        for _ in range(iters):
+        def once():  # one launch between CUDA events, in ms
             if reset:
                 reset()
             ev0.record()
             fn()
             ev1.record()
             ev1.synchronize()
-            ts.append(cp.cuda.get_elapsed_time(ev0, ev1) * 1000.0)
-        return float(np.median(ts))
+            return cp.cuda.get_elapsed_time(ev0, ev1)
+
+        # a slow kernel (atomics of millions of threads into one element)
+        # gets fewer launches: about --budget-ms of them, at least 5
+        first = once()
+        iters = a.iters
+        if first * (a.iters + a.warmup) > a.budget_ms:
+            iters = max(5, min(a.iters, int(a.budget_ms / max(first, 1e-3))))
+        for _ in range(min(a.warmup, iters)):
+            fn()
+        return float(np.median([once() * 1000.0 for _ in range(iters)]))
 
     for k in spec["kernels"]:
         key = "%s:%s" % (k["module"], k["kernel"])
