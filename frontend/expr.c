@@ -917,31 +917,41 @@ matslice(Ctx *c, Node *e, Val base, Type t)
 
 static X compsub(Ctx *c, Node *e, Val base);
 
-static X
-shapeindex(Ctx *c, Node *e, Val arr)
+/* The one constant integer index of `a.shape[d]` (e) into *d; false after
+ * an error. */
+static bool
+shapeidx(Ctx *c, Node *e, int64_t *d)
 {
 	X ix;
-	Type at = vty(c->f, arr);
-	int64_t d;
-	Op *op;
 
 	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
 		serr(c, e->loc, "index a shape with one constant: a.shape[0]");
-		return xnone();
+		return false;
 	}
 	ix = expr(c, e->l1.v[0]);
 	if (ix.k == X_NONE)
-		return xnone();
+		return false;
 	if (ix.k != X_VAL || !isconst(c->f, ix.v) || !isint(vty(c->f, ix.v)) || ix.hasrange) {
 		serr(c, e->l1.v[0]->loc, "a shape index must be a constant integer");
-		return xnone();
+		return false;
 	}
-	d = val(c->f, ix.v)->c[0].i;
-	if (d < 0)
-		d += at.nd;
+	*d = val(c->f, ix.v)->c[0].i;
+	return true;
+}
+
+static X
+shapeindex(Ctx *c, Node *e, Val arr)
+{
+	Type at = vty(c->f, arr);
+	int64_t d, given;
+	Op *op;
+
+	if (!shapeidx(c, e, &given))
+		return xnone();
+	d = given < 0 ? given + at.nd : given;
 	if (d < 0 || d >= at.nd) {
 		serr(c, e->l1.v[0]->loc, "shape index %lld out of range for a %d-dimensional array",
-		     (long long)val(c->f, ix.v)->c[0].i, at.nd);
+		     (long long)given, at.nd);
 		return xnone();
 	}
 	op = emitop(c, OP_SHAPE, &arr, 1, (int)d, tvoid(), e->loc, "shape");
@@ -1364,21 +1374,10 @@ starredslice(Ctx *c, Node *n, X *out, int max)
 static X
 sliceshape(Ctx *c, Node *e, const ASlice *s)
 {
-	X ix;
 	int64_t d;
 
-	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
-		serr(c, e->loc, "index a shape with one constant: a.shape[0]");
+	if (!shapeidx(c, e, &d))
 		return xnone();
-	}
-	ix = expr(c, e->l1.v[0]);
-	if (ix.k == X_NONE)
-		return xnone();
-	if (ix.k != X_VAL || !isconst(c->f, ix.v) || !isint(vty(c->f, ix.v)) || ix.hasrange) {
-		serr(c, e->l1.v[0]->loc, "a shape index must be a constant integer");
-		return xnone();
-	}
-	d = val(c->f, ix.v)->c[0].i;
 	if (d < 0 || d >= MAXDIM) {
 		serr(c, e->l1.v[0]->loc, "shape index %lld out of range (a shape has %d entries)", (long long)d, MAXDIM);
 		return xnone();
