@@ -917,46 +917,6 @@ matslice(Ctx *c, Node *e, Val base, Type t)
 
 static X compsub(Ctx *c, Node *e, Val base);
 
-/* The one constant integer index of `a.shape[d]` (e) into *d; false after
- * an error. */
-static bool
-shapeidx(Ctx *c, Node *e, int64_t *d)
-{
-	X ix;
-
-	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
-		serr(c, e->loc, "index a shape with one constant: a.shape[0]");
-		return false;
-	}
-	ix = expr(c, e->l1.v[0]);
-	if (ix.k == X_NONE)
-		return false;
-	if (ix.k != X_VAL || !isconst(c->f, ix.v) || !isint(vty(c->f, ix.v)) || ix.hasrange) {
-		serr(c, e->l1.v[0]->loc, "a shape index must be a constant integer");
-		return false;
-	}
-	*d = val(c->f, ix.v)->c[0].i;
-	return true;
-}
-
-static X
-shapeindex(Ctx *c, Node *e, Val arr)
-{
-	Type at = vty(c->f, arr);
-	int64_t d, given;
-	Op *op;
-
-	if (!shapeidx(c, e, &given))
-		return xnone();
-	d = given < 0 ? given + at.nd : given;
-	if (d < 0 || d >= at.nd) {
-		serr(c, e->l1.v[0]->loc, "shape index %lld out of range for a %d-dimensional array",
-		     (long long)given, at.nd);
-		return xnone();
-	}
-	op = emitop(c, OP_SHAPE, &arr, 1, (int)d, tvoid(), e->loc, "shape");
-	return op ? xval(op->res[0]) : xnone();
-}
 
 /* ---- array slices ----------------------------------------------------- */
 
@@ -1369,20 +1329,65 @@ starredslice(Ctx *c, Node *n, X *out, int max)
 	return cnt;
 }
 
-/* view.shape[d]: the view's length; 0 past its dimensions (Warp's shape
- * has four entries). */
-static X
-sliceshape(Ctx *c, Node *e, const ASlice *s)
+/* Extent k of an array (arr) or of a view (s, arr 0). */
+static Val
+extent(Ctx *c, Val arr, const ASlice *s, int k, Loc loc)
 {
-	int64_t d;
+	Op *op;
 
-	if (!shapeidx(c, e, &d))
-		return xnone();
-	if (d < 0 || d >= MAXDIM) {
-		serr(c, e->l1.v[0]->loc, "shape index %lld out of range (a shape has %d entries)", (long long)d, MAXDIM);
+	if (s)
+		return s->len[k];
+	op = emitop(c, OP_SHAPE, &arr, 1, k, tvoid(), loc, "shape");
+	return op ? op->res[0] : 0;
+}
+
+/* a.shape[d] (arr) or view.shape[d] (s), e the subscript.  Warp's shape has
+ * four entries, 0 past the array's dimensions.  A constant d picks one; a
+ * negative constant counts from the end of an array's dimensions (Python's
+ * reading: Warp reads outside its shape there); any other int d selects
+ * among the four (0 where d is out of range, where Warp reads outside). */
+static X
+shapesub(Ctx *c, Node *e, Val arr, const ASlice *s)
+{
+	int nd = s ? s->nd : vty(c->f, arr).nd;
+	Val r, dim, k;
+	int64_t d;
+	X ix;
+
+	if (e->l1.n != 1 || e->l1.v[0]->kind == E_SLICE) {
+		serr(c, e->loc, "index a shape with one integer: a.shape[0]");
 		return xnone();
 	}
-	return xval(d < s->nd ? s->len[d] : cint(c->m, c->f, S_I32, 0));
+	ix = expr(c, e->l1.v[0]);
+	if (ix.k == X_NONE)
+		return xnone();
+	if (ix.k != X_VAL) {
+		serr(c, e->l1.v[0]->loc, "a shape index must be an int32 value");
+		return xnone();
+	}
+	if (vty(c->f, ix.v).k != T_SCALAR || vty(c->f, ix.v).s != S_I32) {
+		serr(c, e->l1.v[0]->loc, "a shape index must be an int32, not %s", wptypename(c->m, vty(c->f, ix.v)));
+		return xnone();
+	}
+	if (isconst(c->f, ix.v) && !ix.hasrange) {
+		d = val(c->f, ix.v)->c[0].i;
+		if (d < 0 && !s)
+			d += nd;
+		if (d < 0 || d >= MAXDIM) {
+			serr(c, e->l1.v[0]->loc, "shape index %lld out of range (a shape has %d entries)",
+			     (long long)val(c->f, ix.v)->c[0].i, MAXDIM);
+			return xnone();
+		}
+		r = d < nd ? extent(c, arr, s, (int)d, e->loc) : cint(c->m, c->f, S_I32, 0);
+		return r ? xval(r) : xnone();
+	}
+	r = cint(c->m, c->f, S_I32, 0);
+	for (int i = nd - 1; i >= 0 && r; i--) {
+		dim = extent(c, arr, s, i, e->loc);
+		k = cint(c->m, c->f, S_I32, i);
+		r = i32where(c, i32op(c, OP_EQ, ix.v, k, e->loc), dim, r, e->loc);
+	}
+	return r ? xval(r) : xnone();
 }
 
 static X
@@ -1424,9 +1429,9 @@ subeval(Ctx *c, Node *e, Pend *p)
 	if (b.k == X_NONE)
 		return xnone();
 	if (b.k == X_SHAPE)
-		return shapeindex(c, e, b.v);
+		return shapesub(c, e, b.v, 0);
 	if (b.k == X_G && b.g.kind == G_SLICE && b.g.n == 1)
-		return sliceshape(c, e, b.g.sl);
+		return shapesub(c, e, 0, b.g.sl);
 	if (b.k == X_G) {
 		serr(c, e->loc, "%s cannot be subscripted in a kernel", gdesc(&b.g));
 		return xnone();

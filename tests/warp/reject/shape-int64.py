@@ -1,0 +1,7 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array2d(dtype=float), out: wp.array(dtype=int), d: int):
+    i = wp.tid()
+    out[i] = a.shape[wp.int64(1)]
