@@ -7,7 +7,9 @@
  *           computed in the component precision, integer arithmetic with
  *           the type's wrap-around, comparisons, casts, construction,
  *           extract/insert) is replaced by a constant; `where` and `if`
- *           with a constant condition keep only the chosen side.
+ *           with a constant condition keep only the chosen side; identities
+ *           exact for every value (x + -0, x - +0, x * 1, x / 1 on ints and
+ *           floats, true and x, false or x, where(c, x, x)) keep x.
  * keeps:    transcendental functions, reductions (dot, length...) and
  *           anything whose folded value could differ from the run-time one;
  *           integer division by zero and out-of-range shifts or float to
@@ -229,6 +231,68 @@ allconst(F *c, const Op *op)
 	return true;
 }
 
+/* v is a constant whose every component is k (0 or 1); a float 0 must
+ * have the sign neg (x + -0 and x - +0 are x for every x, -0 included). */
+static bool
+isk(F *c, Val v, int k, bool neg)
+{
+	Type t = vty(c->f, v);
+	int i, n;
+
+	if (!isconst(c->f, v) || (t.k != T_SCALAR && t.k != T_VEC && t.k != T_MAT))
+		return false;
+	n = ncomp(t);
+	for (i = 0; i < n; i++) {
+		Scal x = cv(c, v)[i];
+		if (scalarisfloat(t.s) ? x.f != k || (k == 0 && !signbit(x.f) != !neg) : x.i != k)
+			return false;
+	}
+	return true;
+}
+
+/* An identity of op that holds for every value, float or not: x + -0,
+ * x - +0, x * 1, x / 1, true and x, false or x, where(c, x, x) are x;
+ * false and x, true or x are the constant.  Returns the replacement or 0. */
+static Val
+identity(F *c, Op *op)
+{
+	Func *f = c->f;
+	Type rt = vty(f, op->res[0]);
+	Val a = op->args[0], b = op->nargs > 1 ? op->args[1] : 0;
+
+	switch (op->code) {
+	case OP_ADD:
+		if (isk(c, a, 0, true) && typeeq(vty(f, b), rt))
+			return b;
+		/* fallthrough */
+	case OP_SUB:
+		if (isk(c, b, 0, op->code == OP_ADD) && typeeq(vty(f, a), rt))
+			return a;
+		return 0;
+	case OP_MUL: /* by a scalar 1 only: a matrix of ones is no identity */
+		if (vty(f, a).k == T_SCALAR && isk(c, a, 1, false) && typeeq(vty(f, b), rt))
+			return b;
+		/* fallthrough */
+	case OP_DIV:
+		if (vty(f, b).k == T_SCALAR && isk(c, b, 1, false) && typeeq(vty(f, a), rt))
+			return a;
+		return 0;
+	case OP_AND:
+	case OP_OR:
+		if (!typeeq(vty(f, a), rt) || !typeeq(vty(f, b), rt))
+			return 0;
+		if (isconst(f, a))
+			return (cv(c, a)[0].u != 0) == (op->code == OP_AND) ? b : a;
+		if (isconst(f, b))
+			return (cv(c, b)[0].u != 0) == (op->code == OP_AND) ? a : b;
+		return 0;
+	case OP_WHERE:
+		return a && op->args[1] == op->args[2] ? op->args[1] : 0;
+	default:
+		return 0;
+	}
+}
+
 /* Try to fold op (operands already substituted).  Returns the constant or 0. */
 static Val
 tryfold(F *c, Op *op)
@@ -247,7 +311,7 @@ tryfold(F *c, Op *op)
 		return cond.u != 0 ? op->args[1] : op->args[2];
 	}
 	if (!allconst(c, op))
-		return 0;
+		return identity(c, op);
 	switch (op->code) {
 	case OP_ZERO:
 		if (rt.k == T_SCALAR || iscomposite(rt))
