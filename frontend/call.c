@@ -68,21 +68,6 @@ iswarpname(const char *name)
 	return findsig(name) != NULL;
 }
 
-/* Rows of ops.def that are not Warp builtins a user calls by name. */
-static bool
-internalrow(int op)
-{
-	switch (op) {
-	case OP_IF: case OP_FOR: case OP_WHILE: case OP_YIELD: case OP_BREAK: case OP_CONTINUE:
-	case OP_RET: case OP_CALL: case OP_CAST: case OP_VEC: case OP_MAT: case OP_QUAT:
-	case OP_TRANSFORM: case OP_ZERO: case OP_EXTRACT: case OP_INSERT: case OP_FIELD:
-	case OP_SETFIELD: case OP_LOAD: case OP_VIEW: case OP_STORE: case OP_SHAPE: case OP_ASSERT:
-	case OP_AND: case OP_OR: case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-		return true;
-	}
-	return false;
-}
-
 int
 builtinop(Kpyc *k, const char *name)
 {
@@ -95,7 +80,8 @@ builtinop(Kpyc *k, const char *name)
 	v = nmget(&k->ops, name);
 	op = v == UINT32_MAX ? -1 : (int)v;
 
-	if (op < 0 || internalrow(op))
+	/* rows of ops.def that are not Warp builtins a user calls by name */
+	if (op < 0 || (opinfo[op].flags & F_KIRONLY))
 		return -1;
 	return op;
 }
@@ -828,16 +814,13 @@ keywords(Ctx *c, const char *name, Args *a)
 	return true;
 }
 
-/* Warp builtins that also take output variables after their inputs:
- * svd3(A, U, sigma, V) assigns U, sigma and V. */
+/* Warp builtins that also take output variables after their inputs
+ * (F_OUTARGS): svd3(A, U, sigma, V) assigns U, sigma and V.  The number of
+ * inputs, or -1. */
 static int
 outputform(int code)
 {
-	switch (code) {
-	case OP_SVD3: case OP_SVD2: case OP_QR3: case OP_EIG3: case OP_QUAT_TO_AXIS_ANGLE:
-		return 1; /* inputs */
-	}
-	return -1;
+	return (opinfo[code].flags & F_OUTARGS) ? opinfo[code].amax : -1;
 }
 
 static X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
@@ -891,7 +874,7 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 		Buf tl = {0};
 		const char *why = err.s ? strstr(err.s, "): ") : NULL;
 		typelist(c, &tl, v, a->n);
-		if ((code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS) && a->n >= 2 && in[0].k == T_ARRAY &&
+		if ((opinfo[code].flags & F_ATOMIC) && a->n >= 2 && in[0].k == T_ARRAY &&
 		    why && strstr(why, "element type"))
 			serr(c, loc, "%s() value argument type (%s) must be of the same type as the array (%s)", name,
 			     wptypename(c->m, in[a->n - 1]), wptypename(c->m, telem(in[0])));

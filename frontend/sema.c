@@ -1960,7 +1960,7 @@ detast(Ctx *c, Node *n, bool discarded)
 static bool
 isatomicop(int code)
 {
-	return code >= OP_ATOMIC_ADD && code <= OP_ATOMIC_CAS;
+	return opinfo[code].flags & F_ATOMIC;
 }
 
 typedef struct DetScan {

@@ -256,6 +256,8 @@ enum {
 	F_ATOMIC = 1 << 14, /* atomic read-modify-write of an array element */
 	F_LINEAR = 1 << 15, /* linear: zero when all its float operands are zero */
 	F_MULTILIN = 1 << 16, /* linear in each operand: zero when one float operand is */
+	F_KIRONLY = 1 << 17, /* a kir construct, not a Warp builtin called by name (kpyc) */
+	F_OUTARGS = 1 << 18, /* Warp also takes output variables after its amax inputs (svd3) */
 };
 
 /* Op families (in the `flags` column, at most one per row): which runtime

@@ -1,25 +1,13 @@
-# lib.sh — shared by the tests/ad/*.test TAP scripts (sourced).
+# lib.sh — shared by the tests/ad/*.test TAP scripts (sourced after
+# tests/lib.sh, whose TAP helpers they use; scratch files in $TMP = $TMPD).
 #   gradcheck_file FILE.kir [PASSES]
 #       differentiate FILE (kopt -p ad,fold,cse,dce --verify-each, or PASSES),
 #       then check every kernel named on a `# CHECK @name: OPTIONS` line with
 #       kirgrad OPTIONS (one TAP case each)
-#   ok NAME / not_ok NAME [DETAIL] / skip NAME REASON / done_testing
+. "$top_srcdir/tests/lib.sh"
 KOPT="$top_builddir/kopt"
 KIRGRAD="$top_builddir/tests/ad/kirgrad"
-TMP=${TMPDIR:-/tmp}/kpy-ad.$$
-mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n - $1"
-	[ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /'
-	return 0
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-done_testing() { echo "1..$n"; exit 0; }
+TMP=$TMPD
 
 gradcheck_file() {
 	f=$1
@@ -27,7 +15,7 @@ gradcheck_file() {
 	base=$(basename "$f" .kir)
 	out="$TMP/$base.adj.kir"
 	if ! "$KOPT" -p "$passes" --verify-each "$f" >"$out" 2>"$TMP/err"; then
-		not_ok "$base: kopt -p $passes" "$(cat "$TMP/err")"
+		tap_fail "$base: kopt -p $passes" "$(cat "$TMP/err")"
 		return 0
 	fi
 	grep '^# CHECK @' "$f" | while IFS= read -r line; do
@@ -42,13 +30,7 @@ gradcheck_file() {
 			printf '%s\n' "$r" | sed 's/^/# /'
 		fi
 	done >"$TMP/res"
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "${line#ok - }" ;;
-		"not ok - "*) cur=${line#not ok - }; not_ok "$cur" ;;
-		"# "*) echo "$line" ;;
-		esac
-	done <"$TMP/res"
+	tap_pipe "" <"$TMP/res"
 }
 
 #   krun_gradcheck_file FILE.kir
@@ -62,17 +44,17 @@ krun_gradcheck_file() {
 	f=$1
 	base=$(basename "$f" .kir)
 	if [ ! -x "$KCPU" ] || [ ! -x "$KRUN" ]; then
-		skip "$base: krun --gradcheck" "kcpu or krun not built"
+		tap_skip "$base: krun --gradcheck" "kcpu or krun not built"
 		return 0
 	fi
 	out="$TMP/$base.k.kir"
 	if ! "$KOPT" -p ad,fold,cse,dce "$f" >"$out" 2>"$TMP/err"; then
-		not_ok "$base: kopt" "$(cat "$TMP/err")"
+		tap_fail "$base: kopt" "$(cat "$TMP/err")"
 		return 0
 	fi
 	if ! "$KCPU" "$out" -o "$TMP/$base.cpp" 2>"$TMP/err"; then
 		# a failure even where kcpu cannot translate the forward module either
-		not_ok "$base: kcpu" "$(cat "$TMP/err")"
+		tap_fail "$base: kcpu" "$(cat "$TMP/err")"
 		return 0
 	fi
 	export KPY_CACHE="$TMP/cache"
@@ -94,7 +76,7 @@ krun_gradcheck_file() {
 			shift
 		done
 		if [ -n "$skipr" ]; then
-			echo "skip - $base/$name (krun): $skipr"
+			echo "ok - $base/$name (krun) # SKIP $skipr"
 			continue
 		fi
 		rm -rf "$TMP/npy"; mkdir -p "$TMP/npy"
@@ -111,14 +93,7 @@ krun_gradcheck_file() {
 			printf '%s\n' "$r" | sed 's/^/# /'
 		fi
 	done >"$TMP/res"
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "${line#ok - }" ;;
-		"not ok - "*) not_ok "${line#not ok - }" ;;
-		"skip - "*) cur=${line#skip - }; skip "${cur%%: *}" "${cur#*: }" ;;
-		"# "*) echo "$line" ;;
-		esac
-	done <"$TMP/res"
+	tap_pipe "" <"$TMP/res"
 }
 
 #   krun_module FILE.py|FILE.kir|FILE.krun
@@ -150,7 +125,7 @@ exempt_unused() {
 		grep -qxF "$key" "$TMP/used" || echo "$key"
 	done >"$TMP/unused"
 	while read -r key; do
-		not_ok "$key: listed in $(basename "$EXEMPT") but it does not fail: remove the entry"
+		tap_fail "$key: listed in $(basename "$EXEMPT") but it does not fail: remove the entry"
 	done <"$TMP/unused"
 }
 krun_module() {
@@ -161,14 +136,14 @@ krun_module() {
 	case $m in
 	*.py)
 		if ! "$top_builddir/kpyc" "$m" -o "$base.kir" 2>"$TMP/err"; then
-			not_ok "$name: kpyc" "$(cat "$TMP/err")"
+			tap_fail "$name: kpyc" "$(cat "$TMP/err")"
 			return 0
 		fi
 		src=$base.kir ;;
 	*) src=$m ;;
 	esac
 	if ! "$KOPT" "$src" >/dev/null 2>"$TMP/err"; then
-		not_ok "$name: the module does not verify" "$(cat "$TMP/err")"
+		tap_fail "$name: the module does not verify" "$(cat "$TMP/err")"
 		return 0
 	fi
 	"$KOPT" -p ad,fold,cse,dce --verify-each "$src" >"$base.ad.kir" 2>"$TMP/err"
@@ -177,25 +152,24 @@ krun_module() {
 		ops=$(sed -n 's/.*error: no derivative for op \([a-z_0-9]*\).*/\1/p' "$TMP/err" | sort -u | tr '\n' ' ' | sed 's/ $//')
 		if [ "$(exempt_reason "$name")" = "nodiff $ops" ]; then
 			echo "$name" >>"$TMP/used"
-			n=$((n + 1))
-			echo "not ok $n - $name # TODO no derivative for op $ops"
+			tap_todo "$name" "no derivative for op $ops"
 		else
-			not_ok "$name: kopt -p ad,fold,cse,dce: no derivative for op $ops (not what $(basename "$EXEMPT") lists)" "$(cat "$TMP/err")"
+			tap_fail "$name: kopt -p ad,fold,cse,dce: no derivative for op $ops (not what $(basename "$EXEMPT") lists)" "$(cat "$TMP/err")"
 		fi
 		return 0
 	elif [ $rc != 0 ]; then
-		not_ok "$name: kopt -p ad,fold,cse,dce" "$(cat "$TMP/err")"
+		tap_fail "$name: kopt -p ad,fold,cse,dce" "$(cat "$TMP/err")"
 		return 0
 	fi
-	ok "$name: kopt -p ad,fold,cse,dce --verify-each"
+	tap_ok "$name: kopt -p ad,fold,cse,dce --verify-each"
 	warned=$(grep -o 'warning: [a-z ]*' "$TMP/err" | head -1 | sed 's/warning: //')
 	if ! "$KCPU" "$base.ad.kir" -o "$base.cpp" 2>"$TMP/err"; then
 		# a failure even where kcpu cannot translate the forward module either
-		not_ok "$name: kcpu" "$(cat "$TMP/err")"
+		tap_fail "$name: kcpu" "$(cat "$TMP/err")"
 		return 0
 	fi
 	if ! "$KRUN" "$base.cpp" --list >"$TMP/list" 2>"$TMP/err"; then
-		not_ok "$name: krun --list" "$(cat "$TMP/err")"
+		tap_fail "$name: krun --list" "$(cat "$TMP/err")"
 		return 0
 	fi
 	while read -r line; do
@@ -208,7 +182,7 @@ krun_module() {
 		set=""
 		case $line in *[\(\ ]n:\ [iu][0-9]*) set="--set n=5" ;; esac
 		if grep -q "^# NORANDOM:.* $k\( \|\$\)" "$src" "$m" 2>/dev/null; then
-			skip "$name: $k" "not defined for random inputs"
+			tap_skip "$name: $k" "not defined for random inputs"
 			continue
 		fi
 		case "$name:$k" in
@@ -221,17 +195,16 @@ krun_module() {
 		if "$KRUN" "$base.cpp" --kernel "$k" --dim "$dim" $set --seed 3 --gradcheck >"$TMP/out" 2>&1 ||
 		   "$KRUN" "$base.cpp" --kernel "$k" --dim "$dim" $set --seed 3 --gradcheck --eps 1e-5 >"$TMP/out" 2>&1 ||
 		   "$KRUN" "$base.cpp" --kernel "$k" --dim "$dim" $set --seed 3 --gradcheck --eps 1e-4 >"$TMP/out" 2>&1; then
-			ok "$name: $k: krun --gradcheck"
+			tap_ok "$name: $k: krun --gradcheck"
 		elif [ -n "$why" ] && [ -n "$warned" ] && grep -q '^gradcheck .* FAIL$' "$TMP/out" &&
 		     ! grep -q 'Sanitizer\|runtime error:' "$TMP/out"; then
 			# a listed kernel, wrong gradients kopt warned about (not a
 			# crash, which fails)
 			echo "$name:$k" >>"$TMP/used"
-			n=$((n + 1))
-			echo "not ok $n - $name: $k: krun --gradcheck # TODO $why"
+			tap_todo "$name: $k: krun --gradcheck" "$why"
 			grep -v ' ok$' "$TMP/out" | sed 's/^/# /'
 		else
-			not_ok "$name: $k: krun --gradcheck" "$(grep -v ' ok$' "$TMP/out")"
+			tap_fail "$name: $k: krun --gradcheck" "$(grep -v ' ok$' "$TMP/out")"
 		fi
 	done <"$TMP/list"
 }

@@ -16,21 +16,21 @@
 # TAP line: kcpu translates it (twice, byte-identical), g++ and clang++
 # compile the C++ with -Wall -Wextra -Werror, every case's outputs match.
 set -u
-: "${top_builddir:=.}" "${top_srcdir:=.}" "${CXX:=g++}" "${CLANGXX:=}"
+. "$(dirname "$0")/../lib.sh"
+: "${CXX:=g++}" "${CLANGXX:=}"
 inc=${KPY_INCLUDE:-$top_srcdir/runtime/include}
-top=$(mktemp -d "${TMPDIR:-/tmp}/krun-test.XXXXXX") || exit 99
-trap 'rm -rf "$top"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $name: $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $name: $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $name: $* # SKIP"; }
+top=$TMPD
+# the TAP lines of module $name
+ok() { tap_ok "$name: $*"; }
+notok() { tap_fail "$name: $*"; }
+skip() { tap_skip "$name: $*"; }
 diagfile() { sed 's/^/# /' "$1" | head -40; }
 
 total=0
 for f in "$@"; do
 	total=$((total + 4 + $(grep -c '^# RUN:' "$f")))
 done
-echo "1..$total"
+tap_plan "$total"
 
 # one module
 runmodule() {
@@ -137,3 +137,4 @@ done
 for f in "$@"; do
 	runmodule "$f"
 done
+tap_done
