@@ -2294,7 +2294,10 @@ own_atomic(Gen *g, Block *b, const char *vname, const char *fn, Var *a, Expr *cm
 
 /* Per-cell state updates: a particle's cell index swapped into its slot with
  * atomic_exch, keeping the previous one to flag moves; or a cell marked visited
- * with atomic_cas 0 -> 1, the old flag telling whether this is the first visit. */
+ * with atomic_cas 0 -> 1, the old flag telling whether this is the first visit.
+ * Only int outputs read the old values: kopt's backward kernel (like Warp's)
+ * replays the atomic on the array as the forward kernel left it, so a float
+ * output that depended on an old value would get the wrong gradient. */
 void
 rec_cells(Gen *g)
 {
@@ -2341,8 +2344,10 @@ rec_cells(Gen *g)
 		was = own_atomic(g, b, rng_pct(&g->rng, 50) ? "was" : "old", "wp.atomic_cas", vis, ilit(g, 0), ilit(g, 1));
 		fresh = let(g, b, "fresh", ex_cmp(g->A, OP_EQ, use(g, was), ilit(g, 0)));
 		store(g, b, first, ex_call(g->A, "wp.where", I(), 1.0, 3, use(g, fresh), ilit(g, 1), ilit(g, 0)));
-		store(g, b, arrival, ex_call(g->A, "wp.where", F(), 1.0, 3, use(g, fresh), use(g, now), load_tid(g, tprev)));
-		clause(g, "recording the time of the first visit");
+		/* the float output does not read the old flag: the backward kernel replays
+		 * the compare-and-swap on the array as the forward left it (as Warp's does) */
+		store(g, b, arrival, call2(g, "wp.min", F(), 1.0, load_tid(g, tprev), use(g, now)));
+		clause(g, "keeping the earliest arrival time");
 	}
 	if (exch && cas) {
 		name(g, "update", "cells");
@@ -2353,7 +2358,7 @@ rec_cells(Gen *g)
 		heads(g, "Computes each particle's cell and swaps it into its own slot with wp.atomic_exch, flagging particles that moved",
 		      "Replaces every particle's cell index with an atomic exchange, keeping the old index to detect moves", NULL);
 	} else {
-		name(g, ONE(((const char *const[]){ "mark", "visit", "claim" })), vis->name);
+		name(g, ONE(((const char *const[]){ "mark", "visit", "claim" })), nd == 2 ? "cells" : "nodes");
 		heads(g, arena_printf(g->A, "Marks each %s visited with a compare-and-swap from 0 to 1, telling first visits apart", nd == 2 ? "grid cell" : "node"),
 		      "Claims the thread's own flag with wp.atomic_cas(flag, 0, 1) and keeps the old value", NULL);
 	}
