@@ -774,6 +774,33 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			if (!typeeq(in[i], tscalar(S_F32)))
 				return fail(&c, "lacunarity and gain must be float32");
 		return one(out, tvec(b.n == 2 ? 2 : 3, S_F32));
+	case TY_NOISEGRAD: {
+		int dims;
+		if (!typeeq(a, tscalar(S_U32)))
+			return fail(&c, "the state must be a uint32");
+		if (!(typeeq(b, tscalar(S_F32)) || (b.k == T_VEC && b.s == S_F32 && b.n <= 4)))
+			return fail(&c, "the position must be a float32 or a float32 2-, 3- or 4-vector");
+		dims = b.k == T_SCALAR ? 1 : b.n;
+		if (n != 2 && n != 2 + dims)
+			return fail(&c, "noise_grad takes a state, a position and no period or one int32 period per axis");
+		for (i = 2; i < n; i++)
+			if (!typeeq(in[i], tscalar(S_I32)))
+				return fail(&c, "the periods must be int32");
+		return one(out, b);
+	}
+	case TY_CURLADJ:
+		if (!typeeq(a, tscalar(S_U32)))
+			return fail(&c, "the state must be a uint32");
+		if (!(b.k == T_VEC && b.s == S_F32 && b.n >= 2 && b.n <= 4))
+			return fail(&c, "the position must be a float32 2-, 3- or 4-vector");
+		if (!typeeq(in[2], tvec(b.n == 2 ? 2 : 3, S_F32)))
+			return fail(&c, "the adjoint must have curlnoise's result type (vec2f for a 2-vector, else vec3f)");
+		if (n > 3 && !typeeq(in[3], tscalar(S_U32)))
+			return fail(&c, "octaves must be a uint32");
+		for (i = 4; i < n; i++)
+			if (!typeeq(in[i], tscalar(S_F32)))
+				return fail(&c, "lacunarity and gain must be float32");
+		return one(out, b);
 	}
 	die("typeop: rule %d of %s", oi->ty, oi->name);
 }

@@ -471,6 +471,7 @@ static Xfn *const xtab[NOPS] = {
 	[OP_SAMPLE_UNIT_HEMISPHERE_SURFACE] = xrand, [OP_SAMPLE_UNIT_HEMISPHERE] = xrand,
 	[OP_SAMPLE_UNIT_SQUARE] = xrand, [OP_SAMPLE_UNIT_CUBE] = xrand, [OP_POISSON] = xrand,
 	[OP_NOISE] = xnoise, [OP_PNOISE] = xnoise, [OP_CURLNOISE] = xnoise,
+	[OP_NOISE_GRAD] = xnoise, [OP_CURLNOISE_ADJ] = xnoise,
 	[OP_PRINT] = xprint,
 	[OP_SVD3] = xsvd3, [OP_SVD2] = xsvd2, [OP_QR3] = xqr3, [OP_EIG3] = xeig3,
 };

@@ -154,7 +154,7 @@ xrand(S *s, const Op *op, const L *in, L *out)
 typedef struct Helper {
 	const char *name;
 	int nparams, nrets;
-	int ptys[10], rtys[4];   /* scalar kinds */
+	int ptys[11], rtys[16];  /* scalar kinds */
 	void (*build)(S *s, const Val *p, Val *r);
 } Helper;
 
@@ -519,19 +519,181 @@ static void hpnoise2(S *s, const Val *p, Val *r) { hnoise(s, p, r, 2, true); }
 static void hpnoise3(S *s, const Val *p, Val *r) { hnoise(s, p, r, 3, true); }
 static void hpnoise4(S *s, const Val *p, Val *r) { hnoise(s, p, r, 4, true); }
 
-/* noise gradient of dimension n: params state, x[n]; results g[n]. */
+/* noise gradient of dimension n: params state, x[n] (, period[n]);
+ * results g[n]. */
 static void
-hgrad(S *s, const Val *p, Val *r, int n)
+hgrad(S *s, const Val *p, Val *r, int n, bool periodic)
 {
 	Val i0[4], i1[4], d[4];
 
-	cell(s, n, p + 1, NULL, i0, i1, d);
+	cell(s, n, p + 1, periodic ? p + 1 + n : NULL, i0, i1, d);
 	noisegrad(s, p[0], n, i0, i1, d, r);
 }
 
-static void hgrad2(S *s, const Val *p, Val *r) { hgrad(s, p, r, 2); }
-static void hgrad3(S *s, const Val *p, Val *r) { hgrad(s, p, r, 3); }
-static void hgrad4(S *s, const Val *p, Val *r) { hgrad(s, p, r, 4); }
+static void hgrad1(S *s, const Val *p, Val *r) { hgrad(s, p, r, 1, false); }
+static void hgrad2(S *s, const Val *p, Val *r) { hgrad(s, p, r, 2, false); }
+static void hgrad3(S *s, const Val *p, Val *r) { hgrad(s, p, r, 3, false); }
+static void hgrad4(S *s, const Val *p, Val *r) { hgrad(s, p, r, 4, false); }
+static void hpgrad1(S *s, const Val *p, Val *r) { hgrad(s, p, r, 1, true); }
+static void hpgrad2(S *s, const Val *p, Val *r) { hgrad(s, p, r, 2, true); }
+static void hpgrad3(S *s, const Val *p, Val *r) { hgrad(s, p, r, 3, true); }
+static void hpgrad4(S *s, const Val *p, Val *r) { hgrad(s, p, r, 4, true); }
+
+/* 60*t*(t*(t*2 - 3) + 1), the second derivative of smootherstep */
+static Val
+smootherhess(S *s, Val t)
+{
+	return mul(s, mul(s, F(s, 60), t), add(s, mul(s, t, sub(s, mul(s, t, F(s, 2)), F(s, 3))), F(s, 1)));
+}
+
+/* One blend level of the noise with its gradient and Hessian (kpy/noise.h,
+ * detail::level_compose): F = A + (B - A) S(d_k), in the runtime's order. */
+typedef struct Lev {
+	Val val, grad[4], hess[4][4];
+} Lev;
+
+static void
+levcompose(S *s, Lev *f, const Lev *a, const Lev *b, int n, int k, Val sm, Val s1, Val s2)
+{
+	Val dv = sub(s, b->val, a->val), dg[4];
+	int i, j;
+
+	f->val = add(s, a->val, mul(s, dv, sm));
+	for (i = 0; i < n; i++)
+		dg[i] = sub(s, b->grad[i], a->grad[i]);
+	for (i = 0; i < n; i++)
+		f->grad[i] = add(s, a->grad[i], mul(s, dg[i], sm));
+	f->grad[k] = add(s, f->grad[k], mul(s, dv, s1));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			f->hess[i][j] = add(s, a->hess[i][j], mul(s, sub(s, b->hess[i][j], a->hess[i][j]), sm));
+	for (i = 0; i < n; i++) {
+		f->hess[i][k] = add(s, f->hess[i][k], mul(s, dg[i], s1));
+		f->hess[k][i] = add(s, f->hess[k][i], mul(s, dg[i], s1));
+	}
+	f->hess[k][k] = add(s, f->hess[k][k], mul(s, dv, s2));
+}
+
+/* Hessian of the noise of dimension n (n >= 2): params state, x[n];
+ * results H[i][j], row by row (detail::noise_hessian). */
+static void
+hhess(S *s, const Val *p, Val *r, int n)
+{
+	Val i0[4], i1[4], d[4], ix[4], dd[4], g[4];
+	Lev lv[16];
+	int c, k, i, j, m;
+
+	cell(s, n, p + 1, NULL, i0, i1, d);
+	for (c = 0; c < (1 << n); c++) {
+		for (k = 0; k < n; k++) {
+			int hi = (c >> k) & 1;
+			ix[k] = hi ? i1[k] : i0[k];
+			dd[k] = hi ? sub(s, d[k], F(s, 1)) : d[k];
+		}
+		gradient(s, p[0], n, ix, g);
+		lv[c].val = mul(s, dd[0], g[0]);
+		for (k = 1; k < n; k++)
+			lv[c].val = add(s, lv[c].val, mul(s, dd[k], g[k]));
+		for (i = 0; i < n; i++) {
+			lv[c].grad[i] = g[i];
+			for (j = 0; j < n; j++)
+				lv[c].hess[i][j] = F(s, 0);
+		}
+	}
+	for (k = 0, m = 1 << n; k < n; k++, m /= 2) {
+		Val sm = smoother(s, d[k]), s1 = smoothergrad(s, d[k]), s2 = smootherhess(s, d[k]);
+		for (c = 0; c < m / 2; c++) {
+			Lev f;
+			levcompose(s, &f, &lv[2 * c], &lv[2 * c + 1], n, k, sm, s1, s2);
+			lv[c] = f;
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			r[i * n + j] = lv[0].hess[i][j];
+}
+
+static void hhess2(S *s, const Val *p, Val *r) { hhess(s, p, r, 2); }
+static void hhess3(S *s, const Val *p, Val *r) { hhess(s, p, r, 3); }
+static void hhess4(S *s, const Val *p, Val *r) { hhess(s, p, r, 4); }
+
+/* curlnoise_adj: params state, x[n], g[2 or 3], octaves (u32), lacunarity,
+ * gain; results the adjoint of x (curlnoise_adj of kpy/noise.h). */
+static void
+hcurladj(S *s, const Val *p, Val *r, int n)
+{
+	Region *save = s->r;
+	int ng = n == 2 ? 2 : 3, nf = n == 2 ? 1 : 3, ncar = n + 3, k, j, fi;
+	const Val *x = p + 1, *g = p + 1 + n;
+	Val init[3 + 4 + 3], y[4 + 3], pt[4], H[3][16];
+	Type tys[4 + 3];
+	Op *loop;
+	char name[32];
+
+	init[0] = KI(s, S_I32, 0);
+	init[1] = cast(s, p[1 + n + ng], S_I32);
+	init[2] = KI(s, S_I32, 1);
+	for (k = 0; k < n; k++) {
+		init[3 + k] = F(s, 0);
+		tys[k] = tscalar(S_F32);
+	}
+	init[3 + n] = F(s, 1);     /* freq */
+	init[4 + n] = F(s, 1);     /* amp */
+	init[5 + n] = p[0];        /* state */
+	tys[n] = tscalar(S_F32);
+	tys[n + 1] = tscalar(S_F32);
+	tys[n + 2] = tscalar(S_U32);
+	loop = emit(s, OP_FOR, init, 3 + ncar, tys, ncar);
+	{
+		Type pt2[8];
+		pt2[0] = tscalar(S_I32);
+		memcpy(pt2 + 1, tys, (size_t)ncar * sizeof(Type));
+		opsetparams(s->m, s->f, loop, pt2, ncar + 1);
+	}
+	opsetregions(s->m, loop, 1);
+	s->r = &loop->regs[0];
+	{
+		const Val *c = loop->params + 1;
+		Val freq = c[n], amp = c[n + 1], st = c[n + 2], kk, a[5];
+		for (k = 0; k < n; k++)
+			pt[k] = mul(s, freq, x[k]);
+		snprintf(name, sizeof name, "kpy_noise%d_hess", n);
+		for (fi = 0; fi < nf; fi++) {
+			if (fi == 1)
+				st = pcg(s, add(s, st, U32(s, pcghost(10019689u))));
+			if (fi == 2)
+				st = pcg(s, add(s, st, U32(s, pcghost(13112221u))));
+			a[0] = st;
+			for (k = 0; k < n; k++)
+				a[1 + k] = pt[k];
+			callhelper(s, name, a, 1 + n, H[fi], n * n);
+		}
+		kk = mul(s, amp, freq);
+		for (j = 0; j < n; j++) {
+			Val t;
+			if (n == 2) { /* ret = (-grad.y, grad.x): -H[1][j] g0 + H[0][j] g1 */
+				t = add(s, mul(s, neg(s, H[0][2 + j]), g[0]), mul(s, H[0][j], g[1]));
+			} else {
+				const Val *H1 = H[0], *H2 = H[1], *H3 = H[2];
+				t = add(s, add(s, mul(s, g[0], sub(s, H3[1 * n + j], H2[2 * n + j])),
+				                  mul(s, g[1], sub(s, H1[2 * n + j], H3[0 * n + j]))),
+				        mul(s, g[2], sub(s, H2[0 * n + j], H1[1 * n + j])));
+			}
+			y[j] = add(s, c[j], mul(s, kk, t));
+		}
+		y[n] = mul(s, freq, p[2 + n + ng]);
+		y[n + 1] = mul(s, amp, p[3 + n + ng]);
+		y[n + 2] = st;
+		emit(s, OP_YIELD, y, ncar, NULL, 0);
+	}
+	s->r = save;
+	for (k = 0; k < n; k++)
+		r[k] = loop->res[k];
+}
+
+static void hcurladj2(S *s, const Val *p, Val *r) { hcurladj(s, p, r, 2); }
+static void hcurladj3(S *s, const Val *p, Val *r) { hcurladj(s, p, r, 3); }
+static void hcurladj4(S *s, const Val *p, Val *r) { hcurladj(s, p, r, 4); }
 
 /* curlnoise: params state, x[n], octaves (u32), lacunarity, gain. */
 static void
@@ -625,9 +787,21 @@ static const Helper helpers[] = {
 	{"kpy_pnoise2", 5, 1, {U, FL, FL, I, I}, {FL}, hpnoise2},
 	{"kpy_pnoise3", 7, 1, {U, FL, FL, FL, I, I, I}, {FL}, hpnoise3},
 	{"kpy_pnoise4", 9, 1, {U, FL, FL, FL, FL, I, I, I, I}, {FL}, hpnoise4},
+	{"kpy_noise1_grad", 2, 1, {U, FL}, {FL}, hgrad1},
 	{"kpy_noise2_grad", 3, 2, {U, FL, FL}, {FL, FL}, hgrad2},
 	{"kpy_noise3_grad", 4, 3, {U, FL, FL, FL}, {FL, FL, FL}, hgrad3},
 	{"kpy_noise4_grad", 5, 4, {U, FL, FL, FL, FL}, {FL, FL, FL, FL}, hgrad4},
+	{"kpy_pnoise1_grad", 3, 1, {U, FL, I}, {FL}, hpgrad1},
+	{"kpy_pnoise2_grad", 5, 2, {U, FL, FL, I, I}, {FL, FL}, hpgrad2},
+	{"kpy_pnoise3_grad", 7, 3, {U, FL, FL, FL, I, I, I}, {FL, FL, FL}, hpgrad3},
+	{"kpy_pnoise4_grad", 9, 4, {U, FL, FL, FL, FL, I, I, I, I}, {FL, FL, FL, FL}, hpgrad4},
+	{"kpy_noise2_hess", 3, 4, {U, FL, FL}, {FL, FL, FL, FL}, hhess2},
+	{"kpy_noise3_hess", 4, 9, {U, FL, FL, FL}, {FL, FL, FL, FL, FL, FL, FL, FL, FL}, hhess3},
+	{"kpy_noise4_hess", 5, 16, {U, FL, FL, FL, FL},
+	 {FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL}, hhess4},
+	{"kpy_curlnoise2_adj", 8, 2, {U, FL, FL, FL, FL, U, FL, FL}, {FL, FL}, hcurladj2},
+	{"kpy_curlnoise3_adj", 10, 3, {U, FL, FL, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurladj3},
+	{"kpy_curlnoise4_adj", 11, 4, {U, FL, FL, FL, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL, FL}, hcurladj4},
 	{"kpy_curlnoise2", 6, 2, {U, FL, FL, U, FL, FL}, {FL, FL}, hcurl2},
 	{"kpy_curlnoise3", 7, 3, {U, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurl3},
 	{"kpy_curlnoise4", 8, 3, {U, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurl4},
@@ -650,13 +824,13 @@ callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nre
 {
 	const Helper *h = findhelper(name);
 	int fi = findfunc(s->m, name), i;
-	Type rt[8];
+	Type rt[16];
 	Op *op;
 
 	if (fi < 0) {
 		S save = *s;
 		Func *f = addfunc(s->m, name, false, (Loc){0});
-		Val p[8], r[8];
+		Val p[11], r[16];
 		fi = (int)s->m->nfuncs - 1;
 		for (i = 0; i < h->nparams; i++)
 			p[i] = addparam(s->m, f, NULL, tscalar(h->ptys[i]), (Loc){0});
@@ -687,7 +861,7 @@ callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nre
 void
 xnoise(S *s, const Op *op, const L *in, L *out)
 {
-	Val a[10];
+	Val a[12];
 	int n = AT(1).k == T_VEC ? AT(1).n : 1, k, na = 0;
 	char name[32];
 
@@ -697,6 +871,25 @@ xnoise(S *s, const Op *op, const L *in, L *out)
 	if (op->code == OP_PNOISE) /* one i32 period per axis */
 		for (k = 0; k < n; k++)
 			a[na++] = in[2 + k].v[0];
+	if (op->code == OP_CURLNOISE_ADJ) { /* state, x, g[, octaves, lacunarity, gain] */
+		for (k = 0; k < in[2].n; k++)
+			a[na++] = in[2].v[k];
+		a[na++] = op->nargs > 3 ? in[3].v[0] : U32(s, 1);
+		a[na++] = op->nargs > 4 ? in[4].v[0] : F(s, 2);
+		a[na++] = op->nargs > 5 ? in[5].v[0] : F(s, 0.5);
+		snprintf(name, sizeof name, "kpy_curlnoise%d_adj", n);
+		callhelper(s, name, a, na, out[0].v, out[0].n);
+		return;
+	}
+	if (op->code == OP_NOISE_GRAD) { /* state, x[, periods] */
+		bool periodic = op->nargs > 2;
+		if (periodic)
+			for (k = 0; k < n; k++)
+				a[na++] = in[2 + k].v[0];
+		snprintf(name, sizeof name, "kpy_%snoise%d_grad", periodic ? "p" : "", n);
+		callhelper(s, name, a, na, out[0].v, n);
+		return;
+	}
 	if (op->code == OP_CURLNOISE) {
 		a[na++] = op->nargs > 2 ? in[2].v[0] : U32(s, 1);
 		a[na++] = op->nargs > 3 ? in[3].v[0] : F(s, 2);

@@ -1462,6 +1462,8 @@ const Category categories[] = {
 	{ "image_filter", 3, "recipe: box or Gaussian blur and unsharp mask, nested window loops, clamped reads", rec_filter },
 	{ "spatial_motion", 3, "recipe: spatial twists and wrenches of rigid bodies, point velocities, power, adjoints", rec_twist },
 	{ "deformation", 3, "recipe: deformation gradients, polar SVD, eig3/qr3, Green strain, St. Venant-Kirchhoff energy", rec_strain },
+	{ "noise_field", 3, "recipe: fractal noise heights, periodic and animated noise textures, curl-noise turbulence", rec_noise },
+	{ "cell_state", 2, "recipe: per-cell state swaps with atomic_exch and visited marks with atomic_cas 0 -> 1", rec_cells },
 };
 const int ncategories = (int)(sizeof categories / sizeof categories[0]);
 
@@ -1613,9 +1615,9 @@ meets_category(const Kernel *k, const char *cat)
 /* ----------------------------------------------------------------- one kernel */
 
 static int
-pick_category(Rng *r, unsigned mask)
+pick_category(Rng *r, unsigned long long mask)
 {
-	int w[32], i;
+	int w[64], i;
 
 	for (i = 0; i < ncategories; i++)
 		w[i] = (mask >> i) & 1 ? categories[i].weight : 0;

@@ -364,6 +364,45 @@ same_leaf(const Expr *a, const Expr *b)
 	return a->kind == E_VAR && b->kind == E_VAR && a->var == b->var;
 }
 
+/* old = wp.atomic_exch(a, tid..., v) or wp.atomic_cas(a, tid..., cmp, v): the
+ * array is an accumulator of that one class, touched at the thread's own element,
+ * at the top level of the kernel (so once per thread): no other thread reads or
+ * writes the element, and the result does not depend on the thread order. */
+static void
+check_own_atomic(Ck *c, const Expr *e)
+{
+	bool cas = !strcmp(e->s, "wp.atomic_cas");
+	const Var *a = e->n > 0 && e->a[0]->kind == E_VAR ? e->a[0]->var : NULL;
+	int i, nv = cas ? 2 : 1;
+
+	if (!a || a->role != V_ARRAY || a->io != IO_ACC) {
+		bad(c, "%s on something that is not an accumulator array", e->s);
+		return;
+	}
+	if (e->n != 1 + a->ndim + nv)
+		bad(c, "%s on '%s' with %d arguments", e->s, a->name, e->n);
+	if (c->fn || c->loops || c->branches)
+		bad(c, "%s on '%s' not at the top level of the kernel", e->s, a->name);
+	for (i = 0; i < a->ndim && 1 + i < e->n; i++)
+		if (!is_tid(e->a[1 + i], i))
+			bad(c, "%s on '%s' not at the thread index: another thread may touch the element", e->s, a->name);
+	for (i = 1 + a->ndim; i < e->n; i++) {
+		check_expr(c, e->a[i]);
+		if (!ty_eq(e->a[i]->ty, a->elem))
+			bad(c, "%s of a %s into an array of %s", e->s, tname(e->a[i]->ty, c->k), tname(a->elem, c->k));
+	}
+	if (!ty_eq(e->ty, a->elem))
+		bad(c, "%s yields a %s from an array of %s", e->s, tname(e->ty, c->k), tname(a->elem, c->k));
+	for (i = 0; i < c->k->nparams; i++) {
+		if (c->k->params[i] != a)
+			continue;
+		if (!c->acc[i])
+			c->acc[i] = cas ? ACC_CAS : ACC_EXCH;
+		else if (c->acc[i] != (cas ? ACC_CAS : ACC_EXCH))
+			bad(c, "'%s' receives atomics of two classes: the result depends on the thread order", a->name);
+	}
+}
+
 static void
 check_call(Ck *c, const Expr *e)
 {
@@ -498,6 +537,10 @@ check_expr(Ck *c, const Expr *e)
 			bad(c, "conditional expression with branches %s and %s", tname(e->a[1]->ty, c->k), tname(e->a[2]->ty, c->k));
 		break;
 	case E_CALL:
+		if (!strcmp(e->s, "wp.atomic_exch") || !strcmp(e->s, "wp.atomic_cas")) {
+			check_own_atomic(c, e);
+			return;
+		}
 		check_call(c, e);
 		break;
 	case E_INDEX: {
@@ -1154,6 +1197,50 @@ av_kill_assigned(Avail *a, const Block *b, bool defs_too)
 	}
 }
 
+/* A copy of e with each variable replaced by the one it is a copy of on the path
+ * (cp_resolve); free with cp_free. */
+static Expr *
+cp_clone(const Avail *a, const Expr *e)
+{
+	Expr *c = xmalloc(sizeof *c);
+	int i;
+
+	*c = *e;
+	if (e->kind == E_VAR)
+		c->var = (Var *)cp_resolve(a, e);
+	if (e->n > 0 && e->a) {
+		c->a = xmalloc(sizeof *c->a * (size_t)e->n);
+		for (i = 0; i < e->n; i++)
+			c->a[i] = cp_clone(a, e->a[i]);
+	}
+	return c;
+}
+
+static void
+cp_free(Expr *c, const Expr *e)
+{
+	int i;
+
+	if (e->n > 0 && e->a) {
+		for (i = 0; i < e->n; i++)
+			cp_free(c->a[i], e->a[i]);
+		free(c->a);
+	}
+	free(c);
+}
+
+/* The text of e with copies resolved: `wp.tanh(gain)` after `gain = rt` reads
+ * `wp.tanh(rt)`, the same value as an earlier `wp.tanh(rt)`. */
+static char *
+cp_text(const Avail *a, const Expr *e)
+{
+	Expr *c = cp_clone(a, e);
+	char *t = ex_text(c, a->k);
+
+	cp_free(c, e);
+	return t;
+}
+
 /* No-op forms and repeats in e; new available expressions are added after the walk
  * (operands before the operation, as evaluated). */
 static void
@@ -1199,7 +1286,7 @@ dw_expr(Avail *a, const Expr *e)
 		dw_bad(a, "selection between equal values", (t = ex_text(e, a->k))), free(t);
 	if (!nameable(a, e))
 		return;
-	t = ex_text(e, a->k);
+	t = cp_text(a, e);
 	for (i = 0; i < a->n; i++)
 		if (!strcmp(a->text[i], t)) {
 			dw_bad(a, "computed twice", t);
@@ -1213,6 +1300,38 @@ dw_expr(Avail *a, const Expr *e)
 	}
 	a->text[a->n] = t;
 	a->depth[a->n++] = a->depth_now;
+}
+
+/* v op= x on the path being read (an enclosing block's statements included):
+ * undoing v's last update (`d = -2.0 + b` then `d -= b`), or an operation on
+ * equal operands when v is a copy of x (`w = wt` then `w -= wt`). */
+static void
+dw_aug(Avail *a, const Stmt *s)
+{
+	const Var *v = s->var, *x;
+	char *t;
+	int i;
+
+	for (i = a->un - 1; i >= 0; i--)
+		if (a->uv[i] == v) {
+			if (inverse_ops(a->uop[i], s->op)) {
+				t = ex_text(s->e, a->k);
+				if (!strcmp(a->ux[i], t))
+					dw_bad(a, "update undoes the last update", v->name);
+				free(t);
+			}
+			break;
+		}
+	if (s->op != OP_SUB && s->op != OP_DIV && s->op != OP_FLOORDIV && s->op != OP_MOD && s->op != OP_BITXOR)
+		return;
+	x = cp_resolve(a, s->e);
+	for (i = a->cn - 1; i >= 0; i--)
+		if (a->cv[i] == v) {
+			v = a->cw[i];
+			break;
+		}
+	if (x && x == v)
+		dw_bad(a, "update on equal operands", s->var->name);
 }
 
 static void
@@ -1331,6 +1450,8 @@ dw_block(Avail *a, const Block *b)
 		dw_expr(a, s->e);
 		for (j = 0; j < s->nidx; j++)
 			dw_expr(a, s->idx[j]);
+		if (s->kind == S_AUG)
+			dw_aug(a, s);
 		if ((s->kind == S_ASSIGN && !s->is_def) || s->kind == S_AUG || s->kind == S_SETATTR)
 			av_kill(a, s->var->name);
 		if (s->kind == S_UNPACK)

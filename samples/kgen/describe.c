@@ -187,6 +187,10 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 			buf_printf(&extra, rng_pct(r, 50) ? "ors the bits into %s" : "sets the flags it finds in %s", p->name);
 		else if (p->acc == ACC_XOR)
 			buf_printf(&extra, "xors the bits into %s", p->name);
+		else if (p->acc == ACC_EXCH)
+			buf_printf(&extra, rng_pct(r, 50) ? "swaps a new value into its own slot of %s" : "exchanges its element of %s", p->name);
+		else if (p->acc == ACC_CAS)
+			buf_printf(&extra, rng_pct(r, 50) ? "claims its own flag in %s with a compare-and-swap" : "compare-and-swaps its element of %s", p->name);
 		else if (p->acc == ACC_AND)
 			buf_printf(&extra, rng_pct(r, 50) ? "ands the bits into %s" : "keeps in %s the bits every thread has", p->name);
 		else

@@ -218,9 +218,13 @@ typedef enum ArrayUse {
  * order changes only float rounding), a min with mins, a max with maxes;
  * any other mix on one element depends on the order of the threads, so an
  * accumulator receives atomics of one class only.  Bitwise ors commute with
- * ors, ands with ands and xors with xors (exactly): classes of their own. */
+ * ors, ands with ands and xors with xors (exactly): classes of their own.
+ * Exchanges and compare-and-swaps do not commute: an array receiving them is
+ * touched by each thread at its own element only (the old value a thread gets
+ * back is then its own input's), once, at the top level of the kernel. */
 typedef enum AccClass {
 	ACC_NONE, ACC_ADD, ACC_MIN, ACC_MAX, ACC_OR, ACC_AND, ACC_XOR,
+	ACC_EXCH, ACC_CAS, /* atomic_exch / atomic_cas at the thread's own element only */
 } AccClass;
 
 struct Var {
@@ -412,7 +416,7 @@ typedef struct Options {
 	int depth;       /* expression depth */
 	int stmts;       /* statements per kernel body (before dead-code removal) */
 	int loops;       /* maximum loops per kernel */
-	unsigned catmask;/* selected categories (bit per category) */
+	unsigned long long catmask; /* selected categories (bit per category, at most 64) */
 	bool unique;     /* struct and helper names carry the kernel index (--unique-names) */
 } Options;
 
@@ -526,6 +530,8 @@ void rec_loss(Gen *g);
 void rec_filter(Gen *g);
 void rec_twist(Gen *g);
 void rec_strain(Gen *g);
+void rec_noise(Gen *g);
+void rec_cells(Gen *g);
 void recipe_vary(Gen *g);
 
 extern const int ncategories;

@@ -64,10 +64,10 @@ parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi)
 	return (uint64_t)v;
 }
 
-static unsigned
+static unsigned long long
 parse_categories(char *list)
 {
-	unsigned mask = 0;
+	unsigned long long mask = 0;
 	char *tok, *save = NULL;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -75,7 +75,7 @@ parse_categories(char *list)
 
 		if (c < 0)
 			usage("unknown category '%s' (see kgen --list)", tok);
-		mask |= 1u << c;
+		mask |= 1ull << c;
 	}
 	if (!mask)
 		usage("%s", "--category needs at least one name");
@@ -138,7 +138,7 @@ main(int argc, char **argv)
 	o.depth = 3;
 	o.stmts = 8;
 	o.loops = 3;
-	o.catmask = (1u << ncategories) - 1;
+	o.catmask = (1ull << ncategories) - 1;
 
 	for (a = 1; a < argc; a++) {
 		char *arg = argv[a], *val = NULL, *eq;

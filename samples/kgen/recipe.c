@@ -1187,7 +1187,7 @@ rec_sampling(Gen *g)
 		double lam = 0.5 * (1 + pick(g, 8));
 
 		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
-		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g", lam));
+		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g per thread", lam));
 	}
 	if (ch) { /* one of k options, uniformly: randu over [0, k) as uint32 */
 		int k = 2 + pick(g, 7);
@@ -1835,6 +1835,8 @@ rec_twist(Gen *g)
 	set_launch(g, 1);
 	if (!pts && !world && !wrench && !bias && !energy && !adj)
 		pts = true;
+	if (pts && world && wrench && bias && energy) /* 13 arrays with the adjoint: MAX_PARAMS is 12 */
+		adj = false;
 	if (world || wrench || adj || (pts && !vap))
 		bq = arr(g, rng_pct(&g->rng, 50) ? "body_q" : "body_pose", X(), IO_IN);
 	bqd = arr(g, rng_pct(&g->rng, 50) ? "body_qd" : "body_twist", SV(), IO_IN);
@@ -2041,4 +2043,323 @@ rec_strain(Gen *g)
 	name(g, ONE(((const char *const[]){ "compute", "eval", "analyze" })), what == 0 ? "polar_decomposition" : what == 2 ? "principal_strains" : what == 3 ? "qr_factors" : "strain_energy");
 	heads(g, arena_printf(g->A, "Forms the %dx%d deformation gradient of each element from its displacement gradient", n, n),
 	      "Evaluates strain measures of each element's deformation gradient F = I + grad u", NULL);
+}
+
+/* ----------------------------------------------------------------- noise */
+
+static Type U(void) { return ty_make(TY_UINT, 0, 1); }
+
+/* var op= e on a mutable local */
+static void
+aug(Gen *g, Block *b, Var *v, int op, Expr *e)
+{
+	Stmt *s = st_new(g->A, S_AUG);
+
+	s->var = v;
+	s->op = (unsigned char)op;
+	s->e = e;
+	v->mutated = true;
+	var_assigned(g, v, e);
+	block_push(g->A, b, s);
+}
+
+/* the noise state: wp.rand_init(seed) (one field for every thread) */
+static Var *
+noise_state(Gen *g, Block *b, Var *seed)
+{
+	return let(g, b, rng_pct(&g->rng, 50) ? "state" : "noise_state", ex_call(g->A, "wp.rand_init", U(), 0, 1, use(g, seed)));
+}
+
+/* Fractal (fBm) heights of points: octaves of Perlin noise at doubling frequency
+ * and halving amplitude, as in Warp's examples; optionally tileable (pnoise with
+ * integer periods) and added to a base height. */
+static void
+noise_heights(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = 1 + pick(g, 3), oct = 2 + pick(g, 4), per = 2 + pick(g, 6);
+	bool periodic = n >= 2 && rng_pct(&g->rng, 35), base = rng_pct(&g->rng, 50), ampp = rng_pct(&g->rng, 50);
+	Var *pts, *seed, *freq, *amp = NULL, *hb = NULL, *out, *st, *h, *f, *a, *o;
+	Expr *p, *nz;
+	Stmt *fl;
+	static const char *const pn[] = { "points", "samples", "coords" };
+
+	nclauses = 0;
+	set_launch(g, 1);
+	pts = arr(g, n == 1 ? (rng_pct(&g->rng, 50) ? "t" : "xs") : ONE(pn), n == 1 ? F() : V(n), IO_IN);
+	if (base)
+		hb = arr(g, rng_pct(&g->rng, 50) ? "base" : "ground", F(), IO_IN);
+	seed = scalar(g, "seed", I());
+	freq = scalar(g, rng_pct(&g->rng, 50) ? "frequency" : "scale", F());
+	if (ampp)
+		amp = scalar(g, "amplitude", F());
+	out = arr(g, n == 1 ? "signal" : (rng_pct(&g->rng, 50) ? "heights" : "elevation"), F(), IO_OUT);
+	emit_tid(g, b);
+	st = noise_state(g, b, seed);
+	h = let_mut(g, b, "h", lit(g, 0.0), 2.0);
+	f = let_mut(g, b, "freq", use(g, freq), 64.0);
+	a = let_mut(g, b, "amp", ampp ? use(g, amp) : lit(g, 1.0), 1.0);
+	fl = st_new(g->A, S_FOR);
+	fl->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	fl->idx[0] = ilit(g, oct);
+	fl->nidx = 1;
+	fl->trips = oct;
+	o = new_var(g, "octave", I(), V_LOOP);
+	o->bound = o->base = oct;
+	fl->var = o;
+	block_push(g->A, b, fl);
+	scope_push_var(g, o);
+	p = mul(g, load_tid(g, pts), use(g, f));
+	if (periodic) {
+		Expr *args[6];
+		int k;
+
+		args[0] = use(g, st);
+		args[1] = p;
+		for (k = 0; k < n; k++)
+			args[2 + k] = ilit(g, per);
+		nz = ex_calln(g->A, "wp.pnoise", F(), 1.0, 2 + n, args);
+		clause(g, arena_printf(g->A, "tileable with period %d on every axis", per));
+	} else
+		nz = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), p);
+	aug(g, &fl->body, h, OP_ADD, mul(g, use(g, a), nz));
+	aug(g, &fl->body, f, OP_MUL, lit(g, 2.0));
+	aug(g, &fl->body, a, OP_MUL, lit(g, 0.5));
+	store(g, b, out, hb ? add(g, load_tid(g, hb), use(g, h)) : use(g, h));
+	if (hb)
+		clause(g, "on top of a base height");
+	name(g, ONE(((const char *const[]){ "fbm", "sample", "eval" })), out->name);
+	heads(g, arena_printf(g->A, "Sums %d octaves of %d-D Perlin noise at each point as fractal Brownian motion", oct, n),
+	      arena_printf(g->A, "Evaluates fractal %d-D noise with %d octaves, doubling the frequency and halving the amplitude each time", n, oct),
+	      NULL);
+}
+
+/* A noise texture on a 2-D grid: the cell centre, scaled and displaced by a warp
+ * field, through noise or periodic noise; or an animated 3-D density through 4-D
+ * noise with time as the fourth coordinate. */
+static void
+noise_grid(Gen *g)
+{
+	Block *b = &g->k->body;
+	bool anim = rng_pct(&g->rng, 40), periodic = !anim && rng_pct(&g->rng, 50), thr = rng_pct(&g->rng, 35);
+	bool jitter = !anim && rng_pct(&g->rng, 40);
+	int px = 2 + pick(g, 7), py = 2 + pick(g, 7);
+	double cell = 0.05 * (1 + pick(g, 6));
+	Var *wf, *seed, *time = NULL, *out, *st, *q, *d;
+	Expr *c;
+
+	nclauses = 0;
+	set_launch(g, 2);
+	wf = arr(g, anim ? (rng_pct(&g->rng, 50) ? "positions" : "centers") : (rng_pct(&g->rng, 50) ? "displacement" : "offset"),
+		 anim ? V(3) : V(2), IO_IN);
+	seed = scalar(g, "seed", I());
+	if (anim)
+		time = scalar(g, rng_pct(&g->rng, 50) ? "time" : "t", F());
+	out = arr(g, anim ? "density" : (rng_pct(&g->rng, 50) ? "texture" : "field"), F(), IO_OUT);
+	emit_tid(g, b);
+	st = noise_state(g, b, seed);
+	if (anim) {
+		Var *pp = let(g, b, "p", load_tid(g, wf));
+
+		q = let(g, b, "q", ex_call(g->A, "wp.vec4", V(4), 2.0, 4, comp(g, use(g, pp), 0), comp(g, use(g, pp), 1),
+					  comp(g, use(g, pp), 2), use(g, time)));
+		c = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), use(g, q));
+		clause(g, "with time as the fourth coordinate");
+	} else {
+		Expr *uv = ex_call(g->A, "wp.vec2", V(2), 64.0, 2, call1(g, "float", F(), 64.0, use(g, g->tid[0])),
+				   call1(g, "float", F(), 64.0, use(g, g->tid[1])));
+
+		q = let_mut(g, b, "uv", add(g, mul(g, uv, lit(g, cell)), load_tid(g, wf)), 64.0);
+		if (jitter) { /* stratified: a random point of the cell, from the cell's own stream */
+			Var *js = let(g, b, "jitter_rng", ex_call(g->A, "wp.rand_init", U(), 0, 2, use(g, seed),
+								   add(g, mul(g, use(g, g->tid[0]), ex_shape(g->A, wf, 1)), use(g, g->tid[1]))));
+			Expr *jv = ex_call(g->A, "wp.sample_unit_square", V(2), 0.5, 1, use(g, js));
+
+			aug(g, b, q, OP_ADD, mul(g, jv, lit(g, cell)));
+			clause(g, "jittered inside each cell");
+		}
+		if (periodic) {
+			c = ex_call(g->A, "wp.pnoise", F(), 1.0, 4, use(g, st), use(g, q), ilit(g, px), ilit(g, py));
+			clause(g, arena_printf(g->A, "repeating every %d by %d cells of the noise lattice", px, py));
+		} else
+			c = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), use(g, q));
+	}
+	d = let(g, b, "n", c);
+	if (thr) { /* a soft threshold into [0, 1] */
+		store(g, b, out, ex_call(g->A, "wp.smoothstep", F(), 1.0, 3, lit(g, -0.2), lit(g, 0.2), use(g, d)));
+		clause(g, "thresholded smoothly into the unit range");
+	} else
+		store(g, b, out, mul(g, lit(g, 0.5), add(g, use(g, d), lit(g, 1.0))));
+	name(g, ONE(((const char *const[]){ "make", "fill", "generate" })), out->name);
+	heads(g, anim ? "Fills a grid of points with an animated Perlin-noise density" :
+			"Generates a 2-D noise texture over a grid, the lookup displaced by a per-cell warp",
+	      anim ? "Evaluates 4-D noise at each grid point's position and the current time" :
+		     "Computes a Perlin-noise value per cell from its scaled index and a domain-warp offset",
+	      NULL);
+}
+
+/* Curl-noise turbulence advecting particles (a divergence-free velocity field):
+ * 2-D or 3-D curl noise of the position, or 4-D with time, with octaves. */
+static void
+noise_turbulence(Gen *g)
+{
+	Block *b = &g->k->body;
+	int n = rng_pct(&g->rng, 30) ? 2 : 3, oct = 1 + pick(g, 3);
+	bool timed = n == 3 && rng_pct(&g->rng, 40), full = rng_pct(&g->rng, 50), vel = rng_pct(&g->rng, 50);
+	double lac = 1.5 + 0.25 * pick(g, 4), gain = 0.25 * (1 + pick(g, 3));
+	Var *x, *v = NULL, *seed, *scale, *strength, *dt, *time = NULL, *xo, *vo = NULL, *st, *p, *u, *v1;
+	Expr *q, *call;
+
+	nclauses = 0;
+	set_launch(g, 1);
+	x = arr(g, rng_pct(&g->rng, 50) ? "x" : "positions", V(n), IO_IN);
+	if (vel)
+		v = arr(g, x->name[0] == 'x' ? "v" : "velocities", V(n), IO_IN);
+	seed = scalar(g, "seed", I());
+	scale = scalar(g, rng_pct(&g->rng, 50) ? "scale" : "frequency", F());
+	strength = scalar(g, rng_pct(&g->rng, 50) ? "strength" : "intensity", F());
+	dt = scalar(g, "dt", F());
+	if (timed)
+		time = scalar(g, "time", F());
+	xo = arr(g, x->name[0] == 'x' ? "x_new" : "positions_out", V(n), IO_OUT);
+	if (vel)
+		vo = arr(g, x->name[0] == 'x' ? "v_new" : "velocities_out", V(n), IO_OUT);
+	emit_tid(g, b);
+	st = noise_state(g, b, seed);
+	p = let(g, b, "p", mul(g, load_tid(g, x), use(g, scale)));
+	q = use(g, p);
+	if (timed) {
+		q = ex_call(g->A, "wp.vec4", V(4), 2.0, 4, comp(g, use(g, p), 0), comp(g, use(g, p), 1), comp(g, use(g, p), 2), use(g, time));
+		clause(g, "evolving with time");
+	}
+	if (full || oct > 1) {
+		call = ex_call(g->A, "wp.curlnoise", V(n), 6.0, 5, use(g, st), q,
+			       call1(g, "wp.uint32", U(), oct, ilit(g, oct)), lit(g, lac), lit(g, gain));
+		if (oct > 1)
+			clause(g, arena_printf(g->A, "summing %d octaves with lacunarity %g and gain %g per octave", oct, lac, gain));
+	} else
+		call = ex_call(g->A, "wp.curlnoise", V(n), 6.0, 2, use(g, st), q);
+	u = let(g, b, rng_pct(&g->rng, 50) ? "curl" : "turb", call);
+	if (vel) {
+		v1 = let(g, b, "v1", add(g, load_tid(g, v), mul(g, mul(g, use(g, u), use(g, strength)), use(g, dt))));
+		store(g, b, xo, add(g, load_tid(g, x), mul(g, use(g, v1), use(g, dt))));
+		store(g, b, vo, use(g, v1));
+		clause(g, "adding the turbulence to the velocity before moving");
+	} else
+		store(g, b, xo, add(g, load_tid(g, x), mul(g, use(g, u), mul(g, use(g, strength), use(g, dt)))));
+	name(g, ONE(((const char *const[]){ "advect", "perturb", "stir" })), "particles");
+	heads(g, arena_printf(g->A, "Displaces %d-D particles along a divergence-free curl-noise field", n),
+	      arena_printf(g->A, "Applies curl-noise turbulence of %d-D points to particles over a time step", timed ? 4 : n),
+	      NULL);
+}
+
+/* Procedural noise: fractal heights of points, grid textures and animated densities,
+ * and curl-noise turbulence of particles. */
+void
+rec_noise(Gen *g)
+{
+	int w[3] = { 4, 3, 3 };
+
+	switch (rng_weighted(&g->rng, w, 3)) {
+	case 0: noise_heights(g); break;
+	case 1: noise_grid(g); break;
+	default: noise_turbulence(g); break;
+	}
+}
+
+/* ----------------------------------------------------------------- cell state */
+
+/* old = fn(a, tid..., args...): an atomic exchange or compare-and-swap at the
+ * thread's own element, whose old value the kernel keeps.  Race-free: no other
+ * thread touches the element (check.c), so the order of the threads does not
+ * matter.  Flagged EF_RAND: an effect tidy neither moves nor merges. */
+static Var *
+own_atomic(Gen *g, Block *b, const char *vname, const char *fn, Var *a, Expr *cmp, Expr *val)
+{
+	Expr *args[6];
+	int n = 0, d;
+	Expr *e;
+
+	args[n++] = use(g, a);
+	for (d = 0; d < a->ndim; d++)
+		args[n++] = use(g, g->tid[d]);
+	if (cmp)
+		args[n++] = cmp;
+	args[n++] = val;
+	e = ex_calln(g->A, fn, a->elem, 8.0, n, args);
+	e->flags |= EF_RAND;
+	a->acc = (unsigned char)(cmp ? ACC_CAS : ACC_EXCH);
+	return let(g, b, vname, e);
+}
+
+/* Per-cell state updates: a particle's cell index swapped into its slot with
+ * atomic_exch, keeping the previous one to flag moves; or a cell marked visited
+ * with atomic_cas 0 -> 1, the old flag telling whether this is the first visit.
+ * Only int outputs read the old values: kopt's backward kernel (like Warp's)
+ * replays the atomic on the array as the forward kernel left it, so a float
+ * output that depended on an old value would get the wrong gradient. */
+void
+rec_cells(Gen *g)
+{
+	Block *b = &g->k->body;
+	int kind = pick(g, 3), nd = kind == 1 && rng_pct(&g->rng, 50) ? 2 : 1;
+	bool exch = kind != 1, cas = kind != 0;
+	Var *x = NULL, *cellof = NULL, *inv_h = NULL, *moved = NULL, *frac = NULL, *vis = NULL, *tprev = NULL, *now = NULL;
+	Var *first = NULL, *arrival = NULL, *c = NULL, *s = NULL, *prev, *was, *fresh;
+	int ncell = 4 + pick(g, 13);
+
+	nclauses = 0;
+	set_launch(g, nd);
+	if (exch) {
+		x = arr(g, rng_pct(&g->rng, 50) ? "x" : "positions", F(), IO_IN);
+		cellof = arr(g, rng_pct(&g->rng, 50) ? "cell_of" : "bin_id", I(), IO_ACC);
+		inv_h = scalar(g, rng_pct(&g->rng, 50) ? "inv_cell_size" : "inv_h", F());
+	}
+	if (cas) {
+		vis = arr(g, rng_pct(&g->rng, 50) ? "visited" : "claimed", I(), IO_ACC);
+		tprev = arr(g, rng_pct(&g->rng, 50) ? "arrival_in" : "t_prev", F(), IO_IN);
+		now = scalar(g, rng_pct(&g->rng, 50) ? "time" : "t_now", F());
+	}
+	if (exch) {
+		moved = arr(g, rng_pct(&g->rng, 50) ? "moved" : "changed", I(), IO_OUT);
+		frac = arr(g, rng_pct(&g->rng, 50) ? "local_x" : "cell_offset", F(), IO_OUT);
+	}
+	if (cas) {
+		first = arr(g, rng_pct(&g->rng, 50) ? "first_visit" : "is_new", I(), IO_OUT);
+		arrival = arr(g, rng_pct(&g->rng, 50) ? "arrival" : "t_first", F(), IO_OUT);
+	}
+	emit_tid(g, b);
+	if (exch) {
+		/* the cell of x, clamped into [0, ncell - 1] */
+		s = let(g, b, "s", mul(g, load_tid(g, x), use(g, inv_h)));
+		c = let(g, b, "cell", ex_call(g->A, "wp.clamp", I(), ncell, 3, call1(g, "int", I(), 8.0, call1(g, "wp.floor", F(), 9.0, use(g, s))),
+					     ilit(g, 0), ilit(g, ncell - 1)));
+		c->nonneg = true;
+		prev = own_atomic(g, b, rng_pct(&g->rng, 50) ? "prev" : "old_cell", "wp.atomic_exch", cellof, NULL, use(g, c));
+		store(g, b, moved, ex_call(g->A, "wp.where", I(), 1.0, 3, ex_cmp(g->A, OP_NE, use(g, prev), use(g, c)), ilit(g, 1), ilit(g, 0)));
+		store(g, b, frac, sub(g, use(g, s), call1(g, "float", F(), ncell, use(g, c))));
+		clause(g, arena_printf(g->A, "into one of %d cells", ncell));
+	}
+	if (cas) {
+		was = own_atomic(g, b, rng_pct(&g->rng, 50) ? "was" : "old", "wp.atomic_cas", vis, ilit(g, 0), ilit(g, 1));
+		fresh = let(g, b, "fresh", ex_cmp(g->A, OP_EQ, use(g, was), ilit(g, 0)));
+		store(g, b, first, ex_call(g->A, "wp.where", I(), 1.0, 3, use(g, fresh), ilit(g, 1), ilit(g, 0)));
+		/* the float output does not read the old flag: the backward kernel replays
+		 * the compare-and-swap on the array as the forward left it (as Warp's does) */
+		store(g, b, arrival, call2(g, "wp.min", F(), 1.0, load_tid(g, tprev), use(g, now)));
+		clause(g, "keeping the earliest arrival time");
+	}
+	if (exch && cas) {
+		name(g, "update", "cells");
+		heads(g, "Swaps each particle's cell index into its slot with an atomic exchange and marks its own cell visited with a compare-and-swap",
+		      "Updates per-thread cell state: the new cell replaces the old one, and a 0 -> 1 compare-and-swap claims the first visit", NULL);
+	} else if (exch) {
+		name(g, ONE(((const char *const[]){ "rebin", "assign", "relabel" })), cellof->name);
+		heads(g, "Computes each particle's cell and swaps it into its own slot with wp.atomic_exch, flagging particles that moved",
+		      "Replaces every particle's cell index with an atomic exchange, keeping the old index to detect moves", NULL);
+	} else {
+		name(g, ONE(((const char *const[]){ "mark", "visit", "claim" })), nd == 2 ? "cells" : "nodes");
+		heads(g, arena_printf(g->A, "Marks each %s visited with a compare-and-swap from 0 to 1, telling first visits apart", nd == 2 ? "grid cell" : "node"),
+		      "Claims the thread's own flag with wp.atomic_cas(flag, 0, 1) and keeps the old value", NULL);
+	}
 }

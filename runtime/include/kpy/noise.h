@@ -272,6 +272,109 @@ template <class T> KPY_HD inline vec_t<4, T> noise4_gradient(u32 s, const cell<4
 	return interpolate_gradient(zi[0], zi[1], c.d[3], gzi[0], gzi[1], e[3]);
 }
 
+/* Gradient of 1-D noise with respect to x. */
+template <class T> KPY_HD inline T noise1_gradient(u32 s, const cell<1, T> &c)
+{
+	T g0 = (T)random_gradient_1d(s, c.i0[0]);
+	T v0 = c.d[0] * g0;
+	T g1 = (T)random_gradient_1d(s, c.i1[0]);
+	T v1 = (c.d[0] - T(1)) * g1;
+	return (g1 - g0) * smootherstep(c.d[0]) + (v1 - v0) * smootherstep_gradient(c.d[0]) * T(1) + g0;
+}
+
+/* Hessian of the noise in a cell (second partials with respect to the
+ * point), for the adjoint of curl noise.  Every corner value dot(d, g) is
+ * linear in the point; the second derivatives come from the smootherstep
+ * blends: interpolating A and B along axis k with S = smootherstep(d_k),
+ *   F = A + (B - A) S
+ *   grad F = grad A + (grad B - grad A) S + (B - A) S' e_k
+ *   H_F = H_A + (H_B - H_A) S + S' (dg e_k^T + e_k dg^T) + (B - A) S'' e_k e_k^T
+ * with dg = grad B - grad A (Warp 1.19's noise_Nd_hessian). */
+template <class T> KPY_HD inline T smootherstep_hessian(T t) { return T(60) * t * (t * (t * T(2) - T(3)) + T(1)); }
+
+template <unsigned N, class T> struct level {
+	T val;
+	T grad[N];
+	T hess[N][N];
+};
+
+template <unsigned N, class T> KPY_HD inline void level_compose(level<N, T> &F, const level<N, T> &A,
+	const level<N, T> &B, unsigned k, T S, T S1, T S2)
+{
+	T dv = B.val - A.val, dg[N];
+	F.val = A.val + dv * S;
+	for (unsigned i = 0; i < N; ++i)
+		dg[i] = B.grad[i] - A.grad[i];
+	for (unsigned i = 0; i < N; ++i)
+		F.grad[i] = A.grad[i] + dg[i] * S;
+	F.grad[k] += dv * S1;
+	for (unsigned i = 0; i < N; ++i)
+		for (unsigned j = 0; j < N; ++j)
+			F.hess[i][j] = A.hess[i][j] + (B.hess[i][j] - A.hess[i][j]) * S;
+	for (unsigned i = 0; i < N; ++i) {
+		F.hess[i][k] += dg[i] * S1;
+		F.hess[k][i] += dg[i] * S1;
+	}
+	F.hess[k][k] += dv * S2;
+}
+
+template <unsigned N, class T> KPY_HD inline vec_t<N, T> lattice_gradient(u32 s, const int *ix)
+{
+	vec_t<N, T> g;
+	if (N == 2) {
+		vec_t<2, float> r = random_gradient_2d(s, ix[0], ix[1]);
+		for (unsigned k = 0; k < N; k++)
+			g.c[k] = (T)r.c[k];
+	} else if (N == 3) {
+		vec_t<3, float> r = random_gradient_3d(s, ix[0], ix[1], ix[2]);
+		for (unsigned k = 0; k < N; k++)
+			g.c[k] = (T)r.c[k];
+	} else {
+		vec_t<4, float> r = random_gradient_4d(s, ix[0], ix[1], ix[2], ix[3]);
+		for (unsigned k = 0; k < N; k++)
+			g.c[k] = (T)r.c[k];
+	}
+	return g;
+}
+
+/* hess[N][N] of the noise at cell c (corner bit k of the index is axis k,
+ * interpolating x first, then y, ...). */
+template <unsigned N, class T> KPY_HD inline void noise_hessian(u32 s, const cell<N, T> &c, T hess[N][N])
+{
+	level<N, T> lv[1u << N];
+	for (unsigned m = 0; m < (1u << N); m++) {
+		int ix[4] = {0, 0, 0, 0};
+		T d[N];
+		for (unsigned k = 0; k < N; k++) {
+			bool hi = (m >> k) & 1u;
+			ix[k] = hi ? c.i1[k] : c.i0[k];
+			d[k] = hi ? c.d[k] - T(1) : c.d[k];
+		}
+		vec_t<N, T> g = lattice_gradient<N, T>(s, ix);
+		T v = d[0] * g.c[0];
+		for (unsigned k = 1; k < N; k++)
+			v = v + d[k] * g.c[k];
+		lv[m].val = v;
+		for (unsigned i = 0; i < N; i++) {
+			lv[m].grad[i] = g.c[i];
+			for (unsigned j = 0; j < N; j++)
+				lv[m].hess[i][j] = T(0);
+		}
+	}
+	unsigned n = 1u << N;
+	for (unsigned k = 0; k < N; k++, n /= 2) {
+		T t = c.d[k], S = smootherstep(t), S1 = smootherstep_gradient(t), S2 = smootherstep_hessian(t);
+		for (unsigned m = 0; m < n / 2; m++) {
+			level<N, T> F;
+			level_compose(F, lv[2 * m], lv[2 * m + 1], k, S, S1, S2);
+			lv[m] = F;
+		}
+	}
+	for (unsigned i = 0; i < N; i++)
+		for (unsigned j = 0; j < N; j++)
+			hess[i][j] = lv[0].hess[i][j];
+}
+
 template <class T> struct if_real : enable_if<same<T, float>::value || same<T, double>::value, T> { };
 } // namespace detail
 
@@ -398,6 +501,113 @@ KPY_HD inline vec_t<3, T> curlnoise(u32 state, const vec_t<4, T> &xyzt, u32 octa
 		freq = freq * lacunarity;
 	}
 	return vec_t<3, T>(s3.c[1] - s2.c[2], s1.c[2] - s3.c[0], s2.c[0] - s1.c[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Derivatives (kir's noise_grad and curlnoise_adj, which kopt's autodiff
+ * makes; Warp 1.19's adj_noise, adj_pnoise and adj_curlnoise). */
+
+/* noise_grad(state, x[, periods]): the gradient of noise (pnoise with the
+ * periods) with respect to x: a scalar for 1-D, else a vector like x. */
+template <class T> KPY_HD inline typename detail::if_real<T>::type noise_grad(u32 state, T x)
+{
+	return detail::noise1_gradient(state, detail::make_cell<1, T>(&x, 0));
+}
+template <class T> KPY_HD inline typename detail::if_real<T>::type noise_grad(u32 state, T x, i32 px)
+{
+	const int p[1] = {px};
+	return detail::noise1_gradient(state, detail::make_cell<1, T>(&x, p));
+}
+template <class T> KPY_HD inline vec_t<2, T> noise_grad(u32 state, const vec_t<2, T> &x)
+{
+	return detail::noise2_gradient(state, detail::make_cell<2, T>(x.c, 0));
+}
+template <class T> KPY_HD inline vec_t<2, T> noise_grad(u32 state, const vec_t<2, T> &x, i32 px, i32 py)
+{
+	const int p[2] = {px, py};
+	return detail::noise2_gradient(state, detail::make_cell<2, T>(x.c, p));
+}
+template <class T> KPY_HD inline vec_t<3, T> noise_grad(u32 state, const vec_t<3, T> &x)
+{
+	return detail::noise3_gradient(state, detail::make_cell<3, T>(x.c, 0));
+}
+template <class T> KPY_HD inline vec_t<3, T> noise_grad(u32 state, const vec_t<3, T> &x, i32 px, i32 py, i32 pz)
+{
+	const int p[3] = {px, py, pz};
+	return detail::noise3_gradient(state, detail::make_cell<3, T>(x.c, p));
+}
+template <class T> KPY_HD inline vec_t<4, T> noise_grad(u32 state, const vec_t<4, T> &x)
+{
+	return detail::noise4_gradient(state, detail::make_cell<4, T>(x.c, 0));
+}
+template <class T>
+KPY_HD inline vec_t<4, T> noise_grad(u32 state, const vec_t<4, T> &x, i32 px, i32 py, i32 pz, i32 pt)
+{
+	const int p[4] = {px, py, pz, pt};
+	return detail::noise4_gradient(state, detail::make_cell<4, T>(x.c, p));
+}
+
+/* curlnoise_adj(state, x, g[, octaves, lacunarity, gain]): the adjoint of
+ * x for curlnoise(state, x, ...) with the adjoint g of its result, summed
+ * over the octaves as Warp's adj_curlnoise does (lacunarity and gain get
+ * no adjoint, as in Warp). */
+template <class T>
+KPY_HD inline vec_t<2, T> curlnoise_adj(u32 state, const vec_t<2, T> &xy, const vec_t<2, T> &g, u32 octaves = 1,
+	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
+{
+	vec_t<2, T> adj;
+	T freq = T(1), amp = T(1);
+	for (u32 i = 0; i < octaves; ++i) {
+		vec_t<2, T> pt = freq * xy;
+		T H[2][2];
+		detail::noise_hessian<2, T>(state, detail::make_cell<2, T>(pt.c, 0), H);
+		T k = amp * freq;
+		adj.c[0] = adj.c[0] + k * (-H[1][0] * g.c[0] + H[0][0] * g.c[1]);
+		adj.c[1] = adj.c[1] + k * (-H[1][1] * g.c[0] + H[0][1] * g.c[1]);
+		amp = amp * gain;
+		freq = freq * lacunarity;
+	}
+	return adj;
+}
+
+namespace detail {
+template <unsigned N, class T>
+KPY_HD inline vec_t<N, T> curlnoise_adj3(u32 state, const vec_t<N, T> &x, const vec_t<3, T> &g, u32 octaves,
+	T lacunarity, T gain)
+{
+	vec_t<N, T> adj;
+	T freq = T(1), amp = T(1);
+	for (u32 i = 0; i < octaves; ++i) {
+		vec_t<N, T> pt = freq * x;
+		cell<N, T> c = make_cell<N, T>(pt.c, 0);
+		T H1[N][N], H2[N][N], H3[N][N];
+		noise_hessian<N, T>(state, c, H1);
+		state = rand_init((i32)state, 10019689);
+		noise_hessian<N, T>(state, c, H2);
+		state = rand_init((i32)state, 13112221);
+		noise_hessian<N, T>(state, c, H3);
+		T k = amp * freq;
+		for (unsigned j = 0; j < N; ++j)
+			adj.c[j] = adj.c[j] + k * (g.c[0] * (H3[1][j] - H2[2][j]) + g.c[1] * (H1[2][j] - H3[0][j]) +
+				g.c[2] * (H2[0][j] - H1[1][j]));
+		amp = amp * gain;
+		freq = freq * lacunarity;
+	}
+	return adj;
+}
+} // namespace detail
+
+template <class T>
+KPY_HD inline vec_t<3, T> curlnoise_adj(u32 state, const vec_t<3, T> &xyz, const vec_t<3, T> &g, u32 octaves = 1,
+	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
+{
+	return detail::curlnoise_adj3<3, T>(state, xyz, g, octaves, lacunarity, gain);
+}
+template <class T>
+KPY_HD inline vec_t<4, T> curlnoise_adj(u32 state, const vec_t<4, T> &xyzt, const vec_t<3, T> &g, u32 octaves = 1,
+	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
+{
+	return detail::curlnoise_adj3<4, T>(state, xyzt, g, octaves, lacunarity, gain);
 }
 
 } // namespace kpy
