@@ -702,6 +702,8 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		for (i = 0; i < attr; i++)
 			out[i] = tscalar(S_I32);
 		return attr;
+	case TY_BLOCKDIM:
+		return one(out, tscalar(S_I32));
 	case TY_CALL: {
 		const Func *f;
 		if (!m || attr < 0 || (uint32_t)attr >= m->nfuncs)
