@@ -173,6 +173,18 @@ zeroval(Ctx *c, Type t, Loc loc)
 	return op->res[0];
 }
 
+/* An array as a condition (`if a:`, `a and ...`, `not a`): Warp's C++
+ * converts array_t to its data pointer (array.h `operator T*`), so an
+ * array is true when it has storage; where(a, true, false) is that
+ * (kpy's where takes an array condition as Warp's does). */
+static Val
+arraytruth(Ctx *c, Val v, Loc loc)
+{
+	Val a[3] = {v, cbool(c->m, c->f, true), cbool(c->m, c->f, false)};
+
+	return emit1(c, OP_WHERE, a, 3, loc, "condition");
+}
+
 Val
 condval(Ctx *c, X x, Loc loc)
 {
@@ -189,6 +201,8 @@ condval(Ctx *c, X x, Loc loc)
 		a[1] = czero(c->m, c->f, t);
 		return emit1(c, OP_NE, a, 2, loc, "condition");
 	}
+	if (t.k == T_ARRAY)
+		return arraytruth(c, v, loc);
 	serr(c, loc, "a condition must be a bool or a number, not %s", wptypename(c->m, t));
 	return 0;
 }
@@ -684,6 +698,9 @@ unary(Ctx *c, Node *e)
 		}
 		return r;
 	}
+	/* not a: Warp's unot(a: array) is !a.data */
+	if (e->op == U_NOT && vty(c->f, v).k == T_ARRAY && !(v = arraytruth(c, v, e->loc)))
+		return xnone();
 	snprintf(what, sizeof what, "invalid operand type for unary '%s'", sym[e->op]);
 	v = emit1(c, code[e->op], &v, 1, e->loc, what);
 	return v ? xval(v) : xnone();
