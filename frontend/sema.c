@@ -178,6 +178,7 @@ samebind(const Bind *a, const Bind *b)
 		return a == b;
 	if (a->fn || b->fn)
 		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd && a->fn->sl == b->fn->sl &&
+		       a->fn->xt == b->fn->xt &&
 		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
 	if (a->ghost || b->ghost)
 		return a->ghost && b->ghost && typeeq(a->gty, b->gty);
@@ -290,6 +291,44 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 		} else {
 			b.fn = aalloc(c->tmp, sizeof *b.fn);
 			*b.fn = x.g;
+		}
+		envset(c, b);
+		return;
+	}
+	if (x.k == X_TUPLE && x.n > 0) {
+		/* a local tuple (t = (1, x), t = f() of several results): kpyc
+		 * keeps its values, as it keeps a slice; kir's loops do not
+		 * carry it */
+		int i;
+		for (i = 0; i < x.n; i++)
+			if (x.elts[i].k != X_VAL) {
+				serr(c, loc, "kpyc binds '%s' to a tuple of values only (element %d is not a value)", name, i);
+				b.poison = true;
+				envset(c, b);
+				return;
+			}
+		if (o && o->zinit && !o->fn) {
+			serr(c, loc, "kpyc does not carry a tuple out of a loop ('%s' is read after it): kir's loops "
+			     "carry values, not tuples", name);
+			b.poison = true;
+		} else if (o && !o->poison && !(o->fn && o->fn->kind == G_VTUPLE)) {
+			serr(c, loc, "Error, assigning to existing symbol %s (%s) with different type (tuple)", name,
+			     o->fn ? (o->fn->kind == G_SLICE ? "an array slice" : "a function") : wptypename(c->m, bindtype(c, o)));
+			b.poison = true;
+		} else if (o && o->fn && c->loop) {
+			serr(c, loc, "kpyc does not rebind a tuple inside a loop ('%s'): kir's loops carry values, "
+			     "not tuples", name);
+			b.poison = true;
+		} else {
+			b.fn = aalloc(c->tmp, sizeof *b.fn);
+			memset(b.fn, 0, sizeof *b.fn);
+			b.fn->kind = G_VTUPLE;
+			b.fn->n = x.n;
+			b.fn->xt = aalloc(c->tmp, (size_t)x.n * sizeof *b.fn->xt);
+			for (i = 0; i < x.n; i++) {
+				b.fn->xt[i] = x.elts[i];
+				b.fn->xt[i].name = NULL;
+			}
 		}
 		envset(c, b);
 		return;
@@ -967,6 +1006,11 @@ ifstmt(Ctx *c, Node *s)
 			if ((bt && bt->fn && bt->fn->kind == G_SLICE) || (be && be->fn && be->fn->kind == G_SLICE)) {
 				serr(c, s->loc, "'%s' is bound to different array slices in the branches of this if (kpyc "
 				     "keeps a slice only where it is made)", x);
+				continue;
+			}
+			if ((bt && bt->fn && bt->fn->kind == G_VTUPLE) || (be && be->fn && be->fn->kind == G_VTUPLE)) {
+				serr(c, s->loc, "'%s' is bound to different tuples in the branches of this if (kpyc keeps a "
+				     "tuple only where it is made)", x);
 				continue;
 			}
 			if (!bp && ((bt && bt->fn && bt->fn->kind != G_SLICE && !be) ||
