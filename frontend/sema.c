@@ -1401,6 +1401,18 @@ forstmt(Ctx *c, Node *s)
 	if (!ok)
 		return;
 	for (i = 0; i < na; i++)
+		if (isconst(c->f, a[i].v) && isbool(vty(c->f, a[i].v)) &&
+		    (rng->l1.v[i]->kind == E_BOOL ||
+		     (rng->l1.v[i]->kind == E_CALL && rng->l1.v[i]->a->kind == E_ATTR &&
+		      strcmp(rng->l1.v[i]->a->s, "static") == 0))) {
+			/* range(True), range(wp.static(True)): Warp unrolls Python
+			 * values with Python's range(), where a bool is 0 or 1 (a
+			 * local or wp.constant bool is a Warp bool: no overload) */
+			int64_t n = val(c->f, a[i].v)->c[0].u != 0;
+			a[i].v = cint(c->m, c->f, S_I32, n);
+			a[i].lit = (Lit){true, true, n, (double)n};
+		}
+	for (i = 0; i < na; i++)
 		if (!typeeq(vty(c->f, a[i].v), tscalar(S_I32))) {
 			Buf b = {0};
 			int j;
