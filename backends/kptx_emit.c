@@ -1295,6 +1295,17 @@ op1(Kx *x, const Op *op, Dest *d)
 	case OP_TID:
 		tid(x, op);
 		return;
+	case OP_BLOCK_DIM: { /* the runtime's kpy::block_dim(): ntid.x; 1 on the host */
+		LLVMTypeRef fty;
+		LLVMValueRef f;
+		if (x->host) {
+			r = LLVMConstInt(x->i32, 1, 0);
+			break;
+		}
+		f = intrinsicn(x, "llvm.nvvm.read.ptx.sreg.ntid.x", &fty);
+		r = LLVMBuildCall2(b, fty, f, NULL, 0, "");
+		break;
+	}
 	case OP_CAST:
 		r = convert(x, lv(x, op->args[0]), t0, rt);
 		break;

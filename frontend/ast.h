@@ -216,6 +216,8 @@ enum GKind {
 	             * which Warp resolves in a call's function only */
 	G_SLICE,    /* in a function body only: an array view Warp makes with
 	             * slices (a[1:3], a[i, ::2]): sl; n 1: its .shape */
+	G_VTUPLE,   /* in a function body only: a local bound to a tuple of
+	             * values (t = (1, x), t = f() of several results): xt[n] */
 };
 
 struct FuncDecl;
@@ -237,6 +239,7 @@ typedef struct GVal {
 	struct GVal *elts;   /* G_TUPLE */
 	int n;               /* G_TUPLE: count */
 	struct ASlice *sl;   /* G_SLICE */
+	struct X *xt;        /* G_VTUPLE: the elements, X_VAL each */
 } GVal;
 
 /* An array view Warp makes with slices, which kpyc keeps as its base

@@ -1169,6 +1169,13 @@ lencall(Ctx *c, Args *a, Loc loc)
 		serr(c, loc, "len() takes one argument");
 		return xnone();
 	}
+	if (a->pos[0].k == X_TUPLE && a->pos[0].n > 0) {
+		/* a tuple's length: a constant for Warp */
+		X r = xval(cint(c->m, c->f, S_I32, a->pos[0].n));
+		r.wconst = true;
+		r.lit = (Lit){true, true, a->pos[0].n, (double)a->pos[0].n};
+		return r;
+	}
 	if (!(v = xvalue(c, a->pos[0], a->ploc[0])))
 		return xnone();
 	t = vty(c->f, v);
@@ -1516,6 +1523,13 @@ staticcall(Ctx *c, Node *e, const char *name)
 	arg = e->l1.v[0];
 	memset(&sl, 0, sizeof sl);
 	sl.c = c;
+	if (strcmp(name, "static") == 0 && arg->kind == E_CALL && arg->a && arg->a->kind == E_NAME &&
+	    strcmp(arg->a->s, "len") == 0 && arg->l1.n == 1 && !arg->l2.n && arg->l1.v[0]->kind == E_NAME) {
+		/* wp.static(len(t)) of a local tuple: its length */
+		Bind *b = envfind(&c->env, arg->l1.v[0]->s);
+		if (b && !b->poison && b->fn && b->fn->kind == G_VTUPLE)
+			return expr(c, arg);
+	}
 	if (strcmp(name, "static") == 0 && namesindex(c, arg)) {
 		/* deferred by Warp to code generation: constant locals first */
 		sl.mode = SL_CONSTS | SL_DEFERRED;

@@ -59,6 +59,7 @@ gdesc(const GVal *g)
 	case G_MODULE: return "a module";
 	case G_WPNAME: return "a Warp builtin";
 	case G_PYNAME: return "a Python object";
+	case G_VTUPLE: return "a tuple";
 	case G_SLICE: return g->n ? "an array slice's shape" : "an array slice (kpyc indexes it and reads its shape and ndim, but does not pass, return or store it)";
 	case G_ENUM: return g->n == 2 ? "a namespace" : g->n ? "a class" : "an enum class";
 	default: return "not a value";
@@ -173,6 +174,18 @@ zeroval(Ctx *c, Type t, Loc loc)
 	return op->res[0];
 }
 
+/* An array as a condition (`if a:`, `a and ...`, `not a`): Warp's C++
+ * converts array_t to its data pointer (array.h `operator T*`), so an
+ * array is true when it has storage; where(a, true, false) is that
+ * (kpy's where takes an array condition as Warp's does). */
+static Val
+arraytruth(Ctx *c, Val v, Loc loc)
+{
+	Val a[3] = {v, cbool(c->m, c->f, true), cbool(c->m, c->f, false)};
+
+	return emit1(c, OP_WHERE, a, 3, loc, "condition");
+}
+
 Val
 condval(Ctx *c, X x, Loc loc)
 {
@@ -189,6 +202,8 @@ condval(Ctx *c, X x, Loc loc)
 		a[1] = czero(c->m, c->f, t);
 		return emit1(c, OP_NE, a, 2, loc, "condition");
 	}
+	if (t.k == T_ARRAY)
+		return arraytruth(c, v, loc);
 	serr(c, loc, "a condition must be a bool or a number, not %s", wptypename(c->m, t));
 	return 0;
 }
@@ -231,6 +246,13 @@ namex(Ctx *c, Node *e)
 	if (b) {
 		if (b->poison)
 			return xnone();
+		if (b->fn && b->fn->kind == G_VTUPLE) {
+			X t = xnone();
+			t.k = X_TUPLE;
+			t.elts = b->fn->xt;
+			t.n = b->fn->n;
+			return t;
+		}
 		if (b->fn)
 			return xg(*b->fn, e->loc);
 		if (b->ghost) {
@@ -684,9 +706,65 @@ unary(Ctx *c, Node *e)
 		}
 		return r;
 	}
+	/* not a: Warp's unot(a: array) is !a.data */
+	if (e->op == U_NOT && vty(c->f, v).k == T_ARRAY && !(v = arraytruth(c, v, e->loc)))
+		return xnone();
 	snprintf(what, sizeof what, "invalid operand type for unary '%s'", sym[e->op]);
 	v = emit1(c, code[e->op], &v, 1, e->loc, what);
 	return v ? xval(v) : xnone();
+}
+
+
+/* t[i] of a tuple (Warp's extract(a: tuple, i: int32)): a constant i
+ * in [0, len) picks the element; an index known only at run
+ * time (an unrolled loop's, range(len(t))) selects among elements of one
+ * type, as Warp's unrolled copies each pick one. */
+static X
+tupleindex(Ctx *c, Node *e, X t)
+{
+	Node *ix = e->l1.v[0];
+	X i;
+	Val v, r;
+	int k;
+
+	if (e->l1.n != 1 || e->tcomma || ix->kind == E_SLICE) {
+		serr(c, e->loc, "a tuple takes one integer index");
+		return xnone();
+	}
+	i = expr(c, ix);
+	if (i.k == X_NONE)
+		return xnone();
+	if (!(v = xvalue(c, i, ix->loc)))
+		return xnone();
+	if (!isint(vty(c->f, v))) {
+		serr(c, ix->loc, "indices must be integers, not %s", wptypename(c->m, vty(c->f, v)));
+		return xnone();
+	}
+	if (isconst(c->f, v)) {
+		int64_t n = val(c->f, v)->c[0].i;
+		if (n < 0 || n >= t.n) { /* Warp's extract<-1> does not compile either */
+			serr(c, ix->loc, "tuple index %lld out of range (the tuple has %d elements; Warp counts no "
+			     "index from the end)", (long long)n, t.n);
+			return xnone();
+		}
+		return t.elts[n];
+	}
+	for (k = 0; k < t.n; k++)
+		if (t.elts[k].k != X_VAL || !typeeq(vty(c->f, t.elts[k].v), vty(c->f, t.elts[0].v))) {
+			serr(c, ix->loc, "kpyc indexes a tuple of elements of different types only with a constant");
+			return xnone();
+		}
+	/* where(i == k, t[k], ...), the last element otherwise */
+	r = t.elts[t.n - 1].v;
+	for (k = t.n - 2; k >= 0 && r; k--) {
+		Val a[3], eq[2] = {v, cint(c->m, c->f, vty(c->f, v).s, k)};
+		if (!(a[0] = emit1(c, OP_EQ, eq, 2, ix->loc, "tuple index")))
+			return xnone();
+		a[1] = t.elts[k].v;
+		a[2] = r;
+		r = emit1(c, OP_WHERE, a, 3, e->loc, "tuple index");
+	}
+	return r ? xval(r) : xnone();
 }
 
 /* ---- subscripts and attributes -------------------------------------- */
@@ -1436,10 +1514,8 @@ subeval(Ctx *c, Node *e, Pend *p)
 		serr(c, e->loc, "%s cannot be subscripted in a kernel", gdesc(&b.g));
 		return xnone();
 	}
-	if (b.k == X_TUPLE) {
-		serr(c, e->loc, "tuples cannot be indexed in kernels");
-		return xnone();
-	}
+	if (b.k == X_TUPLE)
+		return tupleindex(c, e, b);
 	if (vty(c->f, b.v).k == T_ARRAY) {
 		p->arr = b.v;
 		p->n = 0;

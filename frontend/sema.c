@@ -178,6 +178,7 @@ samebind(const Bind *a, const Bind *b)
 		return a == b;
 	if (a->fn || b->fn)
 		return a->fn && b->fn && a->fn->kind == b->fn->kind && a->fn->fd == b->fn->fd && a->fn->sl == b->fn->sl &&
+		       a->fn->xt == b->fn->xt &&
 		       (a->fn->s == b->fn->s || (a->fn->s && b->fn->s && strcmp(a->fn->s, b->fn->s) == 0));
 	if (a->ghost || b->ghost)
 		return a->ghost && b->ghost && typeeq(a->gty, b->gty);
@@ -290,6 +291,44 @@ assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname)
 		} else {
 			b.fn = aalloc(c->tmp, sizeof *b.fn);
 			*b.fn = x.g;
+		}
+		envset(c, b);
+		return;
+	}
+	if (x.k == X_TUPLE && x.n > 0) {
+		/* a local tuple (t = (1, x), t = f() of several results): kpyc
+		 * keeps its values, as it keeps a slice; kir's loops do not
+		 * carry it */
+		int i;
+		for (i = 0; i < x.n; i++)
+			if (x.elts[i].k != X_VAL) {
+				serr(c, loc, "kpyc binds '%s' to a tuple of values only (element %d is not a value)", name, i);
+				b.poison = true;
+				envset(c, b);
+				return;
+			}
+		if (o && o->zinit && !o->fn) {
+			serr(c, loc, "kpyc does not carry a tuple out of a loop ('%s' is read after it): kir's loops "
+			     "carry values, not tuples", name);
+			b.poison = true;
+		} else if (o && !o->poison && !(o->fn && o->fn->kind == G_VTUPLE)) {
+			serr(c, loc, "Error, assigning to existing symbol %s (%s) with different type (tuple)", name,
+			     o->fn ? (o->fn->kind == G_SLICE ? "an array slice" : "a function") : wptypename(c->m, bindtype(c, o)));
+			b.poison = true;
+		} else if (o && o->fn && c->loop) {
+			serr(c, loc, "kpyc does not rebind a tuple inside a loop ('%s'): kir's loops carry values, "
+			     "not tuples", name);
+			b.poison = true;
+		} else {
+			b.fn = aalloc(c->tmp, sizeof *b.fn);
+			memset(b.fn, 0, sizeof *b.fn);
+			b.fn->kind = G_VTUPLE;
+			b.fn->n = x.n;
+			b.fn->xt = aalloc(c->tmp, (size_t)x.n * sizeof *b.fn->xt);
+			for (i = 0; i < x.n; i++) {
+				b.fn->xt[i] = x.elts[i];
+				b.fn->xt[i].name = NULL;
+			}
 		}
 		envset(c, b);
 		return;
@@ -969,6 +1008,11 @@ ifstmt(Ctx *c, Node *s)
 				     "keeps a slice only where it is made)", x);
 				continue;
 			}
+			if ((bt && bt->fn && bt->fn->kind == G_VTUPLE) || (be && be->fn && be->fn->kind == G_VTUPLE)) {
+				serr(c, s->loc, "'%s' is bound to different tuples in the branches of this if (kpyc keeps a "
+				     "tuple only where it is made)", x);
+				continue;
+			}
 			if (!bp && ((bt && bt->fn && bt->fn->kind != G_SLICE && !be) ||
 			            (be && be->fn && be->fn->kind != G_SLICE && !bt && !edead))) {
 				/* bound to a function on one path only: Warp's merge keeps
@@ -1356,6 +1400,18 @@ forstmt(Ctx *c, Node *s)
 	}
 	if (!ok)
 		return;
+	for (i = 0; i < na; i++)
+		if (isconst(c->f, a[i].v) && isbool(vty(c->f, a[i].v)) &&
+		    (rng->l1.v[i]->kind == E_BOOL ||
+		     (rng->l1.v[i]->kind == E_CALL && rng->l1.v[i]->a->kind == E_ATTR &&
+		      strcmp(rng->l1.v[i]->a->s, "static") == 0))) {
+			/* range(True), range(wp.static(True)): Warp unrolls Python
+			 * values with Python's range(), where a bool is 0 or 1 (a
+			 * local or wp.constant bool is a Warp bool: no overload) */
+			int64_t n = val(c->f, a[i].v)->c[0].u != 0;
+			a[i].v = cint(c->m, c->f, S_I32, n);
+			a[i].lit = (Lit){true, true, n, (double)n};
+		}
 	for (i = 0; i < na; i++)
 		if (!typeeq(vty(c->f, a[i].v), tscalar(S_I32))) {
 			Buf b = {0};

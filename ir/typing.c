@@ -418,8 +418,8 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tscalar(S_I32));
 		return fail(&c, "operand must be an integer");
 	case TY_WHERE:
-		if (!(isbool(a) || isint(a)))
-			return fail(&c, "the condition must be a bool or an integer");
+		if (!(isbool(a) || isint(a) || a.k == T_ARRAY)) /* an array: true when it has storage */
+			return fail(&c, "the condition must be a bool, an integer or an array");
 		if (!typeeq(b, in[2]))
 			return fail(&c, "the true value must have the same type as the false value");
 		if (!isvalue(b))
@@ -702,6 +702,8 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		for (i = 0; i < attr; i++)
 			out[i] = tscalar(S_I32);
 		return attr;
+	case TY_BLOCKDIM:
+		return one(out, tscalar(S_I32));
 	case TY_CALL: {
 		const Func *f;
 		if (!m || attr < 0 || (uint32_t)attr >= m->nfuncs)

@@ -396,6 +396,8 @@ tryfold(F *c, Op *op)
 	default:
 		break;
 	}
+	if (op->nargs == 0) /* block_dim: a launch's value, not a constant */
+		return 0;
 	/* elementwise and broadcasting arithmetic */
 	if (rt.k == T_SCALAR || ((oi->flags & F_EW) || op->code == OP_MUL || op->code == OP_DIV ||
 	                         op->code == OP_EQ || op->code == OP_NE)) {

@@ -755,6 +755,19 @@ template <> KPY_HD inline float muladd<float>(float a, float b, float c) { retur
 template <> KPY_HD inline double muladd<double>(double a, double b, double c) { return ::fma(a, b, c); }
 } // namespace detail
 
+/* wp.block_dim(): the threads per block of the launch (Warp's builtin.h:
+ * blockDim.x on CUDA; on the CPU Warp's module block_dim, which resolves to
+ * 1 unless warp.config.enable_cpu_blocks is set, and krun runs one thread
+ * at a time). */
+KPY_HD inline i32 block_dim()
+{
+#if defined(__CUDA_ARCH__)
+	return (i32)blockDim.x;
+#else
+	return 1;
+#endif
+}
+
 #if defined(__CUDACC__)
 /* Grid-stride loop: for (i64 i = grid_index(); i < b.size; i += grid_stride()) */
 __device__ inline int64_t grid_index() { return (int64_t)blockDim.x * blockIdx.x + threadIdx.x; }
