@@ -36,11 +36,13 @@ static int nloaded;
  * float and widened (kpy/rand.h).  widen() makes the same module of kir
  * before it is lowered: every f32 type (scalar, composite component, array
  * element, struct field, constant) becomes f64, so that decompositions
- * take their f64 forms as in that build; the random number ops keep their
- * f32 operands and results, with a cast on either side, and so do the ops
- * kir types for f32 only (noise, quat_to_rpy, ...: computed in double by
- * that build, in float here).  Constants keep their values (already
- * rounded to f32, as kcpu's literals are). */
+ * take their f64 forms as in that build, and the ops Warp defines for
+ * float32 only (quat_to_rpy, transform_twist, ...) are typed for f64 too
+ * (Module.widened); the random number ops keep their f32 operands and
+ * results, with a cast on either side, and so do the ops kir still types
+ * for f32 only (noise: computed in double by that build, in float here).
+ * Constants keep their values (already rounded to f32, as kcpu's literals
+ * are). */
 
 typedef struct Widen {
 	Module *m;
@@ -196,6 +198,7 @@ widen(Module *m)
 {
 	uint32_t fi, i, j;
 
+	m->widened = true;
 	for (i = 0; i < m->nstructs; i++)
 		for (j = 0; j < m->structs[i].nfields; j++)
 			m->structs[i].fields[j].ty = wide(m->structs[i].fields[j].ty);
