@@ -42,6 +42,9 @@ typedef struct KptxOpts {
 	const Module *abi;     /* or NULL: the module whose parameter and field types
 	                        * the kernel table reports (f64: the one before widening;
 	                        * sizes and offsets are the compiled module's) */
+	bool checked;          /* host: every array access checks its indices, as kcpu's
+	                        * output built with -DKPY_CHECKED (kpy/array.h): a fault
+	                        * goes to kpy_bounds_handler, which the module exports */
 	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
 	bool timing;           /* --time: print each phase's wall and CPU time on stderr */
 	const Src *src;        /* the kir text, for located diagnostics */

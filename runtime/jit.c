@@ -22,6 +22,7 @@
 typedef struct Loaded {
 	char *file;     /* the path as given */
 	bool dbl;       /* f32 as f64 */
+	bool checked;   /* array accesses checked */
 	int optlevel;   /* default<On> */
 	KptxJit *jit;
 } Loaded;
@@ -223,7 +224,7 @@ widen(Module *m)
 /* ---- loading --------------------------------------------------------- */
 
 void *
-jitload(const char *file, bool dbl, int optlevel)
+jitload(const char *file, bool dbl, bool checked, int optlevel)
 {
 	const PassInfo *pipe[16];
 	int npipe = 0, i;
@@ -236,7 +237,8 @@ jitload(const char *file, bool dbl, int optlevel)
 	char *text;
 
 	for (i = 0; i < nloaded; i++)
-		if (strcmp(loaded[i].file, file) == 0 && loaded[i].dbl == dbl && loaded[i].optlevel == optlevel)
+		if (strcmp(loaded[i].file, file) == 0 && loaded[i].dbl == dbl && loaded[i].checked == checked &&
+		    loaded[i].optlevel == optlevel)
 			return loaded[i].jit;
 	if (!addpasses(KRUN_LOWER_PIPELINE, pipe, &npipe, (int)countof(pipe)))
 		die("jit.c: bad pipeline " KRUN_LOWER_PIPELINE);
@@ -267,6 +269,7 @@ jitload(const char *file, bool dbl, int optlevel)
 	ko.emit = EMIT_OBJ;
 	ko.optlevel = optlevel;
 	ko.f64 = dbl;
+	ko.checked = checked;
 	ko.abi = abi;
 	ko.verify = true;
 	ko.src = &src;
@@ -279,6 +282,7 @@ jitload(const char *file, bool dbl, int optlevel)
 	loaded = xrealloc(loaded, (size_t)(nloaded + 1) * sizeof *loaded);
 	loaded[nloaded].file = xstrdup(file);
 	loaded[nloaded].dbl = dbl;
+	loaded[nloaded].checked = checked;
 	loaded[nloaded].optlevel = optlevel;
 	loaded[nloaded].jit = j;
 	nloaded++;

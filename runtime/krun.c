@@ -469,8 +469,8 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 		return -1;
 	}
 	if (endswith(module, ".kir")) {
-		/* compiled in process (jit.c); not bounds-checked */
-		if (!(md->jit = jitload(module, widened, jitopt)))
+		/* compiled in process (jit.c) */
+		if (!(md->jit = jitload(module, widened, checked, jitopt)))
 			return -1;
 	} else if (!endswith(module, ".so")) {
 		if (!(so = compile(module, widened, checked, &md->cpp)))
@@ -1603,8 +1603,7 @@ krunmain(int argc, char **argv)
 		{ rc = 1; goto done; }
 	}
 	if (!o.unchecked && !md.checked && !o.quiet)
-		fprintf(stderr, md.jit ? "krun: note: %s runs through LLVM's JIT: its array accesses are not checked\n"
-		                       : "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
+		fprintf(stderr, "krun: note: %s was not built with -DKPY_CHECKED: its array accesses are not checked\n",
 		        o.module);
 	signal(SIGFPE, oncrash);
 	signal(SIGSEGV, oncrash);
@@ -1751,7 +1750,7 @@ preload(Loaded **v, int *n, char **words, int nw)
 		fflush(stderr);
 		if (null >= 0)
 			dup2(null, 2); /* a failure is the command's to report */
-		(void)jitload(words[1], widened, opt);
+		(void)jitload(words[1], widened, checked, opt);
 		fflush(stderr);
 		if (saved >= 0) {
 			dup2(saved, 2);

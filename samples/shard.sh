@@ -171,7 +171,7 @@ if [ -s "$work/good" ]; then
 		# the runs, every one a child of one krun process (krun --batch: the
 		# shard module is compiled by the JIT once, in single and in double
 		# precision, and the C++ build loaded once); per kernel, in this order:
-		#   1 forward, 2 backward (the JIT's code: not bounds-checked);
+		#   1 forward, 2 backward (bounds-checked, as every run);
 		#   3-6 forward, compare, backward, compare with the threads reversed,
 		#   7-10 the same shuffled;
 		#   11 the gradient check (unless ad warned: not a true gradient);
@@ -183,7 +183,7 @@ if [ -s "$work/good" ]; then
 			dim=""
 			while read -r key val; do [ "$key" = dim ] && dim=$val; done <"$d/meta"
 			u=$(<"$d/unitname")
-			run="krun $work/shard.ad.kir -O $JITOPT --unchecked --kernel $u --dim $dim --seed $SEED"
+			run="krun $work/shard.ad.kir -O $JITOPT --kernel $u --dim $dim --seed $SEED"
 			{
 				echo "$run --out $d/out >$d/krun.out 2>$d/e1"
 				echo "$run --backward --out $d/bout -q 2>$d/e2"
