@@ -11,7 +11,8 @@
  *                  extern "C" kpy_launch_K and kernel table (kpy/kinfo.h);
  *   kptx_target.c  libdevice (linked and internalized), the new pass
  *                  manager's O3, and the target machine writing PTX,
- *                  LLVM IR or an object file.
+ *                  LLVM IR or an object file;
+ *   kptx_jit.c     the host code loaded in process through LLVM's ORC JIT.
  * kptx.c is the command line.  Memory: the kir module lives in its arena;
  * LLVM objects live in one LLVMContext per run, disposed at the end.
  */
@@ -35,6 +36,15 @@ typedef struct KptxOpts {
 	bool fmad;             /* contract a*b+c into fma (nvptx default, as nvcc) */
 	bool fastmath;         /* --fast-math (nvptx): nvcc's --use_fast_math (ftz, approximate
 	                        * sqrt, division and f32 sin/cos/exp/log/pow) */
+	bool f64;              /* host: the module's f32 was widened to f64 as for kcpu's
+	                        * output built with -DKPY_F32_DOUBLE (krun --double):
+	                        * the kernel table says kpy_f32_size 8 */
+	const Module *abi;     /* or NULL: the module whose parameter and field types
+	                        * the kernel table reports (f64: the one before widening;
+	                        * sizes and offsets are the compiled module's) */
+	bool checked;          /* host: every array access checks its indices, as kcpu's
+	                        * output built with -DKPY_CHECKED (kpy/array.h): a fault
+	                        * goes to kpy_bounds_handler, which the module exports */
 	bool verify;           /* run the LLVM verifier (always on; off only for debugging) */
 	bool timing;           /* --time: print each phase's wall and CPU time on stderr */
 	const Src *src;        /* the kir text, for located diagnostics */
@@ -71,5 +81,24 @@ int kxentries(Kx *x, const KptxOpts *o);
 /* Whole compilation: returns 0 and the output in *out, or the number of
  * errors (reported). */
 int kptxcompile(Module *m, const KptxOpts *o, Buf *out);
+/* The target machine of o (NULL after reporting); *triple (an LLVM
+ * message) is its triple. */
+LLVMTargetMachineRef kptxmachine(Module *m, const KptxOpts *o, char **triple);
+/* The LLVM module of low kir m in context c, verified, libdevice linked
+ * (nvptx), internalized and through default<On>: returns 0 and the module
+ * (owned by c) in *mod, or the number of errors (reported). */
+int kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef tm, const char *triple,
+              LLVMModuleRef *mod);
+
+/* kptx_jit.c: the host code of low kir loaded in this process (LLVM ORC
+ * LLJIT), for krun to run through the same kernel table (kpy/kinfo.h) a
+ * dlopened module has. */
+typedef struct KptxJit KptxJit;
+/* Compile m (o->target KPTX_HOST) and load it; NULL after reporting. */
+KptxJit *kptxjit(Module *m, const KptxOpts *o);
+/* The address of a symbol the loaded code defines (kpy_kernels, ...), or
+ * NULL. */
+void *kptxjitsym(KptxJit *j, const char *name);
+void kptxjitfree(KptxJit *j);
 
 #endif

@@ -264,9 +264,10 @@ typeinfot(A *a)
 	return LLVMStructTypeInContext(a->c, f, 8, 0);
 }
 
-/* {kind, elem, dtype, ndim, rows, cols, sid, size} */
+/* {kind, elem, dtype, ndim, rows, cols, sid, size}; the dtype of `as`
+ * (the type before f64 widening, or t) */
 static LLVMValueRef
-typeinfo(A *a, const Module *m, Type t)
+typeinfo(A *a, const Module *m, Type t, Type as)
 {
 	static const int kindof[] = {[T_SCALAR] = KS, [T_VEC] = KV, [T_MAT] = KM, [T_QUAT] = KQ,
 		[T_XFORM] = KT, [T_STRUCT] = KSTRUCT, [T_ARRAY] = KARR};
@@ -282,7 +283,7 @@ typeinfo(A *a, const Module *m, Type t)
 	}
 	v[0] = ci32(a, kindof[t.k]);
 	v[1] = ci32(a, kindof[el.k]);
-	v[2] = ci32(a, el.k == T_STRUCT ? 0 : el.s);
+	v[2] = ci32(a, el.k == T_STRUCT ? 0 : (as.k == T_ARRAY ? telem(as) : as).s);
 	v[3] = ci32(a, t.k == T_ARRAY ? t.nd : 0);
 	v[4] = ci32(a, rows);
 	v[5] = ci32(a, cols);
@@ -291,8 +292,34 @@ typeinfo(A *a, const Module *m, Type t)
 	return LLVMConstNamedStruct(typeinfot(a), v, 8);
 }
 
+/* The type o->abi gives parameter j of kernel fn (or field j of struct
+ * sid), where it has the same shape; else t. */
+static Type
+abiparam(const KptxOpts *o, const Func *fn, uint32_t j, Type t)
+{
+	int fi = o->abi ? findfunc(o->abi, fn->name) : -1;
+	const Func *g = fi >= 0 ? o->abi->funcs[fi] : NULL;
+	Type u;
+
+	if (!g || j >= g->nparams)
+		return t;
+	u = g->vals[g->params[j]].ty;
+	return u.k == t.k && u.n == t.n && u.m == t.m && u.nd == t.nd ? u : t;
+}
+
+static Type
+abifield(const KptxOpts *o, uint32_t sid, uint32_t j, Type t)
+{
+	Type u;
+
+	if (!o->abi || sid >= o->abi->nstructs || j >= o->abi->structs[sid].nfields)
+		return t;
+	u = o->abi->structs[sid].fields[j].ty;
+	return u.k == t.k && u.n == t.n && u.m == t.m && u.nd == t.nd ? u : t;
+}
+
 static void
-hosttables(A *a, const LLVMValueRef *launch)
+hosttables(A *a, const KptxOpts *o, const LLVMValueRef *launch)
 {
 	const Module *m = kxkir(a->x);
 	LLVMTypeRef tit = typeinfot(a), pt, ft, st, kt, f[10];
@@ -328,7 +355,7 @@ hosttables(A *a, const LLVMValueRef *launch)
 		for (j = 0; j < fn->nparams; j++) {
 			const char *nm = fn->vals[fn->params[j]].name;
 			v[0] = namestr(a, nm ? nm : "");
-			v[1] = typeinfo(a, m, fn->vals[fn->params[j]].ty);
+			v[1] = typeinfo(a, m, fn->vals[fn->params[j]].ty, abiparam(o, fn, j, fn->vals[fn->params[j]].ty));
 			v[2] = ci32(a, (int64_t)acc[i][j]);
 			v[3] = ci32(a, adjointparam(m, fn, j));
 			pin[j] = LLVMConstStructInContext(a->c, v, 4, 0);
@@ -353,7 +380,7 @@ hosttables(A *a, const LLVMValueRef *launch)
 	}
 	kin[nk] = LLVMConstNull(kt);
 	global(a, "kpy_abi_version", ci32(a, 1), true);
-	global(a, "kpy_f32_size", ci32(a, 4), true);
+	global(a, "kpy_f32_size", ci32(a, o->f64 ? 8 : 4), true);
 	global(a, "kpy_nkernels", ci32(a, nk), true);
 	global(a, "kpy_kernels", LLVMConstArray2(kt, kin, (uint64_t)nk + 1), true);
 	free(kin);
@@ -365,7 +392,7 @@ hosttables(A *a, const LLVMValueRef *launch)
 			LLVMValueRef *fin = xcalloc(sd->nfields + 1, sizeof *fin), fields;
 			for (j = 0; j < sd->nfields; j++) {
 				v[0] = namestr(a, sd->fields[j].name);
-				v[1] = typeinfo(a, m, sd->fields[j].ty);
+				v[1] = typeinfo(a, m, sd->fields[j].ty, abifield(o, i, j, sd->fields[j].ty));
 				v[2] = ci64(a, fieldoffset(m, (int)i, (int)j));
 				fin[j] = LLVMConstStructInContext(a->c, v, 3, 0);
 			}
@@ -422,7 +449,7 @@ kxentries(Kx *x, const KptxOpts *o)
 		for (i = 0; i < (uint32_t)nannot; i++)
 			LLVMAddNamedMetadataOperand(a.mod, "nvvm.annotations", annot[i]);
 	} else {
-		hosttables(&a, launch);
+		hosttables(&a, o, launch);
 	}
 	emitfree(a.names);
 	LLVMDisposeBuilder(a.b);

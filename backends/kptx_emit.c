@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kpy/abi.h"
 #include "kptx.h"
 
 #include <llvm-c/Analysis.h>
@@ -656,19 +657,99 @@ wrapidx(Kx *x, LLVMValueRef i, Type it, LLVMValueRef shape)
 	                       LLVMBuildAdd(b, w, LLVMBuildSExt(b, shape, x->i64, ""), ""), w, "");
 }
 
-/* Byte offset of the element at indices args[0..n) of array value arr. */
-static LLVMValueRef
-offset(Kx *x, LLVMValueRef arr, const Val *args, int n)
+/* KptxOpts.checked (host): indices idx[0..n) (i64, after the wrap; raw:
+ * as the kernel computed them, i32, for the report) of
+ * array value arr against its extents, as kpy/array.h's KPY_CHECKED build
+ * checks them: outside, a kpy_bounds_fault (kpy/abi.h) goes to the
+ * function kpy_bounds_handler points to (the module exports that pointer;
+ * krun sets it, and it does not return), else the process traps.  The
+ * access itself is never made. */
+static LLVMValueRef entryalloca(Kx *x, LLVMTypeRef t);
+static LLVMBasicBlockRef block(Kx *x, const char *name);
+
+static void
+checkidx(Kx *x, LLVMValueRef arr, LLVMValueRef *idx, LLVMValueRef *raw, int n, int access)
 {
 	LLVMBuilderRef b = x->b;
-	LLVMValueRef off = NULL;
+	LLVMValueRef bad = NULL, oob[MAXDIM], sh[MAXDIM], f, h, g, dim, fn;
+	LLVMBasicBlockRef fail = block(x, "oob"), ok = block(x, "inbounds");
+	LLVMTypeRef fty, hty;
+	const char *file;
 	int d;
 
+	for (d = 0; d < n; d++) {
+		sh[d] = LLVMBuildExtractValue(b, LLVMBuildExtractValue(b, arr, 1, ""), (unsigned)d, "");
+		oob[d] = LLVMBuildICmp(b, LLVMIntUGE, idx[d], LLVMBuildSExt(b, sh[d], x->i64, ""), "");
+		bad = bad ? LLVMBuildOr(b, bad, oob[d], "") : oob[d];
+	}
+	if (!bad)
+		return;
+	LLVMBuildCondBr(b, bad, fail, ok);
+	LLVMPositionBuilderAtEnd(b, fail);
+	/* { ptr data; i32 ndim, shape[4], nidx, index[4], dim, access; ptr file; i32 line } */
+	f = entryalloca(x, LLVMArrayType2(x->i64, 9));
+#define AT(o) LLVMBuildGEP2(b, x->i8, f, (LLVMValueRef[]){ci64(x, o)}, 1, "")
+	LLVMBuildStore(b, LLVMBuildExtractValue(b, arr, 0, ""), AT(0));
+	LLVMBuildStore(b, ci32(x, n), AT(8));
+	LLVMBuildStore(b, ci32(x, n), AT(28));
+	dim = ci32(x, n - 1);
+	for (d = MAXDIM - 1; d >= 0; d--) {
+		LLVMBuildStore(b, d < n ? sh[d] : ci32(x, 0), AT(12 + 4 * d));
+		LLVMBuildStore(b, d < n ? raw[d] : ci32(x, 0), AT(32 + 4 * d));
+		if (d < n)
+			dim = LLVMBuildSelect(b, oob[d], ci32(x, d), dim, "");
+	}
+	LLVMBuildStore(b, dim, AT(48));
+	LLVMBuildStore(b, ci32(x, access), AT(52));
+	file = locsrc(x->m, x->cur ? x->cur->loc : (Loc){0});
+	LLVMBuildStore(b, LLVMBuildGlobalStringPtr(b, file, "kpy.file"), AT(56));
+	LLVMBuildStore(b, ci32(x, x->cur ? x->cur->loc.line : 0), AT(64));
+#undef AT
+	if (!(g = LLVMGetNamedGlobal(x->mod, "kpy_bounds_handler"))) {
+		g = LLVMAddGlobal(x->mod, x->ptr, "kpy_bounds_handler");
+		LLVMSetInitializer(g, LLVMConstNull(x->ptr));
+	}
+	h = LLVMBuildLoad2(b, x->ptr, g, "");
+	{
+		LLVMBasicBlockRef call = block(x, "fault"), trap = block(x, "trap");
+		LLVMBuildCondBr(b, LLVMBuildIsNull(b, h, ""), trap, call);
+		LLVMPositionBuilderAtEnd(b, call);
+		hty = LLVMFunctionType(x->voidt, &x->ptr, 1, 0);
+		LLVMBuildCall2(b, hty, h, &f, 1, "");
+		LLVMBuildBr(b, trap);
+		LLVMPositionBuilderAtEnd(b, trap);
+		fn = intrinsicn(x, "llvm.trap", &fty);
+		LLVMBuildCall2(b, fty, fn, NULL, 0, "");
+		LLVMBuildUnreachable(b);
+	}
+	LLVMPositionBuilderAtEnd(b, ok);
+}
+
+/* Byte offset of the element at indices args[0..n) of array value arr
+ * (checked against its extents with KptxOpts.checked: access is the
+ * KPY_ACCESS_* kind). */
+static LLVMValueRef
+offset(Kx *x, LLVMValueRef arr, const Val *args, int n, int access)
+{
+	LLVMBuilderRef b = x->b;
+	LLVMValueRef off = NULL, ix64[MAXDIM], raw[MAXDIM];
+	bool checked = x->host && x->o->checked && n <= MAXDIM;
+	int d;
+
+	if (checked) {
+		for (d = 0; d < n; d++) {
+			unsigned ix[2] = {1, (unsigned)d};
+			LLVMValueRef shape = LLVMBuildExtractValue(b, LLVMBuildExtractValue(b, arr, ix[0], ""), ix[1], "");
+			ix64[d] = wrapidx(x, lv(x, args[d]), ty(x, args[d]), shape);
+			raw[d] = LLVMBuildIntCast2(b, lv(x, args[d]), x->i32, scalarissigned(ty(x, args[d]).s), "");
+		}
+		checkidx(x, arr, ix64, raw, n, access);
+	}
 	for (d = 0; d < n; d++) {
 		unsigned ix[2] = {1, (unsigned)d};
 		LLVMValueRef shape = LLVMBuildExtractValue(b, LLVMBuildExtractValue(b, arr, ix[0], ""), ix[1], "");
 		LLVMValueRef stride = LLVMBuildExtractValue(b, LLVMBuildExtractValue(b, arr, 2, ""), (unsigned)d, "");
-		LLVMValueRef i = wrapidx(x, lv(x, args[d]), ty(x, args[d]), shape);
+		LLVMValueRef i = checked ? ix64[d] : wrapidx(x, lv(x, args[d]), ty(x, args[d]), shape);
 		LLVMValueRef t = LLVMBuildMul(b, i, stride, "");
 		off = off ? LLVMBuildAdd(b, off, t, "") : t;
 	}
@@ -700,10 +781,10 @@ globalptr(Kx *x, LLVMValueRef p)
  * that it becomes an immediate of the load or store instead of a pointer
  * kept in a register per member. */
 static LLVMValueRef
-elemptr(Kx *x, Val a, const Val *args, int n)
+elemptr(Kx *x, Val a, const Val *args, int n, int access)
 {
 	Val base = x->mbase[a] ? x->mbase[a] : a;
-	LLVMValueRef arr = lv(x, base), off = offset(x, arr, args, n), p;
+	LLVMValueRef arr = lv(x, base), off = offset(x, arr, args, n, access), p;
 
 	p = LLVMBuildGEP2(x->b, x->i8, globalptr(x, LLVMBuildExtractValue(x->b, arr, 0, "")), &off, 1, "");
 	if (x->mbase[a])
@@ -1320,7 +1401,7 @@ op1(Kx *x, const Op *op, Dest *d)
 		r = aggread(x, op);
 		break;
 	case OP_LOAD:
-		r = elemptr(x, op->args[0], op->args + 1, op->nargs - 1);
+		r = elemptr(x, op->args[0], op->args + 1, op->nargs - 1, KPY_ACCESS_READ);
 		if (flat(rt))
 			r = loadmem(x, r, rt);
 		else if (!x->host) /* a struct element, read by field: generic */
@@ -1328,14 +1409,15 @@ op1(Kx *x, const Op *op, Dest *d)
 		break;
 	case OP_STORE:
 		nidx = t0.nd;
-		storemem(x, elemptr(x, op->args[0], op->args + 1, nidx), lv(x, op->args[1 + nidx]), telem(t0));
+		storemem(x, elemptr(x, op->args[0], op->args + 1, nidx, KPY_ACCESS_WRITE), lv(x, op->args[1 + nidx]),
+		         telem(t0));
 		return;
 	case OP_ATOMIC_ADD: case OP_ATOMIC_SUB: case OP_ATOMIC_MIN: case OP_ATOMIC_MAX: case OP_ATOMIC_AND:
 	case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_EXCH: case OP_ATOMIC_CAS:
-		r = atomic(x, op, elemptr(x, op->args[0], op->args + 1, t0.nd), telem(t0));
+		r = atomic(x, op, elemptr(x, op->args[0], op->args + 1, t0.nd, KPY_ACCESS_ATOMIC), telem(t0));
 		break;
 	case OP_VIEW: {
-		LLVMValueRef arr = lv(x, op->args[0]), off = offset(x, arr, op->args + 1, op->nargs - 1);
+		LLVMValueRef arr = lv(x, op->args[0]), off = offset(x, arr, op->args + 1, op->nargs - 1, KPY_ACCESS_VIEW);
 		LLVMValueRef p = LLVMBuildGEP2(b, x->i8, LLVMBuildExtractValue(b, arr, 0, ""), &off, 1, "");
 		r = subarray(x, arr, p, t0.nd, op->nargs - 1);
 		break;

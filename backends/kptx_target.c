@@ -288,49 +288,44 @@ lap(const KptxOpts *o, double *t, const char *what)
 	lapcpu = c;
 }
 
+LLVMTargetMachineRef
+kptxmachine(Module *m, const KptxOpts *o, char **triple)
+{
+	bool host = o->target == KPTX_HOST;
+	char *err = NULL;
+	const char *cpu;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+
+	*triple = host ? LLVMGetDefaultTargetTriple() : LLVMCreateMessage("nvptx64-nvidia-cuda");
+	inittargets(host);
+	if (LLVMGetTargetFromTriple(*triple, &target, &err)) {
+		moderror(o, m, "no LLVM target", err);
+		LLVMDisposeMessage(err);
+		return NULL;
+	}
+	cpu = host ? (strncmp(*triple, "x86_64", 6) == 0 ? "x86-64" : "generic") : o->arch;
+	tm = LLVMCreateTargetMachine(target, *triple, cpu, "", o->optlevel ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+	                             host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
+	if (!tm)
+		moderror(o, m, "cannot create the target machine", cpu);
+	return tm;
+}
+
 int
-kptxcompile(Module *m, const KptxOpts *o, Buf *out)
+kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef tm, const char *triple,
+          LLVMModuleRef *modp)
 {
 	double t = now();
 	bool host = o->target == KPTX_HOST;
-	char *triple = host ? LLVMGetDefaultTargetTriple() : NULL, *err = NULL, *cpu;
-	const char *tr = host ? triple : "nvptx64-nvidia-cuda";
-	LLVMTargetRef target;
-	LLVMTargetMachineRef tm = NULL;
-	LLVMTargetDataRef td = NULL;
-	LLVMContextRef c = NULL;
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
 	Kx *x = NULL;
 	LLVMModuleRef mod;
 	int nerr = 0;
 
-	if (o->timing) {
-		lapcpu = cpunow();
-		fprintf(stderr, "kptx: %-28s %8s    %8.2f ms CPU\n", "start", "", 1e3 * lapcpu);
-	}
-	if ((nerr = kptxlowcheck(m, o)))
-		goto done;
-	lap(o, &t, "low kir check");
-	inittargets(host);
-	if (LLVMGetTargetFromTriple(tr, &target, &err)) {
-		moderror(o, m, "no LLVM target", err);
-		LLVMDisposeMessage(err);
-		nerr = 1;
-		goto done;
-	}
-	cpu = host ? (strncmp(tr, "x86_64", 6) == 0 ? "x86-64" : "generic") : (char *)o->arch;
-	tm = LLVMCreateTargetMachine(target, tr, cpu, "", o->optlevel ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
-	                             host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
-	if (!tm) {
-		moderror(o, m, "cannot create the target machine", cpu);
-		nerr = 1;
-		goto done;
-	}
-	td = LLVMCreateTargetDataLayout(tm);
-	lap(o, &t, "target machine");
-	c = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(c, quiet, NULL);
-	x = kxnew(m, o, c, td, tr);
-	mod = kxmodule(x);
+	x = kxnew(m, o, c, td, triple);
+	*modp = mod = kxmodule(x);
 	if ((nerr = kxbuild(x)) || (nerr = kxentries(x, o)))
 		goto done;
 	lap(o, &t, "LLVM IR built");
@@ -364,6 +359,38 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 			goto done;
 		}
 	}
+done:
+	kxfree(x);
+	LLVMDisposeTargetData(td);
+	return nerr;
+}
+
+int
+kptxcompile(Module *m, const KptxOpts *o, Buf *out)
+{
+	double t = now();
+	char *triple = NULL, *err = NULL;
+	LLVMTargetMachineRef tm = NULL;
+	LLVMContextRef c = NULL;
+	LLVMModuleRef mod;
+	int nerr = 0;
+
+	if (o->timing) {
+		lapcpu = cpunow();
+		fprintf(stderr, "kptx: %-28s %8s    %8.2f ms CPU\n", "start", "", 1e3 * lapcpu);
+	}
+	if ((nerr = kptxlowcheck(m, o)))
+		goto done;
+	lap(o, &t, "low kir check");
+	if (!(tm = kptxmachine(m, o, &triple))) {
+		nerr = 1;
+		goto done;
+	}
+	lap(o, &t, "target machine");
+	c = LLVMContextCreate();
+	if ((nerr = kptxlower(m, o, c, tm, triple, &mod)))
+		goto done;
+	t = now();
 	if (o->emit == EMIT_LL) {
 		char *s = LLVMPrintModuleToString(mod);
 		bufputs(out, s);
@@ -382,11 +409,8 @@ kptxcompile(Module *m, const KptxOpts *o, Buf *out)
 	}
 	lap(o, &t, o->emit == EMIT_PTX ? "PTX written" : o->emit == EMIT_LL ? "IR printed" : "object written");
 done:
-	kxfree(x);
 	if (c)
 		LLVMContextDispose(c);
-	if (td)
-		LLVMDisposeTargetData(td);
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
 	if (triple)

@@ -405,6 +405,8 @@ typedef struct Module {
 	                     * results, region values or parameters (the counts
 	                     * are cut: the module is unusable) */
 	Loc toobigloc;      /* the first such op's or parameter's location */
+	bool widened;       /* every f32 was made f64 (krun --double, runtime/jit.c):
+	                     * the ops Warp defines for float32 only type f64 too */
 } Module;
 
 /* ------------------------------------------------------------------ */

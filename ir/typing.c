@@ -49,7 +49,11 @@ static bool numeric(Type t) { return t.k == T_SCALAR && t.s != S_BOOL; }
 static bool numvec(Type t) { return t.k == T_VEC && t.s != S_BOOL; }
 static bool fvec(Type t) { return t.k == T_VEC && scalarisfloat(t.s); }
 static bool fvecn(Type t, int n) { return fvec(t) && t.n == n; }
-static bool f32vec(Type t) { return t.k == T_VEC && t.s == S_F32; }
+/* float32, or float64 in a widened module (Module.widened: krun --double
+ * computes the float32-only ops in double, as kcpu's -DKPY_F32_DOUBLE
+ * build does) */
+static bool f32s(const Module *m, int s) { return s == S_F32 || (m && m->widened && s == S_F64); }
+static bool f32vec(const Module *m, Type t) { return t.k == T_VEC && f32s(m, t.s); }
 static bool isvalue(Type t) { return t.k == T_SCALAR || iscomposite(t) || t.k == T_STRUCT; }
 static bool intvalue(Type t) { return isint(t); }
 
@@ -154,8 +158,8 @@ other:
 	if (t.k == T_QUAT && n == 2 && typeeq(in[0], tvec(3, t.s)) && typeeq(in[1], tscalar(t.s)))
 		return 1;
 	/* spatial_vector(w, v): Warp has it for float32 only */
-	if (t.k == T_VEC && t.n == 6 && t.s == S_F32 && n == 2 && typeeq(in[0], tvec(3, S_F32)) &&
-	    typeeq(in[1], tvec(3, S_F32)))
+	if (t.k == T_VEC && t.n == 6 && f32s(c->m, t.s) && n == 2 && typeeq(in[0], tvec(3, t.s)) &&
+	    typeeq(in[1], tvec(3, t.s)))
 		return 1;
 	if (t.k == T_XFORM && n == 2 && typeeq(in[0], tvec(3, t.s)) && typeeq(in[1], tquat(t.s)))
 		return 1;
@@ -530,11 +534,11 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tscalar(S_U32));
 		return fail(&c, "operand must be a vector");
 	case TY_NORM:
-		if (!f32vec(a) || (n == 2 && !typeeq(b, tcomp(a))))
+		if (!f32vec(m, a) || (n == 2 && !typeeq(b, tcomp(a))))
 			return fail(&c, "operands must be a float32 vector and a float32 (Warp defines these for float32 only)");
 		return one(out, tcomp(a));
 	case TY_SMOOTHNORM:
-		if (!f32vec(a) || (n == 2 && !typeeq(b, tcomp(a))))
+		if (!f32vec(m, a) || (n == 2 && !typeeq(b, tcomp(a))))
 			return fail(&c, "operands must be a float32 vector and a float32 (Warp defines it for float32 only)");
 		return one(out, a);
 	case TY_DECOMP: {
@@ -577,7 +581,7 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tquat(a.s));
 		return fail(&c, "operands must be three floats of the same type");
 	case TY_QTORPY:
-		if (a.k == T_QUAT && a.s == S_F32)
+		if (a.k == T_QUAT && f32s(m, a.s))
 			return one(out, tvec(3, a.s));
 		return fail(&c, "operand must be a quaternion");
 	case TY_QSLERP:
@@ -593,13 +597,13 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 		return fail(&c, "operand must be a quaternion");
 	case TY_QEULER:
 	case TY_QTOEULER:
-		if ((oi->ty == TY_QEULER ? fvecn(a, 3) : a.k == T_QUAT) && a.s == S_F32 &&
+		if ((oi->ty == TY_QEULER ? fvecn(a, 3) : a.k == T_QUAT) && f32s(m, a.s) &&
 		    typeeq(in[1], tscalar(S_I32)) && typeeq(in[2], tscalar(S_I32)) && typeeq(in[3], tscalar(S_I32)))
 			return one(out, oi->ty == TY_QEULER ? tquat(a.s) : tvec(3, a.s));
 		return fail(&c, "operands must be angles and three int32 axis numbers");
 	case TY_QTWIST:
 	case TY_QTWISTANG:
-		if (fvecn(a, 3) && a.s == S_F32 && typeeq(b, tquat(a.s)))
+		if (fvecn(a, 3) && f32s(m, a.s) && typeeq(b, tquat(a.s)))
 			return one(out, oi->ty == TY_QTWIST ? b : tcomp(a));
 		return fail(&c, "operands must be a float 3-vector axis and a quaternion of its type");
 	case TY_XPOINT:
@@ -667,11 +671,11 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 			return one(out, tmat(6, 6, a.s));
 		return fail(&c, "operands must be two 3x3 float matrices of the same type");
 	case TY_XTWIST:
-		if (a.k == T_XFORM && a.s == S_F32 && typeeq(b, tvec(6, a.s)))
+		if (a.k == T_XFORM && f32s(m, a.s) && typeeq(b, tvec(6, a.s)))
 			return one(out, b);
 		return fail(&c, "operands must be a transform and a spatial vector of its type");
 	case TY_VELPOINT:
-		if (fvecn(a, 6) && a.s == S_F32 && typeeq(b, tvec(3, a.s)))
+		if (fvecn(a, 6) && f32s(m, a.s) && typeeq(b, tvec(3, a.s)))
 			return one(out, b);
 		return fail(&c, "operands must be a spatial vector and a 3-vector of its type");
 	case TY_LOAD:

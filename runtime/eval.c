@@ -7,7 +7,9 @@
  * (what the candidate must match) and float64 (--double: the rounding
  * spread of the float32 build sets each array's tolerance).  A cpp
  * candidate is compiled by krun like any kcpu module (its compiler, flags,
- * bounds checks); a python one goes through the pipeline first.
+ * bounds checks); a python one goes through the pipeline to kir, which krun
+ * compiles in process with its JIT at -O0 (kptx's host code,
+ * bounds-checked).
  *
  * Trials: 3 seeds x 2 input distributions (krun's uniform data, and a wide
  * one: magnitudes 1e-3..1e3, both signs, exact zeros), launch sizes 1, odd
@@ -271,11 +273,11 @@ tool(char **argv, const char *cwd, char *why, size_t n)
 	return rc;
 }
 
-/* kpyc | kopt -p ad,O | kopt -p forward|backward | kcpu in dir, from
- * dir/NAME.py to dir/k.cpp (the tools run in dir so that the texts name
- * NAME.py, not this run's folders). */
+/* kpyc | kopt -p ad,O | kopt -p forward|backward [| kcpu] in dir, from
+ * dir/NAME.py to dir/half.kir [and dir/k.cpp] (the tools run in dir so
+ * that the texts name NAME.py, not this run's folders). */
 static int
-pipeline(const char *dir, const char *name, bool backward, char *why, size_t n)
+pipeline(const char *dir, const char *name, bool backward, bool cpp, char *why, size_t n)
 {
 	char py[300];
 	char *kpyc[] = {"kpyc", py, "-o", "k.kir", NULL};
@@ -285,7 +287,7 @@ pipeline(const char *dir, const char *name, bool backward, char *why, size_t n)
 
 	snprintf(py, sizeof py, "%s.py", name);
 	return tool(kpyc, dir, why, n) < 0 || tool(ad, dir, why, n) < 0 || tool(half, dir, why, n) < 0 ||
-	               tool(kcpu, dir, why, n) < 0
+	               (cpp && tool(kcpu, dir, why, n) < 0)
 	           ? -1
 	           : 0;
 }
@@ -311,6 +313,30 @@ compile(const char *cpp, bool dbl, const char *cache, char *why, size_t n)
 	}
 	procfree(&p);
 	return so;
+}
+
+/* A python candidate's kir (dir/half.kir), compiled by krun's JIT as each
+ * run compiles it (krun KIR --list): its path (malloc'd), or NULL with the
+ * first error line. */
+static char *
+jitmodule(const char *dir, char *why, size_t n)
+{
+	char kir[PATH_MAX + 16];
+	char *argv[] = {"krun", kir, "-O", "0", "--list", NULL};
+	Proc p;
+	char *mod = NULL;
+
+	snprintf(kir, sizeof kir, "%s/half.kir", dir);
+	if (spawn(argv, NULL, NULL, NULL, &p) < 0) {
+		snprintf(why, n, "cannot run krun: %s", strerror(errno));
+		return NULL;
+	}
+	if (WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0)
+		mod = xstrdup(kir);
+	else
+		firstline(p.err.s, why, n);
+	procfree(&p);
+	return mod;
 }
 
 /* ---- inputs -------------------------------------------------------- */
@@ -466,6 +492,12 @@ runone(const char *so, const kpy_kernel_info *k, const Trial *t, const char *dir
 	snprintf(order, sizeof order, "--order=%s", t->order);
 	argv[n++] = "krun";
 	argv[n++] = (char *)so;
+	if (strlen(so) > 4 && strcmp(so + strlen(so) - 4, ".kir") == 0) {
+		/* the JIT at -O0: each run compiles the module (milliseconds),
+		 * and the launches are small */
+		argv[n++] = "-O";
+		argv[n++] = "0";
+	}
 	argv[n++] = "--kernel";
 	argv[n++] = (char *)k->name;
 	argv[n++] = "--dim";
@@ -1361,7 +1393,7 @@ keval_score(const KevalOpts *o)
 	/* the reference's C++ */
 	if (writetext(ref, "k.py", py, strlen(py)) != 0 || (snprintf(why, sizeof why, "%s.py", kname),
 	                                                    writetext(ref, why, py, strlen(py)) != 0) ||
-	    pipeline(ref, kname, o->backward, why, sizeof why) < 0) {
+	    pipeline(ref, kname, o->backward, true, why, sizeof why) < 0) {
 		free(candtext);
 		cJSON_Delete(rec);
 		return badrecord(o, v, why[0] ? why : "cannot write the reference");
@@ -1421,15 +1453,18 @@ keval_score(const KevalOpts *o)
 		bufprintf(&cache, "%s/cache", box);
 		if (o->target == TARGET_PYTHON) {
 			snprintf(why, sizeof why, "%s.py", kname);
-			ok = writetext(cand, why, candtext, candlen) == 0 && pipeline(cand, kname, o->backward, why, sizeof why) == 0;
-			bufprintf(&cpp, "%s/k.cpp", cand);
+			/* kpy's own compiler all the way: the kir through krun's JIT
+			 * (bounds-checked, as a C++ build), no C++ compiler */
+			ok = writetext(cand, why, candtext, candlen) == 0 &&
+			     pipeline(cand, kname, o->backward, false, why, sizeof why) == 0 &&
+			     (so = jitmodule(cand, why, sizeof why)) != NULL;
 		} else {
 			ok = writetext(cand, "cand.cpp", candtext, candlen) == 0;
 			bufprintf(&cpp, "%s/cand.cpp", cand);
 			if (!ok)
 				snprintf(why, sizeof why, "cannot write the candidate: %s", strerror(errno));
 		}
-		if (ok && !(so = compile(cpp.s, false, cache.s, why, sizeof why)))
+		if (ok && o->target != TARGET_PYTHON && !(so = compile(cpp.s, false, cache.s, why, sizeof why)))
 			ok = false;
 		cJSON_AddBoolToObject(v, "compiled", ok);
 		cJSON_AddNumberToObject(v, "compile_s", now() - tc);

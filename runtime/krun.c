@@ -3,14 +3,16 @@
  * launch it, write every array as .npy; run its backward kernel; check its
  * gradients against central finite differences in double precision.
  *
- *   krun MODULE.so|MODULE.cpp --kernel NAME [--dim N[,M..]] [--seed S]
+ *   krun MODULE.so|MODULE.cpp|MODULE.kir --kernel NAME [--dim N[,M..]] [--seed S]
  *        [--in NAME=FILE.npy]... [--set NAME=VALUE]... [--shape NAME=N[,M..]]...
  *        [--out DIR] [--backward [--adj NAME=FILE.npy]...]
  *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--unchecked] [--quiet]
  *
  * A .cpp is compiled with the configured C++ compiler into a cache keyed
  * by a hash of its contents and the compile command ($KPY_CACHE, else
- * $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  See krun(1).
+ * $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  A .kir is lowered and compiled
+ * in process by kptx's host back end through LLVM's JIT (jit.c), f32 as
+ * f64 for --double and --gradcheck.  See krun(1).
  *
  * Bounds checks: unless --unchecked, a .cpp is compiled with -DKPY_CHECKED
  * (kpy/array.h): every array access checks its indices, and the first one
@@ -43,6 +45,7 @@
 #include "ir.h"
 #include "data.h"
 #include "incdir.h"
+#include "jit.h"
 #include "npydir.h"
 #include "sandbox.h"
 
@@ -70,6 +73,7 @@ typedef struct Opts {
 	double tol, eps;
 	int samples;
 	int timing;           /* --time=N: N more launches, timed */
+	int optlevel;         /* -O N: a .kir module's optimization level */
 } Opts;
 
 /* The order in which a launch runs its threads (--order): each thread is
@@ -78,7 +82,8 @@ enum { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 
 /* A loaded module. */
 typedef struct Mod {
-	void *dl;
+	void *dl;             /* dlopen's handle, or NULL */
+	void *jit;            /* a .kir module's (jit.c), or NULL */
 	const char *path;
 	int32_t f32size;
 	int32_t nkernels;
@@ -93,7 +98,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: krun MODULE.so|MODULE.cpp --kernel NAME [options]\n"
+	        "usage: krun MODULE.so|MODULE.cpp|MODULE.kir --kernel NAME [options]\n"
 	        "Run a kcpu kernel on the CPU and write its arrays as .npy (see krun(1)).\n"
 	        "\n"
 	        "  -k, --kernel=NAME        the kernel to run (its kir name, or its C++ name)\n"
@@ -116,6 +121,8 @@ usage(FILE *f)
 	        "                           write its float32 arrays as float64\n"
 	        "      --sandbox=DIR        untrusted module: read only DIR and system files,\n"
 	        "                           no writes, sockets, exec or new processes (SIGSYS)\n"
+	        "  -O N                     a .kir module's LLVM optimization level, 0 to 3\n"
+	        "                           (default 1)\n"
 	        "      --compile            compile MODULE.cpp into the cache (with --double,\n"
 	        "                           --unchecked as given), print the .so's path, exit\n"
 	        "      --time=N             after the run, N more launches of the kernel (the\n"
@@ -437,6 +444,15 @@ onbounds(const kpy_bounds_fault *f)
 /* --sandbox: the folder the module may read, once loaded. */
 static const char *sandboxdir;
 
+/* -O: the optimization level of .kir modules (main, preload). */
+static int jitopt = 1;
+
+static void *
+modsym(const Mod *md, const char *name)
+{
+	return md->jit ? jitsym(md->jit, name) : dlsym(md->dl, name);
+}
+
 static int
 loadmod(Mod *md, const char *module, bool widened, bool checked)
 {
@@ -452,7 +468,11 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 		fprintf(stderr, "krun: %s: %s\n", module, errno ? strerror(errno) : "not a file");
 		return -1;
 	}
-	if (!endswith(module, ".so")) {
+	if (endswith(module, ".kir")) {
+		/* compiled in process (jit.c) */
+		if (!(md->jit = jitload(module, widened, checked, jitopt)))
+			return -1;
+	} else if (!endswith(module, ".so")) {
 		if (!(so = compile(module, widened, checked, &md->cpp)))
 			return -1;
 		path = so;
@@ -473,17 +493,17 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 		snprintf(abs, sizeof abs, "./%s", path);
 	else
 		snprintf(abs, sizeof abs, "%s", path);
-	if (!(md->dl = dlopen(abs, RTLD_NOW | RTLD_LOCAL))) {
+	if (!md->jit && !(md->dl = dlopen(abs, RTLD_NOW | RTLD_LOCAL))) {
 		fprintf(stderr, "krun: cannot load %s: %s\n", module, dlerror());
 		free(so);
 		return -1;
 	}
 	free(so);
-	v = (const int32_t *)dlsym(md->dl, "kpy_abi_version");
-	nk = (const int32_t *)dlsym(md->dl, "kpy_nkernels");
-	f32 = (const int32_t *)dlsym(md->dl, "kpy_f32_size");
-	md->kernels = (const kpy_kernel_info *)dlsym(md->dl, "kpy_kernels");
-	md->structs = (const kpy_struct_info *)dlsym(md->dl, "kpy_structs");
+	v = (const int32_t *)modsym(md, "kpy_abi_version");
+	nk = (const int32_t *)modsym(md, "kpy_nkernels");
+	f32 = (const int32_t *)modsym(md, "kpy_f32_size");
+	md->kernels = (const kpy_kernel_info *)modsym(md, "kpy_kernels");
+	md->structs = (const kpy_struct_info *)modsym(md, "kpy_structs");
 	if (!v || !nk || !f32 || !md->kernels || !md->structs) {
 		fprintf(stderr, "krun: %s: not a kcpu module (no kernel table)\n", module);
 		return -1;
@@ -495,7 +515,7 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 	}
 	md->nkernels = *nk;
 	md->f32size = *f32;
-	handler = (void (**)(const kpy_bounds_fault *))dlsym(md->dl, "kpy_bounds_handler");
+	handler = (void (**)(const kpy_bounds_fault *))modsym(md, "kpy_bounds_handler");
 	if (checked && handler) {
 		*handler = onbounds;
 		md->checked = true;
@@ -1394,6 +1414,7 @@ krunmain(int argc, char **argv)
 	int c, ki, rc = 0;
 
 	progname = "krun";
+	jitopt = 1;
 	memset(&o, 0, sizeof o);
 	memset(&md, 0, sizeof md);
 	o.dim = "1024";
@@ -1401,7 +1422,7 @@ krunmain(int argc, char **argv)
 	o.tol = 1e-6;
 	o.eps = 1e-6;
 	o.samples = 256;
-	while ((c = getopt_long(argc, argv, "k:d:s:i:o:bGqlhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:d:s:i:o:O:bGqlhV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'k': o.kernel = optarg; break;
@@ -1427,6 +1448,14 @@ krunmain(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case OPT_UNCHECKED: o.unchecked = true; break;
+		case 'O':
+			if (!optarg[0] || optarg[1] || optarg[0] < '0' || optarg[0] > '3') {
+				fprintf(stderr, "krun: bad -O '%s' (0 to 3)\n", optarg);
+				rc = 2;
+				goto done;
+			}
+			jitopt = optarg[0] - '0';
+			break;
 		case OPT_DOUBLE: o.dbl = true; break;
 		case OPT_COMPILE: o.compileonly = true; break;
 		case OPT_SANDBOX:
@@ -1503,14 +1532,15 @@ krunmain(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, optind == argc ? "krun: no module (a .so or .cpp from kcpu)\n" : "krun: one module at most\n");
+		fprintf(stderr, optind == argc ? "krun: no module (a .so or .cpp from kcpu, or a .kir)\n"
+		                               : "krun: one module at most\n");
 		usage(stderr);
 		{ rc = 2; goto done; }
 	}
 	o.module = argv[optind];
 	if (o.compileonly) {
 		char *so, *cached = NULL;
-		if (endswith(o.module, ".so") || !isfile(o.module)) {
+		if (endswith(o.module, ".so") || endswith(o.module, ".kir") || !isfile(o.module)) {
 			fprintf(stderr, "krun: --compile wants a .cpp file, not %s\n", o.module);
 			{ rc = 2; goto done; }
 		}
@@ -1579,7 +1609,8 @@ krunmain(int argc, char **argv)
 	signal(SIGSEGV, oncrash);
 	signal(SIGBUS, oncrash);
 	if (o.gradcheck && md.f32size != 8) {
-		fprintf(stderr, "krun: %s: --gradcheck needs the C++ source (or a build with -DKPY_F32_DOUBLE)\n", o.module);
+		fprintf(stderr, "krun: %s: --gradcheck needs the C++ source or kir (or a build with -DKPY_F32_DOUBLE)\n",
+		        o.module);
 		{ rc = 1; goto done; }
 	}
 	if ((ki = findkernel(&md, o.kernel)) < 0) {
@@ -1697,13 +1728,37 @@ preload(Loaded **v, int *n, char **words, int nw)
 	void *dl;
 	int i;
 
+	int opt = 1;
+
 	for (i = 1; i < nw; i++) {
 		if (strcmp(words[i], "--gradcheck") == 0 || strcmp(words[i], "-G") == 0 || strcmp(words[i], "--double") == 0)
 			widened = true;
+		else if (strncmp(words[i], "-O", 2) == 0 && words[i][2] >= '0' && words[i][2] <= '3' && !words[i][3])
+			opt = words[i][2] - '0';
+		else if (strcmp(words[i], "-O") == 0 && i + 1 < nw && words[i + 1][0] >= '0' && words[i + 1][0] <= '3' &&
+		         !words[i + 1][1])
+			opt = words[i + 1][0] - '0';
 		else if (strcmp(words[i], "--unchecked") == 0)
 			checked = false;
 		else if (strcmp(words[i], "--sandbox") == 0 || strncmp(words[i], "--sandbox=", 10) == 0)
 			return; /* confined before it loads anything */
+	}
+	if (nw >= 2 && words[1][0] != '-' && endswith(words[1], ".kir") && isfile(words[1])) {
+		/* compiled here once (jit.c keeps it); the children inherit the code */
+		int saved = dup(2), null = open("/dev/null", O_WRONLY);
+		jitopt = opt;
+		fflush(stderr);
+		if (null >= 0)
+			dup2(null, 2); /* a failure is the command's to report */
+		(void)jitload(words[1], widened, checked, opt);
+		fflush(stderr);
+		if (saved >= 0) {
+			dup2(saved, 2);
+			close(saved);
+		}
+		if (null >= 0)
+			close(null);
+		return;
 	}
 	if (nw < 2 || words[1][0] == '-' || !endswith((module = words[1]), ".cpp") || !isfile(module))
 		return;

@@ -6,15 +6,18 @@
 # Generates kernels START .. START+COUNT-1 of kgen's SEED, takes each through
 # kpyc | kopt -p ad,O | kcpu, kcuda (forward, backward, standalone), kptx
 # (kshard: the same chain in one process), then checks the shard as a unit: nvcc and ptxas compile all of its kernels
-# at once, the C++ of all of them is built once and krun runs each kernel,
-# checks its gradient against finite differences, and compares the LLVM host
-# object's outputs with the C++ build's.  Writes, atomically:
+# at once; krun runs each kernel through the LLVM host code of the shard
+# module, compiled in process by its JIT (single and double precision), and
+# checks its gradient against finite differences; the C++ of all of them is
+# built once and its forward outputs compared with the JIT's (the check
+# named host).  Writes, atomically:
 #   OUT/shards/SHARD.jsonl          one record per accepted kernel (kpack)
 #   OUT/shards/SHARD.rejects.jsonl  one line per rejected kernel, with the check
 # The output depends only on the arguments: same seed, same bytes.
 # Environment: SOURCE (a folder of Warp modules to take the kernels from,
 # instead of kgen), NVCC, PTXAS (empty: those checks are skipped and say so),
-# KPY_KEEP_WORK=1 keeps OUT/work/SHARD.
+# KPY_JIT_OPT (krun -O of the JIT, default 0), KPY_KEEP_WORK=1 keeps
+# OUT/work/SHARD.
 set -u
 BIN=$1 OUT=$2 SHARD=$3 SEED=$4 START=$5 COUNT=$6 CATS=${7:-}
 NVCC=${NVCC:-} PTXAS=${PTXAS:-}
@@ -25,17 +28,16 @@ nvcccheck() {
 ARCH=sm_80
 INC=${KPY_INCLUDE:-}
 export LC_ALL=C
-# krun's C++ builds of the shard (no fast-math, -ffp-contract=off: IEEE
-# arithmetic, the same bits at any -O): the float build at -O0, in half of
-# -O1's g++ time, since its runs (forward, backward, the orders) cost the
-# same CPU either way; the double build, whose gradient check launches each
-# kernel many times, at -Og, the cheapest sum of compile and runs
-# (docs/dataset-engine.md)
-# (KPY_CXXFLAGS set by the user: both builds use it, unless
-# KPY_CXXFLAGS_DOUBLE is set too)
+# krun's C++ build of the shard, the cross-check of the JIT (no fast-math,
+# -ffp-contract=off: IEEE arithmetic, the same bits at any -O), at -O0, in
+# half of -O1's g++ time, since it runs each kernel once (unless the user
+# set KPY_CXXFLAGS)
 if [ -z "${KPY_CXXFLAGS+set}" ]; then
-	export KPY_CXXFLAGS=-O0 KPY_CXXFLAGS_DOUBLE="${KPY_CXXFLAGS_DOUBLE--Og}"
+	export KPY_CXXFLAGS=-O0
 fi
+# the JIT's LLVM optimization level (krun -O): the cheapest sum of compile
+# and runs (docs/dataset-engine.md)
+JITOPT=${KPY_JIT_OPT:-0}
 
 # time per stage (not part of the dataset: OUT/timing/SHARD)
 declare -A T
@@ -107,11 +109,10 @@ if [ -s "$work/good" ]; then
 	while read -r p; do p=${p%/kernel.py}; echo "${p##*/}"; done <"$work/good" >"$work/good.names"
 	# the shard module: each kernel's module with the kernel renamed after
 	# its folder (kernel names repeat within a shard), compiled as one module
-	# (and to PTX and a host object): work/shard.{kir,ad.kir,cpp,cu,ptx,host.o}
+	# (and to PTX): work/shard.{kir,ad.kir,cpp,cu,ptx}
 	unit_ok=1
 	kopts=()
 	[ -n "$PTXAS" ] && kopts+=(--ptx)
-	kopts+=(--host)
 	"$BIN/kshard" --unit "${kopts[@]}" --arch "$ARCH" --timing "$work/unit.timing" "$work" || unit_ok=0
 	addtimes "$work/unit.timing"
 	if [ $unit_ok = 0 ]; then
@@ -160,27 +161,21 @@ if [ -s "$work/good" ]; then
 			shardwide ptxas skip "ptxas not found"
 		fi
 		lap ptxas
-		# the two C++ builds of the shard krun runs (into its cache, side by
-		# side): bounds-checked, and bounds-checked in double precision for
-		# the gradient check
-		"$BIN/krun" --compile "$work/shard.cpp" >/dev/null 2>"$work/cxx.err" &
-		"$BIN/krun" --compile --double "$work/shard.cpp" >/dev/null 2>"$work/cxx2.err"
-		wait
-		lap cxx
-		# the host object of the same lowering (kshard --unit --host), for the cross-check
+		# the C++ build of the shard (into krun's cache), bounds-checked: the
+		# cross-check of the JIT's forward outputs
 		host=""
-		if [ -s "$work/shard.host.o" ] &&
-		   ${CC:-cc} -shared "$work/shard.host.o" -o "$work/shard.host.so" -lm 2>>"$work/host.err"; then
-			host="$work/shard.host.so"
+		if "$BIN/krun" --compile "$work/shard.cpp" >/dev/null 2>"$work/host.err"; then
+			host="$work/shard.cpp"
 		fi
-		lap host_object
+		lap cxx
 		# the runs, every one a child of one krun process (krun --batch: the
-		# module's builds are loaded once); per kernel, in this order:
-		#   1 forward (bounds-checked), 2 backward;
+		# shard module is compiled by the JIT once, in single and in double
+		# precision, and the C++ build loaded once); per kernel, in this order:
+		#   1 forward, 2 backward (bounds-checked, as every run);
 		#   3-6 forward, compare, backward, compare with the threads reversed,
 		#   7-10 the same shuffled;
 		#   11 the gradient check (unless ad warned: not a true gradient);
-		#   12-13 the host object's forward, compare
+		#   12-13 the C++ build's forward (bounds-checked), compare
 		# then their exit statuses decide the checks, in the same order
 		: >"$work/batch"
 		for n in $(cat "$work/good.names"); do
@@ -188,7 +183,7 @@ if [ -s "$work/good" ]; then
 			dim=""
 			while read -r key val; do [ "$key" = dim ] && dim=$val; done <"$d/meta"
 			u=$(<"$d/unitname")
-			run="krun $work/shard.cpp --kernel $u --dim $dim --seed $SEED"
+			run="krun $work/shard.ad.kir -O $JITOPT --kernel $u --dim $dim --seed $SEED"
 			{
 				echo "$run --out $d/out >$d/krun.out 2>$d/e1"
 				echo "$run --backward --out $d/bout -q 2>$d/e2"
@@ -202,7 +197,7 @@ if [ -s "$work/good" ]; then
 				done
 				[ -s "$d/adwarn" ] || echo "$run --gradcheck >$d/grad.out 2>$d/e11"
 				if [ -n "$host" ]; then
-					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout 2>$d/e12"
+					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout -q 2>$d/e12"
 					echo "compare $d/out $d/hout 1e-4 1e-5 2>$d/e13"
 				fi
 			} >>"$work/batch"
@@ -274,7 +269,7 @@ if [ -s "$work/good" ]; then
 					check "$d" host fail "$(firstline "$d/e13")"
 				fi
 			else
-				check "$d" host skip "no host object: $(firstline "$work/host.err")"
+				check "$d" host fail "the C++ build failed: $(firstline "$work/host.err")"
 			fi
 		done
 		lap checks
