@@ -817,7 +817,7 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 		free(p);
 		return builtin(ra, n, (size_t)(q - n), contrib, err);
 	}
-	p->pool = xcalloc(MAXNODES, sizeof *p->pool);
+	p->pool = xmalloc(MAXNODES * sizeof *p->pool); /* newnode clears each node */
 	p->s = as;
 	p->end = ae;
 	items(p);
@@ -1182,7 +1182,7 @@ adrulecheck(FILE *out)
 				q++;
 			if (q < e && *q != '@') {
 				RP *p = xcalloc(1, sizeof *p);
-				p->pool = xcalloc(MAXNODES, sizeof *p->pool);
+				p->pool = xmalloc(MAXNODES * sizeof *p->pool);
 				p->s = q;
 				p->end = e;
 				items(p);
