@@ -36,6 +36,19 @@ hint(Names *nm, const char *base)
 	return smput(&nm->hint, base, NULL);
 }
 
+/* %u into s (room for 11 bytes). */
+static void
+utoa(char *s, uint32_t u)
+{
+	char t[12], *p = t + sizeof t;
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	memcpy(s, p, (size_t)(t + sizeof t - p));
+}
+
 static const char *
 name(Names *nm, Val v)
 {
@@ -54,14 +67,14 @@ name(Names *nm, Val v)
 			if (*k)
 				snprintf(s, n, "%s.%u", x->name, (unsigned)*k);
 			else
-				snprintf(s, n, "%s", x->name);
+				memcpy(s, x->name, n - 15);
 			if (!smget(&nm->used, s))
 				break;
 		}
 	} else {
 		s = xmalloc(16);
 		do
-			snprintf(s, 16, "%u", nm->ntemp++);
+			utoa(s, nm->ntemp++);
 		while (smget(&nm->used, s));
 	}
 	smput(&nm->used, s, NULL);
@@ -95,6 +108,15 @@ fmtfloat(Buf *out, double x, int s)
 		bufputs(out, x < 0 ? "-inf" : "inf");
 		return;
 	}
+	/* integers print as %.1f prints them: the loop below finds at most
+	 * ex + 1 digits for them, so dec <= 0, and the integer is exact */
+	if (x == floor(x) && fabs(x) < 1e15) {
+		if (signbit(x))
+			bufputc(out, '-');
+		bufputu(out, (unsigned long long)fabs(x));
+		bufputs(out, ".0");
+		return;
+	}
 	/* fewest significant digits that read back to x */
 	for (prec = 1; prec < maxprec; prec++) {
 		snprintf(e, sizeof e, "%.*e", prec - 1, x);
@@ -122,9 +144,9 @@ fmtscal(Buf *out, int s, Scal c)
 	else if (scalarisfloat(s))
 		fmtfloat(out, c.f, s);
 	else if (s >= S_U8)
-		bufprintf(out, "%llu", (unsigned long long)c.u);
+		bufputu(out, (unsigned long long)c.u);
 	else
-		bufprintf(out, "%lld", (long long)c.i);
+		bufputi(out, (long long)c.i);
 }
 
 static void
@@ -247,10 +269,14 @@ ploc(Buf *out, const Names *nm, Loc loc)
 {
 	if (!loc.line || (nm->flags & PRINT_NORM))
 		return;
-	if (loc.file)
-		bufprintf(out, "  ; loc %u:%u:%u", loc.file, loc.line, loc.col);
-	else
-		bufprintf(out, "  ; loc %u:%u", loc.line, loc.col);
+	bufputs(out, "  ; loc ");
+	if (loc.file) {
+		bufputu(out, loc.file);
+		bufputc(out, ':');
+	}
+	bufputu(out, loc.line);
+	bufputc(out, ':');
+	bufputu(out, loc.col);
 }
 
 static void pregion(Buf *out, Names *nm, const Region *r, int d);

@@ -246,6 +246,28 @@ bufputs(Buf *b, const char *s)
 }
 
 void
+bufputu(Buf *b, unsigned long long u)
+{
+	char t[24], *p = t + sizeof t;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	bufwrite(b, p, (size_t)(t + sizeof t - p));
+}
+
+void
+bufputi(Buf *b, long long i)
+{
+	if (i < 0) {
+		bufputc(b, '-');
+		bufputu(b, 0ULL - (unsigned long long)i);
+	} else {
+		bufputu(b, (unsigned long long)i);
+	}
+}
+
+void
 bufvprintf(Buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
