@@ -259,6 +259,7 @@ items(RP *p)
 				return;
 			}
 			it = &p->items[p->nitems++];
+			it->e = NULL;
 			it->kind = s[0];
 			it->idx = n == 2 ? s[1] - '0' : 0;
 			if (!eat(p, s[0] == 'a' ? ':' : '=')) {
@@ -804,7 +805,7 @@ pick(const char *rule, const RuleApp *ra, bool comp, const char **as, const char
 static int
 applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char **err)
 {
-	RP *p = xcalloc(1, sizeof *p);
+	RP *p = xmalloc(sizeof *p); /* the lets and items are written as counted */
 	const char *q = as;
 	int r;
 
@@ -818,6 +819,8 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 		return builtin(ra, n, (size_t)(q - n), contrib, err);
 	}
 	p->pool = xmalloc(MAXNODES * sizeof *p->pool); /* newnode clears each node */
+	p->npool = p->nlets = p->nitems = 0;
+	p->err = NULL;
 	p->s = as;
 	p->end = ae;
 	items(p);
