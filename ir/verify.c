@@ -61,17 +61,21 @@ report(Ctx *c, const Op *op, const char *fmt, ...)
 	c->n++;
 }
 
+/* Operand i (from 0) of op. */
 static bool
-okval(Ctx *c, const Op *op, Val v, const char *what)
+okval(Ctx *c, const Op *op, int i)
 {
+	Val v = op->args[i];
+
 	if (v == 0 || v >= c->f->nvals) {
-		report(c, op, "%s: invalid value", what);
+		report(c, op, "%s operand %d: invalid value", opinfo[op->code].name, i + 1);
 		return false;
 	}
 	if (c->f->vals[v].kind == V_CONST)
 		return true;
 	if (!c->vis[v]) {
-		report(c, op, "%s: value used where its definition is not visible", what);
+		report(c, op, "%s operand %d: value used where its definition is not visible",
+		       opinfo[op->code].name, i + 1);
 		return false;
 	}
 	return true;
@@ -223,12 +227,9 @@ checkop(Ctx *c, const Op *op, Scope sc)
 	size_t nout;
 	bool ok = true;
 
-	for (i = 0; i < op->nargs; i++) {
-		char what[64];
-		snprintf(what, sizeof what, "%s operand %d", oi->name, i + 1);
-		if (!okval(c, op, op->args[i], what))
+	for (i = 0; i < op->nargs; i++)
+		if (!okval(c, op, i))
 			ok = false;
-	}
 	for (i = 0; i < op->nres; i++)
 		if (op->res[i] == 0 || op->res[i] >= c->f->nvals || c->f->vals[op->res[i]].def != op) {
 			report(c, op, "%s: malformed result %d", oi->name, i + 1);
