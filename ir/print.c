@@ -94,11 +94,22 @@ roundtrips(const char *t, double x, int s)
 	return scalround(s, a).f == x;
 }
 
+/* fmtfloat's spellings of the last values it formatted (the loop below
+ * costs a few snprintf and strtod; a module repeats its constants). */
+enum { FFCACHE = 256 };
+static _Thread_local struct {
+	uint64_t bits;
+	int s;
+	char t[28]; /* NUL-terminated, "" when unused */
+} ffcache[FFCACHE];
+
 void
 fmtfloat(Buf *out, double x, int s)
 {
 	char tmp[64], e[64];
 	int prec, maxprec = s == S_F64 ? 17 : 9, ex;
+	uint64_t bits;
+	unsigned slot;
 
 	if (isnan(x)) {
 		bufputs(out, signbit(x) ? "-nan" : "nan");
@@ -117,6 +128,12 @@ fmtfloat(Buf *out, double x, int s)
 		bufputs(out, ".0");
 		return;
 	}
+	memcpy(&bits, &x, sizeof bits);
+	slot = (unsigned)(((bits ^ (uint64_t)s) * 0x9e3779b97f4a7c15ull) >> 56) % FFCACHE;
+	if (ffcache[slot].t[0] && ffcache[slot].bits == bits && ffcache[slot].s == s) {
+		bufputs(out, ffcache[slot].t);
+		return;
+	}
 	/* fewest significant digits that read back to x */
 	for (prec = 1; prec < maxprec; prec++) {
 		snprintf(e, sizeof e, "%.*e", prec - 1, x);
@@ -132,6 +149,11 @@ fmtfloat(Buf *out, double x, int s)
 			snprintf(tmp, sizeof tmp, "%s", e);
 	} else {
 		snprintf(tmp, sizeof tmp, "%s", e);
+	}
+	if (strlen(tmp) < sizeof ffcache[0].t) {
+		ffcache[slot].bits = bits;
+		ffcache[slot].s = s;
+		strcpy(ffcache[slot].t, tmp);
 	}
 	bufputs(out, tmp);
 }
