@@ -2,6 +2,8 @@
  * lex.re — the kir lexer (re2c).  One scan function over a NUL-terminated
  * whole-file buffer, so there is no refill logic.
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,24 @@ advance(Lexer *lx, const char *to)
 		}
 	}
 	lx->cur = to;
+}
+
+/* The digits at *pp, as strtoul reads them (ULONG_MAX past it). */
+static unsigned long
+decimal(const char **pp)
+{
+	const char *p = *pp;
+	unsigned long v = 0;
+	bool over = false;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (ULONG_MAX - d) / 10)
+			over = true;
+		v = v * 10 + d;
+	}
+	*pp = p;
+	return over ? ULONG_MAX : v;
 }
 
 void
@@ -63,7 +83,7 @@ again:
 
 		while (*p < '0' || *p > '9') p++;
 		while (k < 3 && *p >= '0' && *p <= '9') {
-			n[k++] = (uint32_t)strtoul(p, (char **)&p, 10);
+			n[k++] = (uint32_t)decimal(&p);
 			if (*p == ':') p++;
 		}
 		t->loc2.file = k == 3 ? n[0] : 0;
