@@ -271,15 +271,22 @@ void
 bufvprintf(Buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
+	size_t room;
 	int n;
 
+	/* print into the free room first; only text that does not fit is
+	 * printed twice (once to learn its length) */
+	bufreserve(b, 64);
+	room = b->cap - b->n;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(b->s + b->n, room, fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		die("vsnprintf failed");
-	bufreserve(b, (size_t)n);
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		bufreserve(b, (size_t)n);
+		vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	}
 	b->n += (size_t)n;
 }
 
