@@ -64,10 +64,11 @@ name(Names *nm, Val v)
 		uint32_t *k = hint(nm, x->name);
 		s = xmalloc(n);
 		for (;; ++*k) {
-			if (*k)
-				snprintf(s, n, "%s.%u", x->name, (unsigned)*k);
-			else
-				memcpy(s, x->name, n - 15);
+			memcpy(s, x->name, n - 15);
+			if (*k) {
+				s[n - 16] = '.';
+				utoa(s + n - 15, *k);
+			}
 			if (!smget(&nm->used, s))
 				break;
 		}
