@@ -515,10 +515,14 @@ parseiter(P *p, TokVec *names, ValVec *args)
 static Op *
 parseop(P *p)
 {
-	Tok optok;
-	TokVec rtok = {0};
-	TypeVec rtys = {0};
-	ValVec args = {0};
+	/* the vectors start on the stack: agrow copies them to the arena only
+	 * when an op has more (mkop copies what it keeps) */
+	Tok optok, rtokbuf[4];
+	Type rtysbuf[4];
+	Val argsbuf[8];
+	TokVec rtok = {rtokbuf, 0, 4};
+	TypeVec rtys = {rtysbuf, 0, 4};
+	ValVec args = {argsbuf, 0, 8};
 	int nres = 0, nargs = 0, ntys = 0, code, i;
 	Op *op;
 	Module *m = p->m;
