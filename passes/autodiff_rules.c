@@ -802,13 +802,81 @@ pick(const char *rule, const RuleApp *ra, bool comp, const char **as, const char
 	}
 }
 
+/* A copy of parsed alternative t with nodes of its own (apply writes its
+ * state into the nodes); the pointers between nodes are moved along. */
+static RP *
+rpcopy(const RP *t)
+{
+	RP *p = xmalloc(sizeof *p);
+	int i, k;
+
+#define MOVED(n) ((n) ? p->pool + ((n) - t->pool) : NULL)
+	p->s = t->s;
+	p->end = t->end;
+	p->err = NULL;
+	p->npool = t->npool;
+	p->pool = xmalloc((size_t)(t->npool ? t->npool : 1) * sizeof *p->pool);
+	memcpy(p->pool, t->pool, (size_t)t->npool * sizeof *p->pool);
+	for (i = 0; i < p->npool; i++) {
+		Node *n = &p->pool[i];
+		n->targ = MOVED(n->targ);
+		for (k = 0; k < n->nk; k++)
+			n->kid[k] = MOVED(n->kid[k]);
+	}
+	p->nlets = 0; /* names are only needed while parsing */
+	p->nitems = t->nitems;
+	for (i = 0; i < t->nitems; i++) {
+		p->items[i] = t->items[i];
+		p->items[i].e = MOVED(t->items[i].e);
+	}
+#undef MOVED
+	return p;
+}
+
+static void
+rpfree(RP *p)
+{
+	if (p) {
+		free(p->pool);
+		free(p);
+	}
+}
+
+/* Parsed alternatives by their text (in the static op table, so its
+ * address names it): parsing a rule costs more than copying it. */
+enum { RPCACHE = 256 };
+static _Thread_local struct {
+	const char *as, *ae;
+	RP *tpl;
+} rpcache[RPCACHE];
+
+void
+adrulesdone(void)
+{
+	int i;
+
+	for (i = 0; i < RPCACHE; i++) {
+		rpfree(rpcache[i].tpl);
+		rpcache[i].tpl = NULL;
+		rpcache[i].as = rpcache[i].ae = NULL;
+	}
+}
+
 static int
 applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char **err)
 {
-	RP *p = xmalloc(sizeof *p); /* the lets and items are written as counted */
+	RP *p;
 	const char *q = as;
+	unsigned slot = (unsigned)(((uintptr_t)as >> 2) * 2654435761u) % RPCACHE;
 	int r;
 
+	if (rpcache[slot].tpl && rpcache[slot].as == as && rpcache[slot].ae == ae) {
+		p = rpcopy(rpcache[slot].tpl);
+		r = apply(ra, p, contrib, err);
+		rpfree(p);
+		return r;
+	}
+	p = xmalloc(sizeof *p); /* the lets and items are written as counted */
 	while (q < ae && isspace((unsigned char)*q))
 		q++;
 	if (q < ae && *q == '@') {
@@ -828,10 +896,13 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 		*err = aprintf(ra->b->m->arena, "bad derivative rule of %s: %s", opinfo[ra->code].name, p->err);
 		r = -1;
 	} else {
+		rpfree(rpcache[slot].tpl);
+		rpcache[slot].tpl = rpcopy(p);
+		rpcache[slot].as = as;
+		rpcache[slot].ae = ae;
 		r = apply(ra, p, contrib, err);
 	}
-	free(p->pool);
-	free(p);
+	rpfree(p);
 	return r;
 }
 
