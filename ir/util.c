@@ -86,6 +86,7 @@ xstrdup(const char *s)
 typedef struct Chunk {
 	struct Chunk *next;
 	size_t used, size;
+	size_t dirty; /* data[0..dirty) may hold old data; the rest is zero */
 	_Alignas(16) unsigned char data[];
 } Chunk;
 
@@ -132,6 +133,8 @@ arena_reset(Arena *a)
 	a->head = keep;
 	if (keep) {
 		keep->next = NULL;
+		if (keep->used > keep->dirty)
+			keep->dirty = keep->used;
 		keep->used = 0;
 	}
 }
@@ -145,9 +148,12 @@ aalloc(Arena *a, size_t n)
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->size - c->used < n) {
 		size_t size = n > CHUNK / 4 ? n : CHUNK;
-		c = xmalloc(sizeof(Chunk) + size);
+		/* calloc: memory fresh from the system is zero already (no
+		 * memset here nor below) */
+		c = xcalloc(1, sizeof(Chunk) + size);
 		c->size = size;
 		c->used = 0;
+		c->dirty = 0;
 		if (size == n && a->head) {
 			/* keep the current chunk in front for small requests */
 			c->next = a->head->next;
@@ -158,8 +164,9 @@ aalloc(Arena *a, size_t n)
 		}
 	}
 	p = c->data + c->used;
+	if (c->used < c->dirty)
+		memset(p, 0, n < c->dirty - c->used ? n : c->dirty - c->used);
 	c->used += n;
-	memset(p, 0, n);
 	return p;
 }
 
