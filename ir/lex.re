@@ -64,6 +64,8 @@ again:
 	t->start = start;
 	t->loc.line = lx->line;
 	t->loc.col = (uint32_t)(start - lx->linestart) + 1;
+	/* Only the whitespace rule matches a newline: the others just move
+	 * the cursor. */
 	/*!re2c
 	re2c:define:YYCTYPE = "unsigned char";
 	re2c:yyfill:enable = 0;
@@ -89,23 +91,23 @@ again:
 		t->loc2.file = k == 3 ? n[0] : 0;
 		t->loc2.line = n[k - 2];
 		t->loc2.col = n[k - 1];
-		advance(lx, YYCURSOR);
+		lx->cur = YYCURSOR;
 		t->len = (size_t)(YYCURSOR - start);
 		return t->kind = TLOC;
 	}
-	[;#] [^\n\x00]* { advance(lx, YYCURSOR); goto again; }
-	"%" valname { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
-	"@" ident ("." ident)* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
-	ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
-	"-"? digit+ { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
+	[;#] [^\n\x00]* { lx->cur = YYCURSOR; goto again; }
+	"%" valname { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
+	"@" ident ("." ident)* { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
+	ident { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
+	"-"? digit+ { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
 	"-"? digit+ "." digit* exp? | "-"? digit+ exp {
-		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TFLOAT;
+		lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TFLOAT;
 	}
 	["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] {
-		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSTR;
+		lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TSTR;
 	}
-	"->" { advance(lx, YYCURSOR); t->len = 2; return t->kind = TARROW; }
-	[-(){}[\],:=<>] { advance(lx, YYCURSOR); t->len = 1; return t->kind = (unsigned char)*start; }
-	* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TBAD; }
+	"->" { lx->cur = YYCURSOR; t->len = 2; return t->kind = TARROW; }
+	[-(){}[\],:=<>] { lx->cur = YYCURSOR; t->len = 1; return t->kind = (unsigned char)*start; }
+	* { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TBAD; }
 	*/
 }

@@ -263,13 +263,25 @@ typestr(const Module *m, Type t)
 	return s;
 }
 
+/* w (NUL-terminated) is the n bytes at s; stops at the first difference. */
+static bool
+isword(const char *w, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!w[i] || w[i] != s[i])
+			return false;
+	return !w[n];
+}
+
 static int
 scalarbyname(const char *s, size_t n)
 {
 	int i;
 
 	for (i = 0; i < NSCALAR; i++)
-		if (strlen(scalarname[i]) == n && memcmp(scalarname[i], s, n) == 0)
+		if (isword(scalarname[i], s, n))
 			return i;
 	return -1;
 }
@@ -280,7 +292,7 @@ scalarbysuffix(const char *s, size_t n)
 	int i;
 
 	for (i = 1; i < NSCALAR; i++)
-		if (strlen(vecsuffix[i]) == n && memcmp(vecsuffix[i], s, n) == 0)
+		if (isword(vecsuffix[i], s, n))
 			return i;
 	return -1;
 }
