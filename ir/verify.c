@@ -222,6 +222,7 @@ checkop(Ctx *c, const Op *op, Scope sc)
 {
 	const OpInfo *oi = &opinfo[op->code];
 	Type *in, *out; /* a call yields its callee's results */
+	Type inbuf[16], outbuf[16]; /* most ops: no malloc */
 	Buf e = {0};
 	int i, n;
 	size_t nout;
@@ -250,8 +251,8 @@ checkop(Ctx *c, const Op *op, Scope sc)
 	nout = (size_t)op->nres + 8;
 	if (op->code == OP_CALL && op->attr >= 0 && (uint32_t)op->attr < c->m->nfuncs)
 		nout += c->m->funcs[op->attr]->nrets;
-	in = xmalloc(((size_t)op->nargs + 1) * sizeof *in);
-	out = xmalloc(nout * sizeof *out);
+	in = (size_t)op->nargs + 1 <= countof(inbuf) ? inbuf : xmalloc(((size_t)op->nargs + 1) * sizeof *in);
+	out = nout <= countof(outbuf) ? outbuf : xmalloc(nout * sizeof *out);
 	for (i = 0; i < op->nargs; i++)
 		in[i] = c->f->vals[op->args[i]].ty;
 	if ((oi->flags & F_CAST) && op->nres == 1)
@@ -268,8 +269,10 @@ checkop(Ctx *c, const Op *op, Scope sc)
 				       typestr(c->m, c->f->vals[op->res[i]].ty), typestr(c->m, out[i]));
 	}
 	buffree(&e);
-	free(in);
-	free(out);
+	if (in != inbuf)
+		free(in);
+	if (out != outbuf)
+		free(out);
 }
 
 static void
