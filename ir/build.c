@@ -25,11 +25,11 @@ const OpInfo opinfo[NOPS] = {
 };
 
 /* oplookup's table: op number + 1 by hash of the name, open addressing;
- * filled on first use (from then on read only).  The first op of a name
- * wins, as in a linear scan. */
+ * filled on a thread's first use (per thread: no locking).  The first op
+ * of a name wins, as in a linear scan. */
 enum { OPHASH = 1024 };
-static short ophash[OPHASH];
-static unsigned char oplen[NOPS];
+static _Thread_local short ophash[OPHASH];
+static _Thread_local unsigned char oplen[NOPS];
 _Static_assert(NOPS < OPHASH / 2 && NOPS < 32767, "oplookup's table size");
 
 int
