@@ -137,8 +137,15 @@ defname(P *p, const Tok *t, Val v)
 static Val
 usename(P *p, const Tok *t)
 {
-	char *name = tokstr(p, t, 1);
-	const uint32_t *s = smget(&p->syms, name);
+	char buf[128]; /* a use only looks the name up: no copy in the arena */
+	char *name = t->len - 1 < sizeof buf ? buf : tokstr(p, t, 1);
+	const uint32_t *s;
+
+	if (name == buf) {
+		memcpy(buf, t->start + 1, t->len - 1);
+		buf[t->len - 1] = 0;
+	}
+	s = smget(&p->syms, name);
 
 	if (!s)
 		err(p, t->loc, "use of undefined value %%%s", name);
