@@ -33,27 +33,34 @@ ctype1(const Emit *e, Buf *b, Type t)
 		bufputs(b, ctscalar[t.s]);
 		return;
 	case T_VEC:
-		if (t.n >= 2 && t.n <= 4 && vsuffix[t.s])
-			bufprintf(b, "kpy::vec%d%s", t.n, vsuffix[t.s]);
-		else
+		if (t.n >= 2 && t.n <= 4 && vsuffix[t.s]) {
+			bufputs(b, "kpy::vec");
+			bufputc(b, '0' + t.n);
+			bufputs(b, vsuffix[t.s]);
+		} else
 			bufprintf(b, "kpy::vec_t<%d, %s>", t.n, ctscalar[t.s]);
 		return;
 	case T_MAT:
-		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s))
-			bufprintf(b, "kpy::mat%d%d%s", t.n, t.m, vsuffix[t.s]);
-		else
+		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s)) {
+			bufputs(b, "kpy::mat");
+			bufputc(b, '0' + t.n);
+			bufputc(b, '0' + t.m);
+			bufputs(b, vsuffix[t.s]);
+		} else
 			bufprintf(b, "kpy::mat_t<%d, %d, %s>", t.n, t.m, ctscalar[t.s]);
 		return;
 	case T_QUAT:
-		if (scalarisfloat(t.s))
-			bufprintf(b, "kpy::quat%s", vsuffix[t.s]);
-		else
+		if (scalarisfloat(t.s)) {
+			bufputs(b, "kpy::quat");
+			bufputs(b, vsuffix[t.s]);
+		} else
 			bufprintf(b, "kpy::quat_t<%s>", ctscalar[t.s]);
 		return;
 	case T_XFORM:
-		if (scalarisfloat(t.s))
-			bufprintf(b, "kpy::transform%s", vsuffix[t.s]);
-		else
+		if (scalarisfloat(t.s)) {
+			bufputs(b, "kpy::transform");
+			bufputs(b, vsuffix[t.s]);
+		} else
 			bufprintf(b, "kpy::transform_t<%s>", ctscalar[t.s]);
 		return;
 	case T_STRUCT:
@@ -62,7 +69,9 @@ ctype1(const Emit *e, Buf *b, Type t)
 	case T_ARRAY:
 		bufputs(b, "kpy::array_t<");
 		ctype1(e, b, telem(t));
-		bufprintf(b, ", %d>", t.nd);
+		bufputs(b, ", ");
+		bufputi(b, t.nd);
+		bufputc(b, '>');
 		return;
 	case T_STR:
 		bufputs(b, "const char *");

@@ -27,11 +27,17 @@ vname(FState *s, Val v)
 	if (nm) {
 		b = sanitize(nm, true);
 	} else {
-		char t[32];
-		do
-			snprintf(t, sizeof t, "t%u", s->ntemp++);
-		while (nshas(&s->names, t));
-		b = xstrdup(t);
+		char t[16], *q;
+		do { /* t%u */
+			uint32_t u = s->ntemp++;
+			q = t + sizeof t;
+			*--q = 0;
+			do
+				*--q = (char)('0' + u % 10);
+			while (u /= 10);
+			*--q = 't';
+		} while (nshas(&s->names, q));
+		b = xstrdup(q);
 	}
 	s->name[v] = uniqname(&s->names, b, NULL, 0);
 	nsadd(&s->names, s->name[v]);
@@ -66,14 +72,15 @@ lit1(Buf *b, int s, Scal c, int mode)
 		if (c.i == INT32_MIN)
 			bufputs(b, "INT32_MIN");
 		else
-			bufprintf(b, "%" PRId64, c.i);
+			bufputi(b, c.i);
 		return;
 	case S_U32:
-		bufprintf(b, "%" PRIu64 "u", c.u);
+		bufputu(b, c.u);
+		bufputc(b, 'u');
 		return;
 	case S_I8: case S_I16: case S_U8: case S_U16:
 		if (mode == LIT_BARE)
-			bufprintf(b, "%" PRId64, c.i);
+			bufputi(b, c.i);
 		else
 			bufprintf(b, "%s(%" PRId64 ")", ctscalar[s], c.i);
 		return;
@@ -81,13 +88,13 @@ lit1(Buf *b, int s, Scal c, int mode)
 		if (c.i == INT64_MIN)
 			bufputs(b, mode == LIT_BARE ? "INT64_MIN" : "kpy::i64(INT64_MIN)");
 		else if (mode == LIT_BARE && c.i >= INT32_MIN && c.i <= INT32_MAX)
-			bufprintf(b, "%" PRId64, c.i);
+			bufputi(b, c.i);
 		else
 			bufprintf(b, "kpy::i64(%" PRId64 "ll)", c.i);
 		return;
 	case S_U64:
 		if (mode == LIT_BARE && c.u <= INT32_MAX)
-			bufprintf(b, "%" PRIu64, c.u);
+			bufputu(b, c.u);
 		else
 			bufprintf(b, "kpy::u64(%" PRIu64 "ull)", c.u);
 		return;

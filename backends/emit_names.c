@@ -103,7 +103,7 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 		if (k)
 			snprintf(s, n, "%s_%" PRIu32, base, k);
 		else
-			snprintf(s, n, "%s", base);
+			memcpy(s, base, n - 31);
 		clash = nshas(ns, s);
 		for (j = 0; j < nalso && !clash; j++) {
 			char t[512];

@@ -24,14 +24,41 @@ const OpInfo opinfo[NOPS] = {
 #undef OP
 };
 
+/* oplookup's table: op number + 1 by hash of the name, open addressing;
+ * filled on a thread's first use (per thread: no locking).  The first op
+ * of a name wins, as in a linear scan. */
+enum { OPHASH = 1024 };
+static _Thread_local short ophash[OPHASH];
+static _Thread_local unsigned char oplen[NOPS];
+_Static_assert(NOPS < OPHASH / 2 && NOPS < 32767, "oplookup's table size");
+
 int
 oplookup(const char *name, size_t len)
 {
+	uint32_t h;
 	int i;
 
-	for (i = 0; i < NOPS; i++)
-		if (strlen(opinfo[i].name) == len && memcmp(opinfo[i].name, name, len) == 0)
+	if (!oplen[0]) {
+		for (i = 0; i < NOPS; i++) {
+			size_t n = strlen(opinfo[i].name);
+			oplen[i] = (unsigned char)(n < 255 ? n : 255);
+		}
+		for (i = 0; i < NOPS; i++) {
+			h = (uint32_t)hash64(opinfo[i].name, oplen[i], 0) % OPHASH;
+			while (ophash[h] && strcmp(opinfo[ophash[h] - 1].name, opinfo[i].name) != 0)
+				h = (h + 1) % OPHASH;
+			if (!ophash[h])
+				ophash[h] = (short)(i + 1);
+		}
+	}
+	if (len >= 255)
+		return -1;
+	h = (uint32_t)hash64(name, len, 0) % OPHASH;
+	for (; ophash[h]; h = (h + 1) % OPHASH) {
+		i = ophash[h] - 1;
+		if (oplen[i] == len && memcmp(opinfo[i].name, name, len) == 0)
 			return i;
+	}
 	return -1;
 }
 

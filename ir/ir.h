@@ -90,6 +90,9 @@ typedef struct Buf {
 void bufputc(Buf *b, int c);
 void bufputs(Buf *b, const char *s);
 void bufwrite(Buf *b, const char *s, size_t n);
+/* Decimal integers, as %llu and %lld print them, without printf. */
+void bufputu(Buf *b, unsigned long long u);
+void bufputi(Buf *b, long long i);
 void bufprintf(Buf *b, const char *fmt, ...) KPY_PRINTF(2, 3);
 void bufvprintf(Buf *b, const char *fmt, va_list ap);
 void buffree(Buf *b);

@@ -2,6 +2,8 @@
  * lex.re — the kir lexer (re2c).  One scan function over a NUL-terminated
  * whole-file buffer, so there is no refill logic.
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,24 @@ advance(Lexer *lx, const char *to)
 		}
 	}
 	lx->cur = to;
+}
+
+/* The digits at *pp, as strtoul reads them (ULONG_MAX past it). */
+static unsigned long
+decimal(const char **pp)
+{
+	const char *p = *pp;
+	unsigned long v = 0;
+	bool over = false;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (ULONG_MAX - d) / 10)
+			over = true;
+		v = v * 10 + d;
+	}
+	*pp = p;
+	return over ? ULONG_MAX : v;
 }
 
 void
@@ -44,6 +64,8 @@ again:
 	t->start = start;
 	t->loc.line = lx->line;
 	t->loc.col = (uint32_t)(start - lx->linestart) + 1;
+	/* Only the whitespace rule matches a newline: the others just move
+	 * the cursor. */
 	/*!re2c
 	re2c:define:YYCTYPE = "unsigned char";
 	re2c:yyfill:enable = 0;
@@ -63,29 +85,29 @@ again:
 
 		while (*p < '0' || *p > '9') p++;
 		while (k < 3 && *p >= '0' && *p <= '9') {
-			n[k++] = (uint32_t)strtoul(p, (char **)&p, 10);
+			n[k++] = (uint32_t)decimal(&p);
 			if (*p == ':') p++;
 		}
 		t->loc2.file = k == 3 ? n[0] : 0;
 		t->loc2.line = n[k - 2];
 		t->loc2.col = n[k - 1];
-		advance(lx, YYCURSOR);
+		lx->cur = YYCURSOR;
 		t->len = (size_t)(YYCURSOR - start);
 		return t->kind = TLOC;
 	}
-	[;#] [^\n\x00]* { advance(lx, YYCURSOR); goto again; }
-	"%" valname { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
-	"@" ident ("." ident)* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
-	ident { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
-	"-"? digit+ { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
+	[;#] [^\n\x00]* { lx->cur = YYCURSOR; goto again; }
+	"%" valname { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TVAL; }
+	"@" ident ("." ident)* { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TSYM; }
+	ident { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TIDENT; }
+	"-"? digit+ { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TINT; }
 	"-"? digit+ "." digit* exp? | "-"? digit+ exp {
-		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TFLOAT;
+		lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TFLOAT;
 	}
 	["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] {
-		advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TSTR;
+		lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TSTR;
 	}
-	"->" { advance(lx, YYCURSOR); t->len = 2; return t->kind = TARROW; }
-	[-(){}[\],:=<>] { advance(lx, YYCURSOR); t->len = 1; return t->kind = (unsigned char)*start; }
-	* { advance(lx, YYCURSOR); t->len = (size_t)(YYCURSOR - start); return t->kind = TBAD; }
+	"->" { lx->cur = YYCURSOR; t->len = 2; return t->kind = TARROW; }
+	[-(){}[\],:=<>] { lx->cur = YYCURSOR; t->len = 1; return t->kind = (unsigned char)*start; }
+	* { lx->cur = YYCURSOR; t->len = (size_t)(YYCURSOR - start); return t->kind = TBAD; }
 	*/
 }

@@ -137,8 +137,15 @@ defname(P *p, const Tok *t, Val v)
 static Val
 usename(P *p, const Tok *t)
 {
-	char *name = tokstr(p, t, 1);
-	const uint32_t *s = smget(&p->syms, name);
+	char buf[128]; /* a use only looks the name up: no copy in the arena */
+	char *name = t->len - 1 < sizeof buf ? buf : tokstr(p, t, 1);
+	const uint32_t *s;
+
+	if (name == buf) {
+		memcpy(buf, t->start + 1, t->len - 1);
+		buf[t->len - 1] = 0;
+	}
+	s = smget(&p->syms, name);
 
 	if (!s)
 		err(p, t->loc, "use of undefined value %%%s", name);
@@ -515,10 +522,14 @@ parseiter(P *p, TokVec *names, ValVec *args)
 static Op *
 parseop(P *p)
 {
-	Tok optok;
-	TokVec rtok = {0};
-	TypeVec rtys = {0};
-	ValVec args = {0};
+	/* the vectors start on the stack: agrow copies them to the arena only
+	 * when an op has more (mkop copies what it keeps) */
+	Tok optok, rtokbuf[4];
+	Type rtysbuf[4];
+	Val argsbuf[8];
+	TokVec rtok = {rtokbuf, 0, 4};
+	TypeVec rtys = {rtysbuf, 0, 4};
+	ValVec args = {argsbuf, 0, 8};
 	int nres = 0, nargs = 0, ntys = 0, code, i;
 	Op *op;
 	Module *m = p->m;

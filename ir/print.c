@@ -36,6 +36,19 @@ hint(Names *nm, const char *base)
 	return smput(&nm->hint, base, NULL);
 }
 
+/* %u into s (room for 11 bytes). */
+static void
+utoa(char *s, uint32_t u)
+{
+	char t[12], *p = t + sizeof t;
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	memcpy(s, p, (size_t)(t + sizeof t - p));
+}
+
 static const char *
 name(Names *nm, Val v)
 {
@@ -51,17 +64,18 @@ name(Names *nm, Val v)
 		uint32_t *k = hint(nm, x->name);
 		s = xmalloc(n);
 		for (;; ++*k) {
-			if (*k)
-				snprintf(s, n, "%s.%u", x->name, (unsigned)*k);
-			else
-				snprintf(s, n, "%s", x->name);
+			memcpy(s, x->name, n - 15);
+			if (*k) {
+				s[n - 16] = '.';
+				utoa(s + n - 15, *k);
+			}
 			if (!smget(&nm->used, s))
 				break;
 		}
 	} else {
 		s = xmalloc(16);
 		do
-			snprintf(s, 16, "%u", nm->ntemp++);
+			utoa(s, nm->ntemp++);
 		while (smget(&nm->used, s));
 	}
 	smput(&nm->used, s, NULL);
@@ -81,11 +95,22 @@ roundtrips(const char *t, double x, int s)
 	return scalround(s, a).f == x;
 }
 
+/* fmtfloat's spellings of the last values it formatted (the loop below
+ * costs a few snprintf and strtod; a module repeats its constants). */
+enum { FFCACHE = 256 };
+static _Thread_local struct {
+	uint64_t bits;
+	int s;
+	char t[28]; /* NUL-terminated, "" when unused */
+} ffcache[FFCACHE];
+
 void
 fmtfloat(Buf *out, double x, int s)
 {
 	char tmp[64], e[64];
 	int prec, maxprec = s == S_F64 ? 17 : 9, ex;
+	uint64_t bits;
+	unsigned slot;
 
 	if (isnan(x)) {
 		bufputs(out, signbit(x) ? "-nan" : "nan");
@@ -93,6 +118,21 @@ fmtfloat(Buf *out, double x, int s)
 	}
 	if (isinf(x)) {
 		bufputs(out, x < 0 ? "-inf" : "inf");
+		return;
+	}
+	/* integers print as %.1f prints them: the loop below finds at most
+	 * ex + 1 digits for them, so dec <= 0, and the integer is exact */
+	if (x == floor(x) && fabs(x) < 1e15) {
+		if (signbit(x))
+			bufputc(out, '-');
+		bufputu(out, (unsigned long long)fabs(x));
+		bufputs(out, ".0");
+		return;
+	}
+	memcpy(&bits, &x, sizeof bits);
+	slot = (unsigned)(((bits ^ (uint64_t)s) * 0x9e3779b97f4a7c15ull) >> 56) % FFCACHE;
+	if (ffcache[slot].t[0] && ffcache[slot].bits == bits && ffcache[slot].s == s) {
+		bufputs(out, ffcache[slot].t);
 		return;
 	}
 	/* fewest significant digits that read back to x */
@@ -111,6 +151,11 @@ fmtfloat(Buf *out, double x, int s)
 	} else {
 		snprintf(tmp, sizeof tmp, "%s", e);
 	}
+	if (strlen(tmp) < sizeof ffcache[0].t) {
+		ffcache[slot].bits = bits;
+		ffcache[slot].s = s;
+		strcpy(ffcache[slot].t, tmp);
+	}
 	bufputs(out, tmp);
 }
 
@@ -122,9 +167,9 @@ fmtscal(Buf *out, int s, Scal c)
 	else if (scalarisfloat(s))
 		fmtfloat(out, c.f, s);
 	else if (s >= S_U8)
-		bufprintf(out, "%llu", (unsigned long long)c.u);
+		bufputu(out, (unsigned long long)c.u);
 	else
-		bufprintf(out, "%lld", (long long)c.i);
+		bufputi(out, (long long)c.i);
 }
 
 static void
@@ -247,10 +292,14 @@ ploc(Buf *out, const Names *nm, Loc loc)
 {
 	if (!loc.line || (nm->flags & PRINT_NORM))
 		return;
-	if (loc.file)
-		bufprintf(out, "  ; loc %u:%u:%u", loc.file, loc.line, loc.col);
-	else
-		bufprintf(out, "  ; loc %u:%u", loc.line, loc.col);
+	bufputs(out, "  ; loc ");
+	if (loc.file) {
+		bufputu(out, loc.file);
+		bufputc(out, ':');
+	}
+	bufputu(out, loc.line);
+	bufputc(out, ':');
+	bufputu(out, loc.col);
 }
 
 static void pregion(Buf *out, Names *nm, const Region *r, int d);

@@ -200,39 +200,49 @@ typeprint(Buf *b, const Module *m, Type t)
 		bufputs(b, scalarname[t.s]);
 		return;
 	case T_VEC:
-		if (t.n >= 2 && t.n <= 4 && vecsuffix[t.s])
-			bufprintf(b, "vec%d%s", t.n, vecsuffix[t.s]);
-		else
+		if (t.n >= 2 && t.n <= 4 && vecsuffix[t.s]) {
+			bufputs(b, "vec");
+			bufputc(b, '0' + t.n);
+			bufputs(b, vecsuffix[t.s]);
+		} else
 			bufprintf(b, "vec<%d,%s>", t.n, scalarname[t.s]);
 		return;
 	case T_MAT:
-		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s))
-			bufprintf(b, "mat%d%d%s", t.n, t.m, vecsuffix[t.s]);
-		else
+		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s)) {
+			bufputs(b, "mat");
+			bufputc(b, '0' + t.n);
+			bufputc(b, '0' + t.m);
+			bufputs(b, vecsuffix[t.s]);
+		} else
 			bufprintf(b, "mat<%d,%d,%s>", t.n, t.m, scalarname[t.s]);
 		return;
 	case T_QUAT:
-		if (scalarisfloat(t.s))
-			bufprintf(b, "quat%s", vecsuffix[t.s]);
-		else
+		if (scalarisfloat(t.s)) {
+			bufputs(b, "quat");
+			bufputs(b, vecsuffix[t.s]);
+		} else
 			bufprintf(b, "quat<%s>", scalarname[t.s]);
 		return;
 	case T_XFORM:
-		if (scalarisfloat(t.s))
-			bufprintf(b, "transform%s", vecsuffix[t.s]);
-		else
+		if (scalarisfloat(t.s)) {
+			bufputs(b, "transform");
+			bufputs(b, vecsuffix[t.s]);
+		} else
 			bufprintf(b, "transform<%s>", scalarname[t.s]);
 		return;
 	case T_STRUCT:
-		if (m && t.sid < m->nstructs)
-			bufprintf(b, "@%s", m->structs[t.sid].name);
-		else
+		if (m && t.sid < m->nstructs) {
+			bufputc(b, '@');
+			bufputs(b, m->structs[t.sid].name);
+		} else
 			bufprintf(b, "@struct%d", t.sid);
 		return;
 	case T_ARRAY:
 		bufputs(b, "array<");
 		typeprint(b, m, telem(t));
-		bufprintf(b, ",%d>", t.nd);
+		bufputc(b, ',');
+		bufputi(b, t.nd);
+		bufputc(b, '>');
 		return;
 	}
 	bufputs(b, "?");
@@ -253,13 +263,25 @@ typestr(const Module *m, Type t)
 	return s;
 }
 
+/* w (NUL-terminated) is the n bytes at s; stops at the first difference. */
+static bool
+isword(const char *w, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!w[i] || w[i] != s[i])
+			return false;
+	return !w[n];
+}
+
 static int
 scalarbyname(const char *s, size_t n)
 {
 	int i;
 
 	for (i = 0; i < NSCALAR; i++)
-		if (strlen(scalarname[i]) == n && memcmp(scalarname[i], s, n) == 0)
+		if (isword(scalarname[i], s, n))
 			return i;
 	return -1;
 }
@@ -270,7 +292,7 @@ scalarbysuffix(const char *s, size_t n)
 	int i;
 
 	for (i = 1; i < NSCALAR; i++)
-		if (strlen(vecsuffix[i]) == n && memcmp(vecsuffix[i], s, n) == 0)
+		if (isword(vecsuffix[i], s, n))
 			return i;
 	return -1;
 }

@@ -86,6 +86,7 @@ xstrdup(const char *s)
 typedef struct Chunk {
 	struct Chunk *next;
 	size_t used, size;
+	size_t dirty; /* data[0..dirty) may hold old data; the rest is zero */
 	_Alignas(16) unsigned char data[];
 } Chunk;
 
@@ -132,6 +133,8 @@ arena_reset(Arena *a)
 	a->head = keep;
 	if (keep) {
 		keep->next = NULL;
+		if (keep->used > keep->dirty)
+			keep->dirty = keep->used;
 		keep->used = 0;
 	}
 }
@@ -145,9 +148,12 @@ aalloc(Arena *a, size_t n)
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->size - c->used < n) {
 		size_t size = n > CHUNK / 4 ? n : CHUNK;
-		c = xmalloc(sizeof(Chunk) + size);
+		/* calloc: memory fresh from the system is zero already (no
+		 * memset here nor below) */
+		c = xcalloc(1, sizeof(Chunk) + size);
 		c->size = size;
 		c->used = 0;
+		c->dirty = 0;
 		if (size == n && a->head) {
 			/* keep the current chunk in front for small requests */
 			c->next = a->head->next;
@@ -158,8 +164,9 @@ aalloc(Arena *a, size_t n)
 		}
 	}
 	p = c->data + c->used;
+	if (c->used < c->dirty)
+		memset(p, 0, n < c->dirty - c->used ? n : c->dirty - c->used);
 	c->used += n;
-	memset(p, 0, n);
 	return p;
 }
 
@@ -246,18 +253,47 @@ bufputs(Buf *b, const char *s)
 }
 
 void
+bufputu(Buf *b, unsigned long long u)
+{
+	char t[24], *p = t + sizeof t;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	bufwrite(b, p, (size_t)(t + sizeof t - p));
+}
+
+void
+bufputi(Buf *b, long long i)
+{
+	if (i < 0) {
+		bufputc(b, '-');
+		bufputu(b, 0ULL - (unsigned long long)i);
+	} else {
+		bufputu(b, (unsigned long long)i);
+	}
+}
+
+void
 bufvprintf(Buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
+	size_t room;
 	int n;
 
+	/* print into the free room first; only text that does not fit is
+	 * printed twice (once to learn its length) */
+	bufreserve(b, 64);
+	room = b->cap - b->n;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(b->s + b->n, room, fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		die("vsnprintf failed");
-	bufreserve(b, (size_t)n);
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		bufreserve(b, (size_t)n);
+		vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	}
 	b->n += (size_t)n;
 }
 

@@ -61,17 +61,21 @@ report(Ctx *c, const Op *op, const char *fmt, ...)
 	c->n++;
 }
 
+/* Operand i (from 0) of op. */
 static bool
-okval(Ctx *c, const Op *op, Val v, const char *what)
+okval(Ctx *c, const Op *op, int i)
 {
+	Val v = op->args[i];
+
 	if (v == 0 || v >= c->f->nvals) {
-		report(c, op, "%s: invalid value", what);
+		report(c, op, "%s operand %d: invalid value", opinfo[op->code].name, i + 1);
 		return false;
 	}
 	if (c->f->vals[v].kind == V_CONST)
 		return true;
 	if (!c->vis[v]) {
-		report(c, op, "%s: value used where its definition is not visible", what);
+		report(c, op, "%s operand %d: value used where its definition is not visible",
+		       opinfo[op->code].name, i + 1);
 		return false;
 	}
 	return true;
@@ -218,17 +222,15 @@ checkop(Ctx *c, const Op *op, Scope sc)
 {
 	const OpInfo *oi = &opinfo[op->code];
 	Type *in, *out; /* a call yields its callee's results */
+	Type inbuf[16], outbuf[16]; /* most ops: no malloc */
 	Buf e = {0};
 	int i, n;
 	size_t nout;
 	bool ok = true;
 
-	for (i = 0; i < op->nargs; i++) {
-		char what[64];
-		snprintf(what, sizeof what, "%s operand %d", oi->name, i + 1);
-		if (!okval(c, op, op->args[i], what))
+	for (i = 0; i < op->nargs; i++)
+		if (!okval(c, op, i))
 			ok = false;
-	}
 	for (i = 0; i < op->nres; i++)
 		if (op->res[i] == 0 || op->res[i] >= c->f->nvals || c->f->vals[op->res[i]].def != op) {
 			report(c, op, "%s: malformed result %d", oi->name, i + 1);
@@ -249,8 +251,8 @@ checkop(Ctx *c, const Op *op, Scope sc)
 	nout = (size_t)op->nres + 8;
 	if (op->code == OP_CALL && op->attr >= 0 && (uint32_t)op->attr < c->m->nfuncs)
 		nout += c->m->funcs[op->attr]->nrets;
-	in = xmalloc(((size_t)op->nargs + 1) * sizeof *in);
-	out = xmalloc(nout * sizeof *out);
+	in = (size_t)op->nargs + 1 <= countof(inbuf) ? inbuf : xmalloc(((size_t)op->nargs + 1) * sizeof *in);
+	out = nout <= countof(outbuf) ? outbuf : xmalloc(nout * sizeof *out);
 	for (i = 0; i < op->nargs; i++)
 		in[i] = c->f->vals[op->args[i]].ty;
 	if ((oi->flags & F_CAST) && op->nres == 1)
@@ -267,8 +269,10 @@ checkop(Ctx *c, const Op *op, Scope sc)
 				       typestr(c->m, c->f->vals[op->res[i]].ty), typestr(c->m, out[i]));
 	}
 	buffree(&e);
-	free(in);
-	free(out);
+	if (in != inbuf)
+		free(in);
+	if (out != outbuf)
+		free(out);
 }
 
 static void

@@ -1315,5 +1315,6 @@ autodiff(Module *m, PassOpts *o)
 		nerr += diffkernel(m, o, &im, (int)i);
 	}
 	inlinefree(&im);
+	adrulesdone();
 	return nerr;
 }

@@ -73,6 +73,8 @@ typedef struct RuleApp {
 	const Val *g;    /* adjoints of the results (0: zero) */
 } RuleApp;
 int adrule(RuleApp *ra, Val *contrib, const char **err);
+/* Free what adrule keeps between calls (parsed rules). */
+void adrulesdone(void);
 /* Check the syntax of every rule in ops.def; writes problems to out and
  * returns their number. */
 int adrulecheck(FILE *out);

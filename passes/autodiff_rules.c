@@ -259,6 +259,7 @@ items(RP *p)
 				return;
 			}
 			it = &p->items[p->nitems++];
+			it->e = NULL;
 			it->kind = s[0];
 			it->idx = n == 2 ? s[1] - '0' : 0;
 			if (!eat(p, s[0] == 'a' ? ':' : '=')) {
@@ -801,13 +802,81 @@ pick(const char *rule, const RuleApp *ra, bool comp, const char **as, const char
 	}
 }
 
+/* A copy of parsed alternative t with nodes of its own (apply writes its
+ * state into the nodes); the pointers between nodes are moved along. */
+static RP *
+rpcopy(const RP *t)
+{
+	RP *p = xmalloc(sizeof *p);
+	int i, k;
+
+#define MOVED(n) ((n) ? p->pool + ((n) - t->pool) : NULL)
+	p->s = t->s;
+	p->end = t->end;
+	p->err = NULL;
+	p->npool = t->npool;
+	p->pool = xmalloc((size_t)(t->npool ? t->npool : 1) * sizeof *p->pool);
+	memcpy(p->pool, t->pool, (size_t)t->npool * sizeof *p->pool);
+	for (i = 0; i < p->npool; i++) {
+		Node *n = &p->pool[i];
+		n->targ = MOVED(n->targ);
+		for (k = 0; k < n->nk; k++)
+			n->kid[k] = MOVED(n->kid[k]);
+	}
+	p->nlets = 0; /* names are only needed while parsing */
+	p->nitems = t->nitems;
+	for (i = 0; i < t->nitems; i++) {
+		p->items[i] = t->items[i];
+		p->items[i].e = MOVED(t->items[i].e);
+	}
+#undef MOVED
+	return p;
+}
+
+static void
+rpfree(RP *p)
+{
+	if (p) {
+		free(p->pool);
+		free(p);
+	}
+}
+
+/* Parsed alternatives by their text (in the static op table, so its
+ * address names it): parsing a rule costs more than copying it. */
+enum { RPCACHE = 256 };
+static _Thread_local struct {
+	const char *as, *ae;
+	RP *tpl;
+} rpcache[RPCACHE];
+
+void
+adrulesdone(void)
+{
+	int i;
+
+	for (i = 0; i < RPCACHE; i++) {
+		rpfree(rpcache[i].tpl);
+		rpcache[i].tpl = NULL;
+		rpcache[i].as = rpcache[i].ae = NULL;
+	}
+}
+
 static int
 applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char **err)
 {
-	RP *p = xcalloc(1, sizeof *p);
+	RP *p;
 	const char *q = as;
+	unsigned slot = (unsigned)(((uintptr_t)as >> 2) * 2654435761u) % RPCACHE;
 	int r;
 
+	if (rpcache[slot].tpl && rpcache[slot].as == as && rpcache[slot].ae == ae) {
+		p = rpcopy(rpcache[slot].tpl);
+		r = apply(ra, p, contrib, err);
+		rpfree(p);
+		return r;
+	}
+	p = xmalloc(sizeof *p); /* the lets and items are written as counted */
 	while (q < ae && isspace((unsigned char)*q))
 		q++;
 	if (q < ae && *q == '@') {
@@ -817,7 +886,9 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 		free(p);
 		return builtin(ra, n, (size_t)(q - n), contrib, err);
 	}
-	p->pool = xcalloc(MAXNODES, sizeof *p->pool);
+	p->pool = xmalloc(MAXNODES * sizeof *p->pool); /* newnode clears each node */
+	p->npool = p->nlets = p->nitems = 0;
+	p->err = NULL;
 	p->s = as;
 	p->end = ae;
 	items(p);
@@ -825,10 +896,13 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 		*err = aprintf(ra->b->m->arena, "bad derivative rule of %s: %s", opinfo[ra->code].name, p->err);
 		r = -1;
 	} else {
+		rpfree(rpcache[slot].tpl);
+		rpcache[slot].tpl = rpcopy(p);
+		rpcache[slot].as = as;
+		rpcache[slot].ae = ae;
 		r = apply(ra, p, contrib, err);
 	}
-	free(p->pool);
-	free(p);
+	rpfree(p);
 	return r;
 }
 
@@ -1182,7 +1256,7 @@ adrulecheck(FILE *out)
 				q++;
 			if (q < e && *q != '@') {
 				RP *p = xcalloc(1, sizeof *p);
-				p->pool = xcalloc(MAXNODES, sizeof *p->pool);
+				p->pool = xmalloc(MAXNODES * sizeof *p->pool);
 				p->s = q;
 				p->end = e;
 				items(p);
