@@ -617,57 +617,93 @@ static void hhess2(S *s, const Val *p, Val *r) { hhess(s, p, r, 2); }
 static void hhess3(S *s, const Val *p, Val *r) { hhess(s, p, r, 3); }
 static void hhess4(S *s, const Val *p, Val *r) { hhess(s, p, r, 4); }
 
+/* The octave loop of curlnoise and of its adjoint (kpy/noise.h): octaves
+ * iterations carrying nsum float sums (from 0), freq and amp (from 1) and
+ * the state.  Leaves s->r in the loop's body, *c at the carried values. */
+static Op *
+octaveloop(S *s, Val octaves, Val state, int nsum, const Val **c)
+{
+	Val init[3 + 12 + 3];
+	Type tys[12 + 3], pt[1 + 12 + 3];
+	int k, ncar = nsum + 3;
+	Op *loop;
+
+	init[0] = KI(s, S_I32, 0);
+	init[1] = cast(s, octaves, S_I32);
+	init[2] = KI(s, S_I32, 1);
+	for (k = 0; k < nsum; k++) {
+		init[3 + k] = F(s, 0);
+		tys[k] = tscalar(S_F32);
+	}
+	init[3 + nsum] = F(s, 1); /* freq */
+	init[4 + nsum] = F(s, 1); /* amp */
+	init[5 + nsum] = state;
+	tys[nsum] = tscalar(S_F32);
+	tys[nsum + 1] = tscalar(S_F32);
+	tys[nsum + 2] = tscalar(S_U32);
+	loop = emit(s, OP_FOR, init, 3 + ncar, tys, ncar);
+	pt[0] = tscalar(S_I32);
+	memcpy(pt + 1, tys, (size_t)ncar * sizeof(Type));
+	opsetparams(s->m, s->f, loop, pt, ncar + 1);
+	opsetregions(s->m, loop, 1);
+	s->r = &loop->regs[0];
+	*c = loop->params + 1;
+	return loop;
+}
+
+/* One octave's end: the sums y[0..nsum-1], freq * lacunarity, amp * gain
+ * and the state st carried to the next. */
+static void
+octaveend(S *s, Val *y, int nsum, const Val *c, Val lacunarity, Val gain, Val st)
+{
+	y[nsum] = mul(s, c[nsum], lacunarity);
+	y[nsum + 1] = mul(s, c[nsum + 1], gain);
+	y[nsum + 2] = st;
+	emit(s, OP_YIELD, y, nsum + 3, NULL, 0);
+}
+
+/* The nf noise fields of a curl at pt[0..n-1]: helper name (the field's
+ * gradient or Hessian, nres values) into out[fi], each field's state drawn
+ * from the previous one as curlnoise's; returns the last state. */
+static Val
+curlfields(S *s, Val st, const Val *pt, int n, int nf, const char *name, int nres, Val *const out[])
+{
+	Val a[5];
+	int fi, k;
+
+	for (fi = 0; fi < nf; fi++) {
+		if (fi == 1)
+			st = pcg(s, add(s, st, U32(s, pcghost(10019689u))));
+		if (fi == 2)
+			st = pcg(s, add(s, st, U32(s, pcghost(13112221u))));
+		a[0] = st;
+		for (k = 0; k < n; k++)
+			a[1 + k] = pt[k];
+		callhelper(s, name, a, 1 + n, out[fi], nres);
+	}
+	return st;
+}
+
 /* curlnoise_adj: params state, x[n], g[2 or 3], octaves (u32), lacunarity,
  * gain; results the adjoint of x (curlnoise_adj of kpy/noise.h). */
 static void
 hcurladj(S *s, const Val *p, Val *r, int n)
 {
 	Region *save = s->r;
-	int ng = n == 2 ? 2 : 3, nf = n == 2 ? 1 : 3, ncar = n + 3, k, j, fi;
-	const Val *x = p + 1, *g = p + 1 + n;
-	Val init[3 + 4 + 3], y[4 + 3], pt[4], H[3][16];
-	Type tys[4 + 3];
+	int ng = n == 2 ? 2 : 3, nf = n == 2 ? 1 : 3, k, j;
+	const Val *x = p + 1, *g = p + 1 + n, *c;
+	Val y[4 + 3], pt[4], H[3][16], st, kk;
+	Val *const out[3] = { H[0], H[1], H[2] };
 	Op *loop;
 	char name[32];
 
-	init[0] = KI(s, S_I32, 0);
-	init[1] = cast(s, p[1 + n + ng], S_I32);
-	init[2] = KI(s, S_I32, 1);
-	for (k = 0; k < n; k++) {
-		init[3 + k] = F(s, 0);
-		tys[k] = tscalar(S_F32);
-	}
-	init[3 + n] = F(s, 1);     /* freq */
-	init[4 + n] = F(s, 1);     /* amp */
-	init[5 + n] = p[0];        /* state */
-	tys[n] = tscalar(S_F32);
-	tys[n + 1] = tscalar(S_F32);
-	tys[n + 2] = tscalar(S_U32);
-	loop = emit(s, OP_FOR, init, 3 + ncar, tys, ncar);
+	loop = octaveloop(s, p[1 + n + ng], p[0], n, &c);
 	{
-		Type pt2[8];
-		pt2[0] = tscalar(S_I32);
-		memcpy(pt2 + 1, tys, (size_t)ncar * sizeof(Type));
-		opsetparams(s->m, s->f, loop, pt2, ncar + 1);
-	}
-	opsetregions(s->m, loop, 1);
-	s->r = &loop->regs[0];
-	{
-		const Val *c = loop->params + 1;
-		Val freq = c[n], amp = c[n + 1], st = c[n + 2], kk, a[5];
+		Val freq = c[n], amp = c[n + 1];
 		for (k = 0; k < n; k++)
 			pt[k] = mul(s, freq, x[k]);
 		snprintf(name, sizeof name, "kpy_noise%d_hess", n);
-		for (fi = 0; fi < nf; fi++) {
-			if (fi == 1)
-				st = pcg(s, add(s, st, U32(s, pcghost(10019689u))));
-			if (fi == 2)
-				st = pcg(s, add(s, st, U32(s, pcghost(13112221u))));
-			a[0] = st;
-			for (k = 0; k < n; k++)
-				a[1 + k] = pt[k];
-			callhelper(s, name, a, 1 + n, H[fi], n * n);
-		}
+		st = curlfields(s, c[n + 2], pt, n, nf, name, n * n, out);
 		kk = mul(s, amp, freq);
 		for (j = 0; j < n; j++) {
 			Val t;
@@ -681,10 +717,7 @@ hcurladj(S *s, const Val *p, Val *r, int n)
 			}
 			y[j] = add(s, c[j], mul(s, kk, t));
 		}
-		y[n] = mul(s, freq, p[2 + n + ng]);
-		y[n + 1] = mul(s, amp, p[3 + n + ng]);
-		y[n + 2] = st;
-		emit(s, OP_YIELD, y, ncar, NULL, 0);
+		octaveend(s, y, n, c, p[2 + n + ng], p[3 + n + ng], st);
 	}
 	s->r = save;
 	for (k = 0; k < n; k++)
@@ -700,61 +733,25 @@ static void
 hcurl(S *s, const Val *p, Val *r, int n)
 {
 	Region *save = s->r;
-	Val init[3 + 1 + 3 * 4 + 2 + 1], st, g[3][4], y[20], pt[4], res[4];
-	Type tys[20];
-	int nc = n == 2 ? 1 : 3, k, j, ncar, fi;
+	Val st, g[3][4], y[20], pt[4], res[4];
+	Val *const out[3] = { g[0], g[1], g[2] };
+	int nc = n == 2 ? 1 : 3, k, j, fi;
+	const Val *c;
 	Op *loop;
 	char name[32];
 
 	/* carried: the sums (nc fields of n components), freq, amp, state */
-	ncar = nc * n + 3;
-	init[0] = KI(s, S_I32, 0);
-	init[1] = cast(s, p[1 + n], S_I32);
-	init[2] = KI(s, S_I32, 1);
-	for (k = 0; k < nc * n; k++) {
-		init[3 + k] = F(s, 0);
-		tys[k] = tscalar(S_F32);
-	}
-	init[3 + nc * n] = F(s, 1);
-	init[4 + nc * n] = F(s, 1);
-	init[5 + nc * n] = p[0];
-	tys[nc * n] = tscalar(S_F32);
-	tys[nc * n + 1] = tscalar(S_F32);
-	tys[nc * n + 2] = tscalar(S_U32);
-	loop = emit(s, OP_FOR, init, 3 + ncar, tys, ncar);
+	loop = octaveloop(s, p[1 + n], p[0], nc * n, &c);
 	{
-		Type pt2[20];
-		pt2[0] = tscalar(S_I32);
-		memcpy(pt2 + 1, tys, (size_t)ncar * sizeof(Type));
-		opsetparams(s->m, s->f, loop, pt2, ncar + 1);
-	}
-	opsetregions(s->m, loop, 1);
-	s->r = &loop->regs[0];
-	{
-		const Val *c = loop->params + 1;
 		Val freq = c[nc * n], amp = c[nc * n + 1];
-		st = c[nc * n + 2];
 		for (k = 0; k < n; k++)
 			pt[k] = mul(s, p[1 + k], freq);
 		snprintf(name, sizeof name, "kpy_noise%d_grad", n);
-		for (fi = 0; fi < nc; fi++) {
-			Val a[5];
-			if (fi == 1)
-				st = pcg(s, add(s, st, U32(s, pcghost(10019689u))));
-			if (fi == 2)
-				st = pcg(s, add(s, st, U32(s, pcghost(13112221u))));
-			a[0] = st;
-			for (k = 0; k < n; k++)
-				a[1 + k] = pt[k];
-			callhelper(s, name, a, 1 + n, g[fi], n);
-		}
+		st = curlfields(s, c[nc * n + 2], pt, n, nc, name, n, out);
 		for (fi = 0; fi < nc; fi++)
 			for (k = 0; k < n; k++)
 				y[fi * n + k] = add(s, c[fi * n + k], mul(s, g[fi][k], amp));
-		y[nc * n] = mul(s, freq, p[2 + n]);
-		y[nc * n + 1] = mul(s, amp, p[3 + n]);
-		y[nc * n + 2] = st;
-		emit(s, OP_YIELD, y, ncar, NULL, 0);
+		octaveend(s, y, nc * n, c, p[2 + n], p[3 + n], st);
 	}
 	s->r = save;
 	for (j = 0; j < nc * n; j++)
