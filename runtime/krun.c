@@ -9,8 +9,8 @@
  *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--unchecked] [--quiet]
  *
  * A .cpp is compiled with the configured C++ compiler into a cache keyed
- * by a hash of its contents and the compile command ($KPY_CACHE, else
- * $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  A .kir is lowered and compiled
+ * by a hash of its contents, the runtime headers' and the compile command
+ * ($KPY_CACHE, else $XDG_CACHE_HOME/kpy, else ~/.cache/kpy).  A .kir is lowered and compiled
  * in process by kptx's host back end through LLVM's JIT (jit.c), f32 as
  * f64 for --double and --gradcheck.  See krun(1).
  *
@@ -23,6 +23,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
@@ -328,6 +329,56 @@ hostcpu(uint64_t h)
 	return h;
 }
 
+static int
+cmpname(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The runtime headers' names and contents (the .h files of inc/kpy, in name order),
+ * mixed into the cache key: a module compiled against other headers (a
+ * new install, an edited header) is compiled again, not taken from the
+ * cache.  Unreadable headers leave the key as it is: the compile reports. */
+static uint64_t
+headers(uint64_t h, const char *inc)
+{
+	Buf dir = {0}, path = {0};
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL, *t;
+	size_t n = 0, cap = 0, i, len, nl;
+
+	bufprintf(&dir, "%s/kpy", inc);
+	if (!(d = opendir(dir.s))) {
+		buffree(&dir);
+		return h;
+	}
+	while ((e = readdir(d))) {
+		nl = strlen(e->d_name);
+		if (nl < 3 || strcmp(e->d_name + nl - 2, ".h") != 0)
+			continue;
+		if (n == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 32) * sizeof *names);
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmpname);
+	for (i = 0; i < n; i++) {
+		path.n = 0;
+		bufprintf(&path, "%s/%s", dir.s, names[i]);
+		h = hash64(names[i], strlen(names[i]) + 1, h);
+		if ((t = readfile(path.s, &len))) {
+			h = hash64(t, len, h);
+			free(t);
+		}
+		free(names[i]);
+	}
+	free(names);
+	buffree(&dir);
+	buffree(&path);
+	return h;
+}
+
 /* Compile src (a .cpp) into the cache; returns the .so path (malloc'd) or
  * NULL after a message.  *cached: the copy of src the compiler reads. */
 static char *
@@ -359,6 +410,7 @@ compile(const char *src, bool widened, bool checked, char **cached)
 	h = hash64(text, len, 0);
 	h = hash64(cmd.s, cmd.n, h);
 	h = hostcpu(h);
+	h = headers(h, kpy_includedir());
 	dir = cachedir();
 	if (mkdirs(dir) < 0) {
 		fprintf(stderr, "krun: cannot create the cache directory %s: %s\n", dir, strerror(errno));
