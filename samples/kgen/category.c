@@ -1755,6 +1755,9 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		if (!strncmp(categories[cat].desc, "recipe:", 7))
 			recipe_vary(g);
 		tidy_loads(g);
+		tidy_units(&k->body);
+		for (i = 0; i < k->nfuncs; i++)
+			tidy_units(&k->funcs[i]->body);
 		tidy_copies(&k->body);
 		/* copies whose variable stops changing once dead stores go propagate too */
 		for (i = 0; i < k->nfuncs; i++)

@@ -544,6 +544,7 @@ int check_deadweight(const Kernel *k, Buf *err); /* unused parameters, no-ops, r
 
 /* tidy.c */
 void tidy_loads(Gen *g);                  /* before dead-code removal */
+void tidy_units(Block *b);                /* before dead-code removal */
 void tidy_copies(Block *body);            /* before dead-code removal */
 bool tidy_dead_stores(Block *body);       /* before dead-code removal */
 int dead_defs(const Block *body);         /* definitions nothing reads (check.c) */

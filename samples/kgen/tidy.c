@@ -1,4 +1,5 @@
 /* Tidying a generated kernel the way a person would write it (no dead weight):
+ *   - operations by a unit (x * 1.0, x + 0.0) are x, -1.0 * x is -x;
  *   - an input element read at the thread index is loaded once into a local and the
  *     local is used everywhere (no repeated a[i] beside ai = a[i]);
  *   - `if c: pass / else: body` becomes `if not c: body`;
@@ -319,6 +320,71 @@ copies_in(Block *body, Block *b)
 		}
 		copies_in(body, &s->body);
 		copies_in(body, &s->orelse);
+	}
+}
+
+/* ----------------------------------------------------------------- units */
+
+/* x is the literal v (0 or 1; 0 of either sign) of a number type. */
+static bool
+lit_is(const Expr *x, double v)
+{
+	return x->kind == E_LIT && x->bound == v && (x->ty.kind == TY_FLOAT || x->ty.kind == TY_INT) &&
+	       (v == 0 || (x->s[0] != '-' && strncmp(x->s, "wp.float64(-", 12) != 0));
+}
+
+/* e without its operations by a unit: x * 1, 1 * x, x / 1, x + 0, 0 + x,
+ * x - 0 are x where x has the result's type (1.0 * i makes a float), and
+ * -1.0 * x, x * -1.0 are -x (and -y * -1.0 is y). */
+static Expr *
+drop_units(Expr *e)
+{
+	int i;
+
+	if (!e)
+		return e;
+	if (e->kind != E_SHAPE)
+		for (i = 0; i < e->n; i++)
+			e->a[i] = drop_units(e->a[i]);
+	if (e->kind != E_BIN)
+		return e;
+	if (((e->op == OP_MUL || e->op == OP_DIV) && lit_is(e->a[1], 1)) ||
+	    ((e->op == OP_ADD || e->op == OP_SUB) && lit_is(e->a[1], 0)))
+		return ty_eq(e->a[0]->ty, e->ty) ? e->a[0] : e;
+	if ((e->op == OP_MUL && lit_is(e->a[0], 1)) || (e->op == OP_ADD && lit_is(e->a[0], 0)))
+		return ty_eq(e->a[1]->ty, e->ty) ? e->a[1] : e;
+	/* -1.0 * x and x * -1.0 are -x (the same bits) */
+	for (i = 0; i < 2 && e->op == OP_MUL; i++) {
+		Expr *k = e->a[i], *x = e->a[1 - i];
+		if (!(k->kind == E_LIT && k->bound == 1 && k->ty.kind == TY_FLOAT && !lit_is(k, 1) && ty_eq(x->ty, e->ty)))
+			continue;
+		if (x->kind == E_UN && x->op == OP_NEG) /* -y * -1.0 is y */
+			return x->a[0];
+		if (x->kind != E_LIT) {
+			e->kind = E_UN;
+			e->op = OP_NEG;
+			e->a[0] = x;
+			e->n = 1;
+			break;
+		}
+	}
+	return e;
+}
+
+/* Operations by a unit (x * 1.0, x + 0.0) compute nothing: a person writes x. */
+void
+tidy_units(Block *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		Stmt *s = b->v[i];
+
+		s->e = drop_units(s->e);
+		for (j = 0; j < s->nidx; j++)
+			s->idx[j] = drop_units(s->idx[j]);
+		tidy_units(&s->body);
+		tidy_units(&s->orelse);
 	}
 }
 
