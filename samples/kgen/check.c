@@ -794,6 +794,14 @@ check_stmt(Ck *c, const Stmt *s)
 				bad(c, "component store %s%s", s->var->name, s->s);
 			break;
 		}
+		if (!strncmp(s->s, "wp.transform_set_", 17)) { /* an in-place setter on a local transform */
+			bool rot = !strcmp(s->s + 17, "rotation");
+			if (s->var->ty.kind != TY_XFORM || !visible(c, s->var) || s->var->role != V_LOCAL || !s->var->mutable_ ||
+			    (!rot && strcmp(s->s + 17, "translation")) || s->e->ty.kind != (rot ? TY_QUAT : TY_VEC) ||
+			    (!rot && s->e->ty.n != 3))
+				bad(c, "%s(%s, ...)", s->s, s->var->name);
+			break;
+		}
 		if (s->var->ty.kind != TY_STRUCT || !visible(c, s->var)) {
 			bad(c, "field store into '%s', not a visible struct", s->var->name);
 			break;

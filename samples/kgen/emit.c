@@ -319,7 +319,13 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 		buf_puts(b, " = ");
 		emit_expr(b, s->e, k);
 		break;
-	case S_SETATTR: /* s "[k]": a vector component */
+	case S_SETATTR: /* s "[k]": a vector component; "wp.transform_set_...": that setter */
+		if (!strncmp(s->s, "wp.", 3)) {
+			buf_printf(b, "%s(%s, ", s->s, s->var->name);
+			emit_expr(b, s->e, k);
+			buf_puts(b, ")");
+			break;
+		}
 		buf_printf(b, s->s[0] == '[' ? "%s%s = " : "%s.%s = ", s->var->name, s->s);
 		emit_expr(b, s->e, k);
 		break;

@@ -1261,6 +1261,30 @@ rigid_extra(Gen *g, int mk)
 	}
 }
 
+/* The pose X1 of translation p and rotation q: wp.transform(p, q), or
+ * built in place from the identity with the two setters. */
+static Var *
+pose_of(Gen *g, Block *b, Var *p, Var *q)
+{
+	Var *x;
+	Stmt *s;
+	int k;
+
+	if (!rng_pct(&g->rng, 30))
+		return let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p), use(g, q)));
+	x = let_mut(g, b, "X1", ex_call(g->A, "wp.transform_identity", X(), 0.0, 0), 4.0);
+	for (k = 0; k < 2; k++) {
+		s = st_new(g->A, S_SETATTR);
+		s->var = x;
+		s->s = k ? "wp.transform_set_rotation" : "wp.transform_set_translation";
+		s->e = use(g, k ? q : p);
+		block_push(g->A, b, s);
+	}
+	x->mutated = true;
+	x->reassigned = true;
+	return x;
+}
+
 /* Rigid-body poses: integrate a pose from its velocities, blend two poses (slerp
  * and lerp), or express one pose relative to another; optionally the rotation
  * matrix of the result. */
@@ -1414,7 +1438,7 @@ rec_rigid(Gen *g)
 		      "Computes the pose of one frame relative to another, re-normalising the rotation", NULL);
 	}
 	if (local || (mo && mo->elem.kind == TY_MAT && mo->elem.n == 4)) {
-		Var *x1 = let(g, b, "X1", ex_call(g->A, "wp.transform", X(), 4.0, 2, use(g, p1), use(g, q1)));
+		Var *x1 = pose_of(g, b, p1, q1);
 
 		if (!local) {
 			store(g, b, pout, use(g, x1));
@@ -2291,6 +2315,7 @@ own_atomic(Gen *g, Block *b, const char *vname, const char *fn, Var *a, Expr *cm
 	a->acc = (unsigned char)(cmp ? ACC_CAS : ACC_EXCH);
 	return let(g, b, vname, e);
 }
+
 
 /* Per-cell state updates: a particle's cell index swapped into its slot with
  * atomic_exch, keeping the previous one to flag moves; or a cell marked visited
