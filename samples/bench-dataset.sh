@@ -17,7 +17,7 @@ mkdir -p "$tmp/py"
 now() { date +%s.%N; }
 # CPU seconds (user+system) of the chains: the figure that does not depend on
 # what else the machine runs; wall time is shown too (tests/bench/chain.sh).
-chain=$(bash "$(dirname "$0")/../tests/bench/chain.sh" "$B" "$tmp"/py/*.py)
+chain=$(bash "$(dirname "$0")/../tests/bench/chain.sh" "$B" "$tmp"/py/k*[0-9].py)  # not the .harness.py files
 echo "$chain" | awk -v n="$N" '{ w[$1] = $2; c[$1] = $3 + $4 } END {
 	printf "kpyc|kopt -p ad,O|kcuda on one core, %d kernels:\n", n
 	printf "  one process chain per kernel: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / c["per"], n / w["per"]
