@@ -7,7 +7,7 @@
 # with "#" and empty lines are skipped.  Prints a Markdown table: measure,
 # kpy, anchor, ratio, goal, met ("met", "not met", "n/a" when a figure the
 # goal needs is missing, "-" with no goal).  A malformed line: a message
-# on stderr and exit status 1.
+# on stderr and exit status 1.  A "|" in a cell is written "\|".
 function bad(msg) {
 	printf "table.awk: line %d: %s\n", NR, msg > "/dev/stderr"
 	err = 1
@@ -19,7 +19,7 @@ function fmt(v, u) {
 	if (u == "/s") return sprintf("%.0f/s", v)
 	return sprintf("%.4g %s", v, u)
 }
-function cell(r, c, s) { t[r, c] = s; if (length(s) > w[c]) w[c] = length(s) }
+function cell(r, c, s) { gsub(/\|/, "\\|", s); t[r, c] = s; if (length(s) > w[c]) w[c] = length(s) }
 BEGIN { FS = "\t"; n = 0; split("measure kpy anchor ratio goal met", h, " ")
 	for (c = 1; c <= 6; c++) cell(0, c, h[c]) }
 /^#/ || /^$/ { next }
