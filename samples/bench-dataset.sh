@@ -15,19 +15,13 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/py"
 "$B/kgen" --seed 11 --count "$N" -o "$tmp/py/"
 now() { date +%s.%N; }
-export B tmp
 # CPU seconds (user+system) of the chains: the figure that does not depend on
-# what else the machine runs; wall time is shown too.
-per=$( { /usr/bin/time -f "%e %U %S" taskset -c 0 bash -c '
-	for f in "$tmp"/py/*.py; do "$B/kpyc" "$f" | "$B/kopt" -p ad,O 2>/dev/null | "$B/kcuda" >/dev/null; done
-	' ; } 2>&1 | tail -1)
-one=$( { /usr/bin/time -f "%e %U %S" taskset -c 0 bash -c '
-	"$B/kpyc" "$tmp"/py/*.py | "$B/kopt" -p ad,O 2>/dev/null | "$B/kcuda" >"$tmp/all.cu"
-	' ; } 2>&1 | tail -1)
-echo "$per $one" | awk -v n="$N" '{
+# what else the machine runs; wall time is shown too (tests/bench/chain.sh).
+chain=$(bash "$(dirname "$0")/../tests/bench/chain.sh" "$B" "$tmp"/py/k*[0-9].py)  # not the .harness.py files
+echo "$chain" | awk -v n="$N" '{ w[$1] = $2; c[$1] = $3 + $4 } END {
 	printf "kpyc|kopt -p ad,O|kcuda on one core, %d kernels:\n", n
-	printf "  one process chain per kernel: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($2 + $3), n / $1
-	printf "  all kernels in one chain:      %.0f kernels/s of CPU time (%.0f/s wall)\n", n / ($5 + $6), n / $4 }'
+	printf "  one process chain per kernel: %.0f kernels/s of CPU time (%.0f/s wall)\n", n / c["per"], n / w["per"]
+	printf "  all kernels in one chain:      %.0f kernels/s of CPU time (%.0f/s wall)\n", n / c["one"], n / w["one"] }'
 # the same chain in one process (kshard: every kernel also through kptx,
 # each in a child forked from kshard), one core
 mkdir -p "$tmp/ks"

@@ -145,45 +145,4 @@ echo "NVIDIA Warp's NVRTC path, measured for a one-kernel module: about 530 ms t
 echo
 RUNS=${RUNS:-20}
 echo "== cold time per stage, one kernel (particles.py), $RUNS runs: wall and CPU (user + system)"
-"$PY" - "$B" "$py" "$LOWER" "$ARCH" "$RUNS" "$tmp" <<'PYEOF'
-import os, statistics, subprocess, sys, time
-B, py, lower, arch, runs, tmp = sys.argv[1:7]
-runs = int(runs)
-kpyc, kopt, kptx = (os.path.join(B, t) for t in ("kpyc", "kopt", "kptx"))
-k, low, ptx = (os.path.join(tmp, n) for n in ("c.kir", "c.low.kir", "c.ptx"))
-stages = [("kpyc", [kpyc, py, "-o", k]),
-          ("kopt -p LOWER", [kopt, "-p", lower, k, "-o", low]),
-          ("kptx", [kptx, "--arch=" + arch, low, "-o", ptx])]
-def reap(pids):
-    cpu = 0.0
-    for pid in pids:
-        _, st, ru = os.wait4(pid, 0)
-        if not os.WIFEXITED(st) or os.WEXITSTATUS(st):
-            sys.exit("bench-ptx: a stage failed")
-        cpu += ru.ru_utime + ru.ru_stime
-    return cpu
-def one(argv):
-    t0 = time.perf_counter()
-    cpu = reap([subprocess.Popen(argv).pid])
-    return time.perf_counter() - t0, cpu
-def pipe():
-    t0 = time.perf_counter()
-    a = subprocess.Popen([kpyc, py], stdout=subprocess.PIPE)
-    b = subprocess.Popen([kopt, "-p", lower], stdin=a.stdout, stdout=subprocess.PIPE)
-    a.stdout.close()
-    c = subprocess.Popen([kptx, "--arch=" + arch, "-o", ptx], stdin=b.stdout)
-    b.stdout.close()
-    cpu = reap([a.pid, b.pid, c.pid])
-    return time.perf_counter() - t0, cpu
-rows = [(n, (lambda a=a: one(a))) for n, a in stages] + [("kpyc | kopt | kptx", pipe)]
-res = {n: [] for n, _ in rows}
-for r in range(runs):  # interleaved: the load hits every row alike
-    for n, f in rows:
-        res[n].append(f())
-print("%-20s %21s %21s" % ("ms", "wall best/median", "CPU best/median"))
-for n, _ in rows:
-    w = sorted(x[0] for x in res[n])
-    c = sorted(x[1] for x in res[n])
-    print("%-20s %10.1f/%-10.1f %10.1f/%-10.1f" % (n, 1e3 * w[0], 1e3 * statistics.median(w),
-                                                 1e3 * c[0], 1e3 * statistics.median(c)))
-PYEOF
+"$PY" "$S/tests/ptx/coldtime.py" --bin "$B" --passes "$LOWER" --arch "$ARCH" --runs "$RUNS" "$py"
