@@ -10,6 +10,11 @@
  *             only what Warp compiles: imports, @wp.kernel / @wp.func
  *             definitions, @wp.struct classes and module-level constants;
  *             everything else (host code) is skipped by indentation;
+ *             its parts: diag.c (diagnostics), names.c (name maps,
+ *             globals), consteval.c (module-level evaluation), defs.c
+ *             (kept statements, options), launches.c (overloads and
+ *             launches), enums.c, decls.c (struct and function
+ *             declarations);
  *   py.y      Bison parses each kept statement into an AST (this file);
  *   types.c   Python type expressions -> kir types;
  *   sema.c    statements: name resolution, SSA over structured control
@@ -171,7 +176,7 @@ void nlpush(Arena *a, NodeList *l, Node *n);
 const char *nodename(const Node *n);
 
 /* ------------------------------------------------------------------ */
-/* top.c — files, module-level names and constants                     */
+/* top.c and its parts — files, module-level names and constants      */
 
 typedef struct KpycOpts {
 	int max_unroll;    /* Warp's max_unroll (16) for the dynamic-loop rule */
@@ -414,6 +419,61 @@ GVal closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, b
 /* Evaluate a module-level expression (constants, types, Warp names).
  * quiet: return G_NONE without reporting. */
 GVal geval(Kpyc *k, FileCtx *f, Node *e, bool quiet);
+
+/* Shared by the files of the top level (top.c, diag.c, names.c,
+ * consteval.c, defs.c, launches.c, enums.c, decls.c); types.c, sema.c,
+ * expr.c and call.c do not use them. */
+
+/* A closure name bound once, to a constant expression (Kpyc.cconsts). */
+typedef struct ClosureConst {
+	FileCtx *f;
+	uint32_t from, to; /* the statement NAME = EXPR */
+	int state;         /* 0 not evaluated, 1 being evaluated, 2 done */
+	GVal v;
+} ClosureConst;
+
+/* diag.c — kpyc's diagnostics, kept and sorted */
+void syntaxerr(void *ctx, Loc loc, const char *msg);
+void flushdiags(Kpyc *k);
+
+/* names.c — name maps and a file's module-level names */
+void gbind(Kpyc *k, FileCtx *f, const char *name, GVal v, Loc loc);
+GVal gnone(void);
+GVal gkind(int kind, const char *s);
+GVal gscalar(Kpyc *k, int s, Lit l);
+Lit litint(int64_t i);
+Lit litfloat(double f);
+
+/* consteval.c — module-level evaluation */
+GVal modmember(Kpyc *k, const char *mod, const char *name);
+bool numval(const GVal *v, Lit *l);
+Node *kwarg(Node *call, const char *name);
+
+/* top.c — splitting the file, imports, the driver */
+NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
+char *toktext(Kpyc *k, FileCtx *f, const Token *t);
+
+/* defs.c — definitions and assignments kpyc keeps */
+NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+bool factorycall(Kpyc *k, FileCtx *f, Node *s);
+void doassign(Kpyc *k, FileCtx *f, Node *s);
+bool tokis(const FileCtx *f, const Token *t, const char *name);
+void moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd);
+
+/* launches.c — kernel overloads and launches */
+void launches(Kpyc *k, FileCtx *f);
+void overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void overloadloop(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+bool overloadstub(Kpyc *k, FileCtx *f, Node *d);
+
+/* enums.c — plain classes as enums */
+bool intenum(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+
+/* decls.c — declaring structs and functions */
+void declstruct(Kpyc *k, FileCtx *f, Node *cls);
+FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
 
 /* ------------------------------------------------------------------ */
 /* types.c — Warp's names and types                                    */
