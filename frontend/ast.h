@@ -19,6 +19,8 @@
  *   types.c   Python type expressions -> kir types;
  *   sema.c    statements: name resolution, SSA over structured control
  *             flow, functions and their instances;
+ *             its parts: env.c (environments), liveness.c, control.c
+ *             (regions, if, loops), det.c (deterministic mode);
  *   expr.c    expressions, operators, subscripts, attributes;
  *   call.c    calls: builtins (rows of ir/ops.def), constructors, casts,
  *             user functions.
@@ -605,6 +607,45 @@ void semamodule(Kpyc *k);
 /* The instance of fd for argument types args (compiling it if new);
  * NULL after an error. */
 Inst *instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc);
+
+/* Shared by the files of sema.c's part (sema.c, env.c, liveness.c,
+ * control.c, det.c). */
+
+/* The names a loop body assigns, with where (liveness.c). */
+typedef struct Assigned {
+	const char **names;
+	Loc *locs;
+	uint32_t n, cap, capl;
+} Assigned;
+/* sema.c — simple statements and functions */
+int maxunroll(Ctx *c);
+void stmts(Ctx *c, NodeList *l);
+
+/* env.c — environments */
+bool samebind(const Bind *a, const Bind *b);
+Type bindtype(Ctx *c, const Bind *b);
+void ghost(Ctx *c, const char *name, Type t);
+void settype(Ctx *c, Val v, Type t);
+
+/* liveness.c — liveness and what a loop body assigns */
+bool lvhas(Ctx *c, const uint64_t *s, const char *name);
+void liveness(Ctx *c, Node *def);
+void addassigned(Ctx *c, Assigned *as, const char *name, Loc loc);
+void scanrand(Ctx *c, Assigned *as, Node *e);
+void scanassigned(Ctx *c, Assigned *as, NodeList *l);
+bool hasbreak(NodeList *l);
+bool hasstatic(Ctx *c, Node *n);
+void checkconstmut(Ctx *c, Assigned *as, const char *target);
+
+/* control.c — regions, if and loops */
+Op *term(Ctx *c, int code, const Val *args, int n, Loc loc);
+Val *loopvals(Ctx *c, LoopCtx *lc, Loc loc);
+void ifstmt(Ctx *c, Node *s);
+void forstmt(Ctx *c, Node *s);
+void whilestmt(Ctx *c, Node *s);
+
+/* det.c — deterministic mode */
+void detcheck(Ctx *c, Func *f);
 
 /* ------------------------------------------------------------------ */
 /* expr.c — expressions                                                */
