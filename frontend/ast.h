@@ -21,7 +21,8 @@
  *             flow, functions and their instances;
  *             its parts: env.c (environments), liveness.c, control.c
  *             (regions, if, loops), det.c (deterministic mode);
- *   expr.c    expressions, operators, subscripts, attributes;
+ *   expr.c    expressions; its parts: ops.c (operators), subscript.c
+ *             (subscripts, attributes), store.c (stores to them);
  *   call.c    calls: builtins (rows of ir/ops.def), constructors, casts,
  *             user functions.
  *
@@ -672,6 +673,30 @@ const char *opsym(int binop);
  * out[0..max), as Warp's unpack_starred; the count, -1 after an error, 0
  * when n is not a slice of an array. */
 int starredslice(Ctx *c, Node *n, X *out, int max);
+
+/* Shared by the files of expr.c's part (expr.c, ops.c, subscript.c,
+ * store.c). */
+/* expr.c — values, names and the dispatcher */
+X xg(GVal g, Loc loc);
+const char *gdesc(const GVal *g);
+Val arraytruth(Ctx *c, Val v, Loc loc);
+X gvalx(Ctx *c, GVal g, Loc loc, const char *name);
+
+/* ops.c — operators */
+X compare(Ctx *c, Node *e);
+X boolop(Ctx *c, Node *e);
+X ifexp(Ctx *c, Node *e);
+X unary(Ctx *c, Node *e);
+X tupleindex(Ctx *c, Node *e, X t);
+
+/* subscript.c — subscripts, attributes and array slices */
+Val indexval(Ctx *c, Node *n);
+Val compindex(Ctx *c, Val i, int n, Loc loc);
+ASlice *wholeview(Ctx *c, Val arr, Loc loc);
+bool hasslice(Node *e);
+X viewgroups(Ctx *c, const ASlice *s, Node **g, int m, int *used, Val *elemidx);
+X subscript(Ctx *c, Node *e);
+X attribute(Ctx *c, Node *e);
 
 /* ------------------------------------------------------------------ */
 /* call.c — calls                                                      */
