@@ -23,8 +23,8 @@
  *             (regions, if, loops), det.c (deterministic mode);
  *   expr.c    expressions; its parts: ops.c (operators), subscript.c
  *             (subscripts, attributes), store.c (stores to them);
- *   call.c    calls: builtins (rows of ir/ops.def), constructors, casts,
- *             user functions.
+ *   call.c    calls: arguments, user functions; its parts: builtins.c
+ *             (rows of ir/ops.def), ctors.c (constructors, casts).
  *
  * Memory: one arena (Kpyc.arena) holds tokens' side data, the AST and the
  * symbol tables of every file; the kir module has its own arena.  Scratch
@@ -708,5 +708,38 @@ X call(Ctx *c, Node *e, int want, bool used);
 int builtinop(Kpyc *k, const char *name);
 /* Is name one of Warp's builtins (kpyc's or not)? */
 bool iswarpname(const char *name);
+
+/* Shared by the files of call.c's part (call.c, ctors.c, builtins.c). */
+
+/* A call's arguments, evaluated (call.c). */
+typedef struct Args {
+	X *pos;           /* positional (starred ones expanded) */
+	Loc *ploc;
+	int n;
+	const char **kw;  /* keyword names */
+	X *kx;
+	Loc *kloc;
+	int nk;
+	bool starred;     /* some positional argument was starred */
+} Args;
+/* call.c — arguments, user functions and the entry */
+bool evalargs(Ctx *c, Node *e, Args *a);
+X *kwget(Args *a, const char *name);
+bool nokw(Ctx *c, Args *a, const char *what);
+Val *argvals(Ctx *c, Args *a);
+bool typearg(Ctx *c, X *x, Loc loc, Type *t);
+bool intarg(Ctx *c, X *x, Loc loc, int64_t *v);
+
+/* ctors.c — constructors and casts */
+X opx(Op *op);
+X castx(Ctx *c, Type t, Args *a, Loc loc, const char *name);
+X construct(Ctx *c, Type t, Args *a, Loc loc, const char *name);
+X factory(Ctx *c, const char *w, Args *a, Loc loc);
+
+/* builtins.c — Warp builtins */
+X void_x(void);
+X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
+X builtin(Ctx *c, Node *e, const char *name, int want, bool pyname);
+X pybuiltin(Ctx *c, Node *e, const char *name, int want);
 
 #endif /* KPY_FRONTEND_AST_H */
