@@ -66,24 +66,6 @@ iswarpname(const char *name)
 	return findsig(name) != NULL;
 }
 
-int
-builtinop(Kpyc *k, const char *name)
-{
-	uint32_t v;
-	int op;
-
-	if (!k->ops.n)
-		for (op = 0; op < NOPS; op++)
-			nmput(k->a, &k->ops, opinfo[op].name, (uint32_t)op);
-	v = nmget(&k->ops, name);
-	op = v == UINT32_MAX ? -1 : (int)v;
-
-	/* rows of ops.def that are not Warp builtins a user calls by name */
-	if (op < 0 || (opinfo[op].flags & F_KIRONLY))
-		return -1;
-	return op;
-}
-
 static void
 candidates(Ctx *c, const char *name)
 {
@@ -107,15 +89,6 @@ typelist(Ctx *c, Buf *b, const Val *v, int n)
 
 	for (i = 0; i < n; i++)
 		bufprintf(b, "%s%s", i ? ", " : "", wptypename(c->m, vty(c->f, v[i])));
-}
-
-X
-void_x(void)
-{
-	X x = xnone();
-	x.k = X_TUPLE;
-	x.n = 0;
-	return x;
 }
 
 /* ---- builtins ------------------------------------------------------- */

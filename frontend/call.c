@@ -405,3 +405,12 @@ call(Ctx *c, Node *e, int want, bool used)
 	}
 	return r;
 }
+
+X
+void_x(void)
+{
+	X x = xnone();
+	x.k = X_TUPLE;
+	x.n = 0;
+	return x;
+}

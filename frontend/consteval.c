@@ -680,3 +680,99 @@ geval(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 {
 	return geval1(k, f, e, quiet);
 }
+
+GVal
+closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *isclosure)
+{
+	uint32_t i = nmget(closure, name);
+	ClosureConst *cc;
+	GVal v = gnone();
+
+	*isclosure = i != UINT32_MAX;
+	if (i == UINT32_MAX || i < 2)
+		return v;
+	cc = &k->cconsts[i - 2];
+	if (cc->state == 2)
+		return cc->v;
+	if (cc->state == 1 || cc->f != f)
+		return v; /* a cycle (N = M, M = N) */
+	cc->state = 1;
+	{
+		NodeList *l = parse(k, f, cc->from, cc->to, true);
+		const NameMap *saved = k->closure;
+		k->closure = closure;
+		if (l && l->n == 1 && l->v[0]->kind == S_ASSIGN && l->v[0]->l1.n == 1)
+			v = geval(k, f, l->v[0]->a, true);
+		k->closure = saved;
+	}
+	if (v.kind != G_CONST && v.kind != G_TYPE && v.kind != G_STR && v.kind != G_WPNAME && v.kind != G_FUNC)
+		v = gnone();
+	cc = &k->cconsts[i - 2]; /* the table may have grown */
+	cc->v = v;
+	cc->state = 2;
+	return v;
+}
+
+/* The Warp name kpyc does not support that type expression e is built
+ * from (wp.array[wp.bfloat16], wp.indexedarray(dtype=float)), or NULL. */
+static const char *
+unsupportedin(Kpyc *k, FileCtx *f, Node *e, int depth)
+{
+	static const char *const names[] = {"bfloat16", "indexedarray", "fabricarray", "indexedfabricarray"};
+	const char *r;
+	uint32_t i;
+	size_t j;
+
+	if (!e || depth > 16)
+		return NULL;
+	if (e->kind == E_ATTR || e->kind == E_NAME) {
+		GVal g = geval(k, f, e, true);
+		if (g.kind == G_WPNAME)
+			for (j = 0; j < countof(names); j++)
+				if (strncmp(g.s, names[j], strlen(names[j])) == 0)
+					return g.s;
+		return NULL;
+	}
+	if ((r = unsupportedin(k, f, e->a, depth + 1)))
+		return r;
+	for (i = 0; i < e->l1.n; i++)
+		if ((r = unsupportedin(k, f, e->l1.v[i], depth + 1)))
+			return r;
+	for (i = 0; i < e->l2.n; i++)
+		if ((r = unsupportedin(k, f, e->l2.v[i], depth + 1)))
+			return r;
+	return NULL;
+}
+
+bool
+evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
+{
+	GVal g = geval(k, f, e, true);
+	const char *un;
+
+	if (gvaltype(&g, out))
+		return true;
+	if (!quiet && g.kind == G_NONE && (e->kind == E_SUBSCRIPT || e->kind == E_CALL) &&
+	    (un = unsupportedin(k, f, e, 0))) {
+		kerr(k, e->loc, "wp.%s is not supported by kpyc%s", un, strcmp(un, "bfloat16") == 0 ? "" : " (use wp.array)");
+		return false;
+	}
+	if (!quiet) {
+		if (g.kind == G_WPNAME && (strcmp(g.s, "indexedarray") == 0 || strncmp(g.s, "fabricarray", 11) == 0 ||
+		                           strncmp(g.s, "indexedfabricarray", 18) == 0 ||
+		                           strncmp(g.s, "indexedarray", 12) == 0))
+			kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", g.s);
+		else if (g.kind == G_WPNAME && strcmp(g.s, "bfloat16") == 0)
+			kerr(k, e->loc, "wp.bfloat16 is not supported by kpyc");
+		else if (e->kind == E_NAME && g.kind == G_NONE && k->closure && nmget(k->closure, e->s) != UINT32_MAX)
+			kerr(k, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from "
+			     "there); kpyc compiles nested kernels that read module names only", e->s);
+		else if (e->kind == E_NAME && g.kind == G_NONE)
+			kerr(k, e->loc, "unknown type name '%s'", e->s);
+		else if (e->kind == E_CALL && g.kind == G_NONE)
+			kerr(k, e->loc, "cannot evaluate this type expression (expected a Warp type such as wp.array(dtype=float))");
+		else
+			kerr(k, e->loc, "not a Warp type");
+	}
+	return false;
+}

@@ -37,17 +37,6 @@
 
 /* ---- regions -------------------------------------------------------- */
 
-bool
-regionpure(const Region *r)
-{
-	uint32_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (!(opinfo[r->ops[i]->code].flags & F_PURE))
-			return false;
-	return true;
-}
-
 Op *
 term(Ctx *c, int code, const Val *args, int n, Loc loc)
 {

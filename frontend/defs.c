@@ -15,29 +15,6 @@
 /* ---- definitions ---------------------------------------------------- */
 
 
-/* Parse tokens [from, to) as statements; NULL on a syntax error. */
-NodeList *
-parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet)
-{
-	PState ps;
-	NodeList *l;
-
-	memset(&ps, 0, sizeof ps);
-	ps.a = k->a;
-	ps.src = f->src;
-	ps.file = (uint32_t)f->index;
-	ps.toks = &f->toks;
-	ps.d = k->d;
-	ps.quiet = quiet;
-	ps.report = syntaxerr;
-	ps.ctx = k;
-	if (pyparse_unit(&ps, from, to) != 0 && quiet)
-		return NULL;
-	l = aalloc(k->a, sizeof *l);
-	*l = ps.result;
-	return l;
-}
-
 
 /* Is def decorated @wp.func (alone), or a class @wp.struct? */
 static bool
@@ -522,4 +499,110 @@ decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd)
 				optdict(k, f, j + 2, e, &o);
 			}
 		}
+}
+
+/* Bind a name in a closure map: val (2 + a ClosureConst) the first time,
+ * 1 (bound, value unknown) after. */
+static void
+closurebind(Kpyc *k, NameMap *m, const char *name, uint32_t val)
+{
+	nmput(k->a, m, name, nmget(m, name) == UINT32_MAX ? val : 1);
+}
+
+/* The names the function whose tokens are [i, e) binds (a superset): its
+ * parameters, assignment and for targets, `as`, import, def and class
+ * names, walrus targets.  A kernel nested in it must not read them as
+ * module names (Warp reads the function's). */
+NameMap *
+closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params)
+{
+	const TokArray *t = &f->toks;
+	NameMap *m = aalloc(k->a, sizeof *m);
+	uint32_t j, x;
+	int depth = 0, level = 0;
+
+#define ADDNAME(ix) closurebind(k, m, toktext(k, f, &t->v[ix]), 1)
+	for (j = i; j < e && t->v[j].kind != T_DEF; j++)
+		;
+	for (j += 2; j < e; j++) {
+		int kd = t->v[j].kind;
+		if (kd == '(' || kd == '[' || kd == '{') {
+			depth++;
+		} else if (kd == ')' || kd == ']' || kd == '}') {
+			if (--depth <= 0)
+				break;
+		} else if (kd == T_NAME && depth == 1 && params) {
+			int pk = t->v[j - 1].kind;
+			if (pk == '(' || pk == ',' || pk == '*' || pk == T_POW)
+				ADDNAME(j);
+		}
+	}
+	for (; j < e; j++) {
+		int kd = t->v[j].kind, pk = t->v[j - 1].kind;
+		if (kd == T_INDENT)
+			level++;
+		else if (kd == T_DEDENT)
+			level--;
+		if (level == 1 && (pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) && kd == T_NAME &&
+		    j + 2 < e && t->v[j + 1].kind == '=') {
+			/* NAME = EXPR directly in the body: a constant if the only binding */
+			int d = 0;
+			bool one = true;
+			for (x = j + 2; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == ','))
+					one = false;
+			}
+			if (one && x < e) {
+				ClosureConst cc;
+				memset(&cc, 0, sizeof cc);
+				cc.f = f;
+				cc.from = j;
+				cc.to = x + 1;
+				APUSH(k->a, k->cconsts, k->ncconsts, k->capcconsts, cc);
+				closurebind(k, m, toktext(k, f, &t->v[j]), k->ncconsts + 1);
+				continue;
+			}
+		}
+		if ((kd == T_AS || kd == T_DEF || kd == T_CLASS) && j + 1 < e && t->v[j + 1].kind == T_NAME) {
+			ADDNAME(j + 1);
+		} else if (kd == T_FOR) {
+			for (x = j + 1; x < e && t->v[x].kind != T_IN && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME)
+					ADDNAME(x);
+		} else if (kd == T_IMPORT || kd == T_GLOBAL || kd == T_NONLOCAL) {
+			for (x = j + 1; x < e && t->v[x].kind != T_NEWLINE; x++)
+				if (t->v[x].kind == T_NAME && t->v[x - 1].kind != '.')
+					ADDNAME(x);
+		} else if (kd == T_WALRUS && t->v[j - 1].kind == T_NAME) {
+			ADDNAME(j - 1);
+		} else if ((pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT) &&
+		           (kd == T_NAME || kd == '(' || kd == '[' || kd == '*')) {
+			/* a statement: the names before its first =, op= or : at depth 0 */
+			int d = 0;
+			for (x = j; x < e && t->v[x].kind != T_NEWLINE; x++) {
+				int xk = t->v[x].kind;
+				if (xk == '(' || xk == '[' || xk == '{')
+					d++;
+				else if (xk == ')' || xk == ']' || xk == '}')
+					d--;
+				else if (d == 0 && (xk == '=' || xk == T_AUGASSIGN || xk == ':'))
+					break;
+			}
+			if (x < e && t->v[x].kind != T_NEWLINE) {
+				uint32_t y;
+				for (y = j; y < x; y++) {
+					int nk = y + 1 < e ? t->v[y + 1].kind : 0;
+					if (t->v[y].kind == T_NAME && t->v[y - 1].kind != '.' && nk != '.' && nk != '(' && nk != '[')
+						ADDNAME(y);
+				}
+			}
+		}
+	}
+#undef ADDNAME
+	return m;
 }

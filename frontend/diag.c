@@ -143,3 +143,16 @@ flushdiags(Kpyc *k)
 	for (i = 0; i < k->ndiags; i++)
 		buffree(&k->diags[i].text);
 }
+
+void
+serr(Ctx *c, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	Buf b = {0};
+
+	va_start(ap, fmt);
+	bufvprintf(&b, fmt, ap);
+	va_end(ap);
+	kerr(c->k, loc, "%s", b.s);
+	buffree(&b);
+}

@@ -419,3 +419,14 @@ expr(Ctx *c, Node *e)
 		return xnone();
 	}
 }
+
+bool
+regionpure(const Region *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!(opinfo[r->ops[i]->code].flags & F_PURE))
+			return false;
+	return true;
+}

@@ -131,3 +131,19 @@ litfloat(double f)
 	Lit l = {true, false, 0, f};
 	return l;
 }
+
+Scal
+litscal(Lit l, int s)
+{
+	Scal c;
+
+	if (scalarisfloat(s))
+		c.f = l.isint ? (double)l.i : l.f;
+	else if (s == S_BOOL)
+		c.i = l.isint ? l.i != 0 : l.f != 0;
+	else if (l.isint)
+		c.i = l.i;
+	else
+		c.i = (int64_t)l.f;
+	return c;
+}

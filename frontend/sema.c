@@ -22,19 +22,6 @@
 
 #include "ast.h"
 
-void
-serr(Ctx *c, Loc loc, const char *fmt, ...)
-{
-	va_list ap;
-	Buf b = {0};
-
-	va_start(ap, fmt);
-	bufvprintf(&b, fmt, ap);
-	va_end(ap);
-	kerr(c->k, loc, "%s", b.s);
-	buffree(&b);
-}
-
 /* Warp's max_unroll for this body: the kernel's module_options, the
  * module's options or wp.config, else kpyc's --max-unroll. */
 int
