@@ -832,3 +832,15 @@ whilestmt(Ctx *c, Node *s)
 	}
 	loopelse(c, s);
 }
+
+/* Warp's max_unroll for this body: the kernel's module_options, the
+ * module's options or wp.config, else kpyc's --max-unroll. */
+int
+maxunroll(Ctx *c)
+{
+	if (c->fd->max_unroll)
+		return c->fd->max_unroll - 1;
+	if (c->file->max_unroll)
+		return c->file->max_unroll - 1;
+	return c->k->o->max_unroll;
+}
