@@ -11,20 +11,23 @@
  *             definitions, @wp.struct classes and module-level constants;
  *             everything else (host code) is skipped by indentation;
  *             its parts: diag.c (diagnostics), names.c (name maps,
- *             globals), consteval.c (module-level evaluation), defs.c
+ *             globals), parse.c (a statement through py.y),
+ *             consteval.c (module-level evaluation), defs.c
  *             (kept statements, options), launches.c (overloads and
  *             launches), enums.c, decls.c (struct and function
  *             declarations);
  *   py.y      Bison parses each kept statement into an AST (this file);
- *   types.c   Python type expressions -> kir types;
+ *   types.c   Warp's names and types (what wp.NAME is, type names);
  *   sema.c    statements: name resolution, SSA over structured control
  *             flow, functions and their instances;
  *             its parts: env.c (environments), liveness.c, control.c
  *             (regions, if, loops), det.c (deterministic mode);
- *   expr.c    expressions; its parts: ops.c (operators), subscript.c
- *             (subscripts, attributes), store.c (stores to them);
- *   call.c    calls: arguments, user functions; its parts: builtins.c
- *             (rows of ir/ops.def), ctors.c (constructors, casts).
+ *   expr.c    expressions; its parts: value.c (values, emitting ops),
+ *             ops.c (operators), subscript.c (subscripts, attributes),
+ *             store.c (stores to them);
+ *   call.c    calls, user functions; its parts: args.c (arguments),
+ *             builtins.c (rows of ir/ops.def), ctors.c (constructors,
+ *             casts).  docs/kpyc.md says which file calls which.
  *
  * Memory: one arena (Kpyc.arena) holds tokens' side data, the AST and the
  * symbol tables of every file; the kir module has its own arena.  Scratch
@@ -447,17 +450,17 @@ GVal gscalar(Kpyc *k, int s, Lit l);
 Lit litint(int64_t i);
 Lit litfloat(double f);
 
+/* parse.c — parsing a top-level statement */
+char *toktext(Kpyc *k, FileCtx *f, const Token *t);
+NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+
 /* consteval.c — module-level evaluation */
 GVal modmember(Kpyc *k, const char *mod, const char *name);
 bool numval(const GVal *v, Lit *l);
 Node *kwarg(Node *call, const char *name);
 
-/* top.c — splitting the file, imports, the driver */
-NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
-char *toktext(Kpyc *k, FileCtx *f, const Token *t);
-
 /* defs.c — definitions and assignments kpyc keeps */
-NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
 bool factorycall(Kpyc *k, FileCtx *f, Node *s);
 void doassign(Kpyc *k, FileCtx *f, Node *s);
 bool tokis(const FileCtx *f, const Token *t, const char *name);
@@ -483,8 +486,8 @@ FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, c
 
 /* What `wp.NAME` is: a type, a constant, a function or a factory. */
 GVal wpname(Kpyc *k, const char *name);
-/* Resolve a type expression (an annotation, a dtype=).  Reports errors
- * unless quiet; returns false if e is not a type. */
+/* Resolve a type expression (an annotation, a dtype=; consteval.c).
+ * Reports errors unless quiet; returns false if e is not a type. */
 bool evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet);
 /* Turn a GVal into a type (a G_TYPE, a scalar Python builtin...). */
 bool gvaltype(const GVal *g, TySpec *out);
@@ -494,11 +497,11 @@ const char *wptypename(const Module *m, Type t);
 void typemangle(Buf *b, const Module *m, Type t);
 /* s as a kir identifier (non-ASCII bytes spelled _xHH). */
 const char *kirident(Arena *a, const char *s);
-/* The scalar type of a Python literal constant (i32, f32, bool). */
+/* The scalar type of a Python literal constant (i32, f32, bool; names.c). */
 Scal litscal(Lit l, int s);
 
 /* ------------------------------------------------------------------ */
-/* sema.c — functions and statements                                   */
+/* sema.c and its parts — functions and statements                     */
 
 /* A local variable's current binding. */
 typedef struct Bind {
@@ -592,6 +595,7 @@ typedef struct Ctx {
 	Node *calleepath;     /* the function of the innermost call being compiled */
 } Ctx;
 
+/* Report an error in a function body (diag.c). */
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 Bind *envfind(const Env *e, const char *name);
 void envset(Ctx *c, Bind b);
@@ -600,6 +604,7 @@ Env envcopy(Ctx *c, const Env *e);
  * Warp never treats as a constant. */
 void assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname);
 void nameval(Ctx *c, Val v, const char *name);
+/* Has region r no effect (value.c)? */
 bool regionpure(const Region *r);
 
 /* Compile every kernel of every file, the functions they call, then the
@@ -618,8 +623,8 @@ typedef struct Assigned {
 	Loc *locs;
 	uint32_t n, cap, capl;
 } Assigned;
+
 /* sema.c — simple statements and functions */
-int maxunroll(Ctx *c);
 void stmts(Ctx *c, NodeList *l);
 
 /* env.c — environments */
@@ -639,6 +644,7 @@ bool hasstatic(Ctx *c, Node *n);
 void checkconstmut(Ctx *c, Assigned *as, const char *target);
 
 /* control.c — regions, if and loops */
+int maxunroll(Ctx *c);
 Op *term(Ctx *c, int code, const Val *args, int n, Loc loc);
 Val *loopvals(Ctx *c, LoopCtx *lc, Loc loc);
 void ifstmt(Ctx *c, Node *s);
@@ -649,7 +655,7 @@ void whilestmt(Ctx *c, Node *s);
 void detcheck(Ctx *c, Func *f);
 
 /* ------------------------------------------------------------------ */
-/* expr.c — expressions                                                */
+/* expr.c and its parts — expressions                                  */
 
 X xnone(void);
 X xval(Val v);
@@ -676,7 +682,8 @@ int starredslice(Ctx *c, Node *n, X *out, int max);
 
 /* Shared by the files of expr.c's part (expr.c, ops.c, subscript.c,
  * store.c). */
-/* expr.c — values, names and the dispatcher */
+
+/* value.c — values and the ops they emit */
 X xg(GVal g, Loc loc);
 const char *gdesc(const GVal *g);
 Val arraytruth(Ctx *c, Val v, Loc loc);
@@ -699,12 +706,12 @@ X subscript(Ctx *c, Node *e);
 X attribute(Ctx *c, Node *e);
 
 /* ------------------------------------------------------------------ */
-/* call.c — calls                                                      */
+/* call.c and its parts — calls                                        */
 
 /* Compile a call; want: the number of values the context unpacks (0: one
  * or none); used: the result is used. */
 X call(Ctx *c, Node *e, int want, bool used);
-/* The op (OP_*) a Warp builtin name maps to, or -1. */
+/* The op (OP_*) a Warp builtin name maps to, or -1 (types.c). */
 int builtinop(Kpyc *k, const char *name);
 /* Is name one of Warp's builtins (kpyc's or not)? */
 bool iswarpname(const char *name);
@@ -722,13 +729,15 @@ typedef struct Args {
 	int nk;
 	bool starred;     /* some positional argument was starred */
 } Args;
-/* call.c — arguments, user functions and the entry */
+
+/* args.c — arguments */
 bool evalargs(Ctx *c, Node *e, Args *a);
 X *kwget(Args *a, const char *name);
 bool nokw(Ctx *c, Args *a, const char *what);
 Val *argvals(Ctx *c, Args *a);
 bool typearg(Ctx *c, X *x, Loc loc, Type *t);
 bool intarg(Ctx *c, X *x, Loc loc, int64_t *v);
+X void_x(void);
 
 /* ctors.c — constructors and casts */
 X opx(Op *op);
@@ -737,7 +746,6 @@ X construct(Ctx *c, Type t, Args *a, Loc loc, const char *name);
 X factory(Ctx *c, const char *w, Args *a, Loc loc);
 
 /* builtins.c — Warp builtins */
-X void_x(void);
 X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
 X builtin(Ctx *c, Node *e, const char *name, int want, bool pyname);
 X pybuiltin(Ctx *c, Node *e, const char *name, int want);

@@ -1,8 +1,8 @@
 /*
- * call.c — calls: arguments, user functions and the dispatch of a call.
+ * call.c — calls: the dispatch of a call, and user functions.
  *
- * Builtins are in builtins.c, constructors and casts in ctors.c; this
- * file evaluates the arguments, dispatches a call and calls user
+ * Builtins are in builtins.c, constructors and casts in ctors.c, the
+ * arguments in args.c; this file dispatches a call and calls user
  * functions.
  *
  * User functions: overloads are tried in order (concrete before generic);

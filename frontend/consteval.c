@@ -3,7 +3,8 @@
  * at a file's top level, as Python would compute it when the module runs:
  * constants, arithmetic, math functions, wp.constant, type constructors
  * (vec5 = wp.types.vector(length=5, dtype=wp.float32)) and members of the
- * imported modules.
+ * imported modules; the constants of a nested kernel's closure; type
+ * annotations evaluated to kir types (evaltype).
  */
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
  * diag.c — kpyc's diagnostics: errors, warnings and notes are formatted as
  * libkir's diag.c does, kept, sorted by position and flushed at the end
- * (the parser's syntax errors included).
+ * (the parser's syntax errors included); serr() for function bodies.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,8 @@
 /*
  * expr.c — expressions: names, constants and the dispatcher over the
- * kinds of expression; operators and comparisons are in ops.c, subscripts
- * and attributes in subscript.c, stores to them in store.c.
+ * kinds of expression; the values and ops they make are in value.c,
+ * operators and comparisons in ops.c, subscripts and attributes in
+ * subscript.c, stores to them in store.c.
  *
  * Typing is typeop()'s (ir/typing.c): kpyc never converts implicitly,
  * like Warp, with Warp's exceptions: comparisons are C++ comparisons in

@@ -1,6 +1,7 @@
 /*
  * names.c — module-level names: the string hash maps of the frontend and a
- * file's globals (finding and binding a name, making GVal values).
+ * file's globals (finding and binding a name, making GVal values) and
+ * literal values (Lit).
  */
 #include <math.h>
 #include <stdarg.h>

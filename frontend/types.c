@@ -5,7 +5,8 @@
  * quaternion or transform type (with Warp's suffixes: vec3f, vec2ub,
  * mat33d, quath, transformf, spatial_vectord ...), a constant (wp.pi), a
  * type factory (wp.array, wp.types.vector), a decorator, or a builtin
- * function (anything else: call.c decides whether it exists).
+ * function (anything else: call.c decides whether it exists);
+ * builtinop() finds a builtin's row of ir/ops.def.
  */
 #include <string.h>
 
