@@ -189,9 +189,11 @@ typedef struct KpycOpts {
 	bool parse_only;   /* stop after parsing (the fuzz harness's fast mode) */
 } KpycOpts;
 
+/* stack.c */
 /* Compile the Python sources into one kir module.  Diagnostics go to d;
  * returns NULL when any error was reported. */
 Module *kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
+/* top.c */
 /* The same on the calling thread (stack.c runs it on a large stack). */
 Module *kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
 
@@ -408,16 +410,19 @@ typedef struct Kpyc {
 	uint32_t ncconsts, capcconsts;
 } Kpyc;
 
+/* diag.c */
 /* Report an error located in the current file (a warning when lenient). */
 void kerr(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void kwarn(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void knote(Kpyc *k, const char *fmt, ...) KPY_PRINTF(2, 3);
 
+/* names.c */
 uint32_t strhash(const char *s);                        /* FNV-1a */
 uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent */
 void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
 
 const Global *gfind(const FileCtx *f, const char *name);
+/* consteval.c */
 /* A name of the function a kernel is nested in (closure: its names):
  * *isclosure set, and its value when the function binds it once to an
  * expression kpyc evaluates (N = 4, dtype = wp.float64), else G_NONE. */
@@ -486,9 +491,11 @@ FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, c
 
 /* What `wp.NAME` is: a type, a constant, a function or a factory. */
 GVal wpname(Kpyc *k, const char *name);
-/* Resolve a type expression (an annotation, a dtype=; consteval.c).
- * Reports errors unless quiet; returns false if e is not a type. */
+/* consteval.c */
+/* Resolve a type expression (an annotation, a dtype=).  Reports errors
+ * unless quiet; returns false if e is not a type. */
 bool evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet);
+/* types.c */
 /* Turn a GVal into a type (a G_TYPE, a scalar Python builtin...). */
 bool gvaltype(const GVal *g, TySpec *out);
 /* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
@@ -497,7 +504,8 @@ const char *wptypename(const Module *m, Type t);
 void typemangle(Buf *b, const Module *m, Type t);
 /* s as a kir identifier (non-ASCII bytes spelled _xHH). */
 const char *kirident(Arena *a, const char *s);
-/* The scalar type of a Python literal constant (i32, f32, bool; names.c). */
+/* names.c */
+/* The scalar type of a Python literal constant (i32, f32, bool). */
 Scal litscal(Lit l, int s);
 
 /* ------------------------------------------------------------------ */
@@ -595,8 +603,10 @@ typedef struct Ctx {
 	Node *calleepath;     /* the function of the innermost call being compiled */
 } Ctx;
 
-/* Report an error in a function body (diag.c). */
+/* diag.c */
+/* Report an error in a function body. */
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+/* env.c */
 Bind *envfind(const Env *e, const char *name);
 void envset(Ctx *c, Bind b);
 Env envcopy(Ctx *c, const Env *e);
@@ -604,9 +614,11 @@ Env envcopy(Ctx *c, const Env *e);
  * Warp never treats as a constant. */
 void assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname);
 void nameval(Ctx *c, Val v, const char *name);
-/* Has region r no effect (value.c)? */
+/* value.c */
+/* Has region r no effect? */
 bool regionpure(const Region *r);
 
+/* sema.c */
 /* Compile every kernel of every file, the functions they call, then the
  * remaining non-generic functions. */
 void semamodule(Kpyc *k);
@@ -657,9 +669,12 @@ void detcheck(Ctx *c, Func *f);
 /* ------------------------------------------------------------------ */
 /* expr.c and its parts — expressions                                  */
 
+/* value.c */
 X xnone(void);
 X xval(Val v);
+/* expr.c */
 X expr(Ctx *c, Node *e);
+/* value.c */
 /* The kir value of x; reports an error if x is not a value. */
 Val xvalue(Ctx *c, X x, Loc loc);
 /* x as a bool (Python truthiness of numbers, as Warp's C++ does). */
@@ -671,10 +686,14 @@ Val emit1(Ctx *c, int code, const Val *args, int n, Loc loc, const char *what);
 Val emitcast(Ctx *c, Val v, Type t, Loc loc);
 /* A zero of type t: a constant, or a zero op for structs; 0 for arrays. */
 Val zeroval(Ctx *c, Type t, Loc loc);
+/* ops.c */
 X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
+/* store.c */
 /* An assignment to a subscript or attribute target. */
 void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
+/* value.c */
 const char *opsym(int binop);
+/* subscript.c */
 /* *a[s:t:k] of a 1D array n (E_STARRED's operand): its elements into
  * out[0..max), as Warp's unpack_starred; the count, -1 after an error, 0
  * when n is not a slice of an array. */
@@ -711,8 +730,10 @@ X attribute(Ctx *c, Node *e);
 /* Compile a call; want: the number of values the context unpacks (0: one
  * or none); used: the result is used. */
 X call(Ctx *c, Node *e, int want, bool used);
-/* The op (OP_*) a Warp builtin name maps to, or -1 (types.c). */
+/* types.c */
+/* The op (OP_*) a Warp builtin name maps to, or -1. */
 int builtinop(Kpyc *k, const char *name);
+/* builtins.c */
 /* Is name one of Warp's builtins (kpyc's or not)? */
 bool iswarpname(const char *name);
 
