@@ -10,13 +10,24 @@
  *             only what Warp compiles: imports, @wp.kernel / @wp.func
  *             definitions, @wp.struct classes and module-level constants;
  *             everything else (host code) is skipped by indentation;
+ *             its parts: diag.c (diagnostics), names.c (name maps,
+ *             globals), parse.c (a statement through py.y),
+ *             consteval.c (module-level evaluation), defs.c
+ *             (kept statements, options), launches.c (overloads and
+ *             launches), enums.c, decls.c (struct and function
+ *             declarations);
  *   py.y      Bison parses each kept statement into an AST (this file);
- *   types.c   Python type expressions -> kir types;
+ *   types.c   Warp's names and types (what wp.NAME is, type names);
  *   sema.c    statements: name resolution, SSA over structured control
  *             flow, functions and their instances;
- *   expr.c    expressions, operators, subscripts, attributes;
- *   call.c    calls: builtins (rows of ir/ops.def), constructors, casts,
- *             user functions.
+ *             its parts: env.c (environments), liveness.c, control.c
+ *             (regions, if, loops), det.c (deterministic mode);
+ *   expr.c    expressions; its parts: value.c (values, emitting ops),
+ *             ops.c (operators), subscript.c (subscripts, attributes),
+ *             store.c (stores to them);
+ *   call.c    calls, user functions; its parts: args.c (arguments),
+ *             builtins.c (rows of ir/ops.def), ctors.c (constructors,
+ *             casts).  docs/kpyc.md says which file calls which.
  *
  * Memory: one arena (Kpyc.arena) holds tokens' side data, the AST and the
  * symbol tables of every file; the kir module has its own arena.  Scratch
@@ -171,16 +182,18 @@ void nlpush(Arena *a, NodeList *l, Node *n);
 const char *nodename(const Node *n);
 
 /* ------------------------------------------------------------------ */
-/* top.c — files, module-level names and constants                     */
+/* top.c and its parts — files, module-level names and constants      */
 
 typedef struct KpycOpts {
 	int max_unroll;    /* Warp's max_unroll (16) for the dynamic-loop rule */
 	bool parse_only;   /* stop after parsing (the fuzz harness's fast mode) */
 } KpycOpts;
 
+/* stack.c */
 /* Compile the Python sources into one kir module.  Diagnostics go to d;
  * returns NULL when any error was reported. */
 Module *kpyc_compile(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
+/* top.c */
 /* The same on the calling thread (stack.c runs it on a large stack). */
 Module *kpyc_compile_here(Src *srcs, int nsrcs, Diag *d, const KpycOpts *o);
 
@@ -397,16 +410,19 @@ typedef struct Kpyc {
 	uint32_t ncconsts, capcconsts;
 } Kpyc;
 
+/* diag.c */
 /* Report an error located in the current file (a warning when lenient). */
 void kerr(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void kwarn(Kpyc *k, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
 void knote(Kpyc *k, const char *fmt, ...) KPY_PRINTF(2, 3);
 
+/* names.c */
 uint32_t strhash(const char *s);                        /* FNV-1a */
 uint32_t nmget(const NameMap *m, const char *key);     /* UINT32_MAX if absent */
 void nmput(Arena *a, NameMap *m, const char *key, uint32_t val);
 
 const Global *gfind(const FileCtx *f, const char *name);
+/* consteval.c */
 /* A name of the function a kernel is nested in (closure: its names):
  * *isclosure set, and its value when the function binds it once to an
  * expression kpyc evaluates (N = 4, dtype = wp.float64), else G_NONE. */
@@ -415,14 +431,71 @@ GVal closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, b
  * quiet: return G_NONE without reporting. */
 GVal geval(Kpyc *k, FileCtx *f, Node *e, bool quiet);
 
+/* Shared by the files of the top level (top.c, diag.c, names.c,
+ * consteval.c, defs.c, launches.c, enums.c, decls.c); types.c, sema.c,
+ * expr.c and call.c do not use them. */
+
+/* A closure name bound once, to a constant expression (Kpyc.cconsts). */
+typedef struct ClosureConst {
+	FileCtx *f;
+	uint32_t from, to; /* the statement NAME = EXPR */
+	int state;         /* 0 not evaluated, 1 being evaluated, 2 done */
+	GVal v;
+} ClosureConst;
+
+/* diag.c — kpyc's diagnostics, kept and sorted */
+void syntaxerr(void *ctx, Loc loc, const char *msg);
+void flushdiags(Kpyc *k);
+
+/* names.c — name maps and a file's module-level names */
+void gbind(Kpyc *k, FileCtx *f, const char *name, GVal v, Loc loc);
+GVal gnone(void);
+GVal gkind(int kind, const char *s);
+GVal gscalar(Kpyc *k, int s, Lit l);
+Lit litint(int64_t i);
+Lit litfloat(double f);
+
+/* parse.c — parsing a top-level statement */
+char *toktext(Kpyc *k, FileCtx *f, const Token *t);
+NodeList *parse(Kpyc *k, FileCtx *f, uint32_t from, uint32_t to, bool quiet);
+
+/* consteval.c — module-level evaluation */
+GVal modmember(Kpyc *k, const char *mod, const char *name);
+bool numval(const GVal *v, Lit *l);
+Node *kwarg(Node *call, const char *name);
+
+/* defs.c — definitions and assignments kpyc keeps */
+NameMap *closurenames(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, bool params);
+bool factorycall(Kpyc *k, FileCtx *f, Node *s);
+void doassign(Kpyc *k, FileCtx *f, Node *s);
+bool tokis(const FileCtx *f, const Token *t, const char *name);
+void moduleoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void configassign(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void decoptions(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e, FuncDecl *fd);
+
+/* launches.c — kernel overloads and launches */
+void launches(Kpyc *k, FileCtx *f);
+void overloadcall(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+void overloadloop(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+bool overloadstub(Kpyc *k, FileCtx *f, Node *d);
+
+/* enums.c — plain classes as enums */
+bool intenum(Kpyc *k, FileCtx *f, uint32_t i, uint32_t e);
+
+/* decls.c — declaring structs and functions */
+void declstruct(Kpyc *k, FileCtx *f, Node *cls);
+FuncDecl *declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameMap *closure);
+
 /* ------------------------------------------------------------------ */
 /* types.c — Warp's names and types                                    */
 
 /* What `wp.NAME` is: a type, a constant, a function or a factory. */
 GVal wpname(Kpyc *k, const char *name);
+/* consteval.c */
 /* Resolve a type expression (an annotation, a dtype=).  Reports errors
  * unless quiet; returns false if e is not a type. */
 bool evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet);
+/* types.c */
 /* Turn a GVal into a type (a G_TYPE, a scalar Python builtin...). */
 bool gvaltype(const GVal *g, TySpec *out);
 /* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
@@ -431,11 +504,12 @@ const char *wptypename(const Module *m, Type t);
 void typemangle(Buf *b, const Module *m, Type t);
 /* s as a kir identifier (non-ASCII bytes spelled _xHH). */
 const char *kirident(Arena *a, const char *s);
+/* names.c */
 /* The scalar type of a Python literal constant (i32, f32, bool). */
 Scal litscal(Lit l, int s);
 
 /* ------------------------------------------------------------------ */
-/* sema.c — functions and statements                                   */
+/* sema.c and its parts — functions and statements                     */
 
 /* A local variable's current binding. */
 typedef struct Bind {
@@ -529,7 +603,10 @@ typedef struct Ctx {
 	Node *calleepath;     /* the function of the innermost call being compiled */
 } Ctx;
 
+/* diag.c */
+/* Report an error in a function body. */
 void serr(Ctx *c, Loc loc, const char *fmt, ...) KPY_PRINTF(3, 4);
+/* env.c */
 Bind *envfind(const Env *e, const char *name);
 void envset(Ctx *c, Bind b);
 Env envcopy(Ctx *c, const Env *e);
@@ -537,8 +614,11 @@ Env envcopy(Ctx *c, const Env *e);
  * Warp never treats as a constant. */
 void assignname(Ctx *c, const char *name, X x, Loc loc, bool fromname);
 void nameval(Ctx *c, Val v, const char *name);
+/* value.c */
+/* Has region r no effect? */
 bool regionpure(const Region *r);
 
+/* sema.c */
 /* Compile every kernel of every file, the functions they call, then the
  * remaining non-generic functions. */
 void semamodule(Kpyc *k);
@@ -546,12 +626,55 @@ void semamodule(Kpyc *k);
  * NULL after an error. */
 Inst *instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc);
 
-/* ------------------------------------------------------------------ */
-/* expr.c — expressions                                                */
+/* Shared by the files of sema.c's part (sema.c, env.c, liveness.c,
+ * control.c, det.c). */
 
+/* The names a loop body assigns, with where (liveness.c). */
+typedef struct Assigned {
+	const char **names;
+	Loc *locs;
+	uint32_t n, cap, capl;
+} Assigned;
+
+/* sema.c — simple statements and functions */
+void stmts(Ctx *c, NodeList *l);
+
+/* env.c — environments */
+bool samebind(const Bind *a, const Bind *b);
+Type bindtype(Ctx *c, const Bind *b);
+void ghost(Ctx *c, const char *name, Type t);
+void settype(Ctx *c, Val v, Type t);
+
+/* liveness.c — liveness and what a loop body assigns */
+bool lvhas(Ctx *c, const uint64_t *s, const char *name);
+void liveness(Ctx *c, Node *def);
+void addassigned(Ctx *c, Assigned *as, const char *name, Loc loc);
+void scanrand(Ctx *c, Assigned *as, Node *e);
+void scanassigned(Ctx *c, Assigned *as, NodeList *l);
+bool hasbreak(NodeList *l);
+bool hasstatic(Ctx *c, Node *n);
+void checkconstmut(Ctx *c, Assigned *as, const char *target);
+
+/* control.c — regions, if and loops */
+int maxunroll(Ctx *c);
+Op *term(Ctx *c, int code, const Val *args, int n, Loc loc);
+Val *loopvals(Ctx *c, LoopCtx *lc, Loc loc);
+void ifstmt(Ctx *c, Node *s);
+void forstmt(Ctx *c, Node *s);
+void whilestmt(Ctx *c, Node *s);
+
+/* det.c — deterministic mode */
+void detcheck(Ctx *c, Func *f);
+
+/* ------------------------------------------------------------------ */
+/* expr.c and its parts — expressions                                  */
+
+/* value.c */
 X xnone(void);
 X xval(Val v);
+/* expr.c */
 X expr(Ctx *c, Node *e);
+/* value.c */
 /* The kir value of x; reports an error if x is not a value. */
 Val xvalue(Ctx *c, X x, Loc loc);
 /* x as a bool (Python truthiness of numbers, as Warp's C++ does). */
@@ -563,24 +686,89 @@ Val emit1(Ctx *c, int code, const Val *args, int n, Loc loc, const char *what);
 Val emitcast(Ctx *c, Val v, Type t, Loc loc);
 /* A zero of type t: a constant, or a zero op for structs; 0 for arrays. */
 Val zeroval(Ctx *c, Type t, Loc loc);
+/* ops.c */
 X binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc);
+/* store.c */
 /* An assignment to a subscript or attribute target. */
 void storeto(Ctx *c, Node *target, X val, int augop, Node *rhs);
+/* value.c */
 const char *opsym(int binop);
+/* subscript.c */
 /* *a[s:t:k] of a 1D array n (E_STARRED's operand): its elements into
  * out[0..max), as Warp's unpack_starred; the count, -1 after an error, 0
  * when n is not a slice of an array. */
 int starredslice(Ctx *c, Node *n, X *out, int max);
 
+/* Shared by the files of expr.c's part (expr.c, ops.c, subscript.c,
+ * store.c). */
+
+/* value.c — values and the ops they emit */
+X xg(GVal g, Loc loc);
+const char *gdesc(const GVal *g);
+Val arraytruth(Ctx *c, Val v, Loc loc);
+X gvalx(Ctx *c, GVal g, Loc loc, const char *name);
+
+/* ops.c — operators */
+X compare(Ctx *c, Node *e);
+X boolop(Ctx *c, Node *e);
+X ifexp(Ctx *c, Node *e);
+X unary(Ctx *c, Node *e);
+X tupleindex(Ctx *c, Node *e, X t);
+
+/* subscript.c — subscripts, attributes and array slices */
+Val indexval(Ctx *c, Node *n);
+Val compindex(Ctx *c, Val i, int n, Loc loc);
+ASlice *wholeview(Ctx *c, Val arr, Loc loc);
+bool hasslice(Node *e);
+X viewgroups(Ctx *c, const ASlice *s, Node **g, int m, int *used, Val *elemidx);
+X subscript(Ctx *c, Node *e);
+X attribute(Ctx *c, Node *e);
+
 /* ------------------------------------------------------------------ */
-/* call.c — calls                                                      */
+/* call.c and its parts — calls                                        */
 
 /* Compile a call; want: the number of values the context unpacks (0: one
  * or none); used: the result is used. */
 X call(Ctx *c, Node *e, int want, bool used);
+/* types.c */
 /* The op (OP_*) a Warp builtin name maps to, or -1. */
 int builtinop(Kpyc *k, const char *name);
+/* builtins.c */
 /* Is name one of Warp's builtins (kpyc's or not)? */
 bool iswarpname(const char *name);
+
+/* Shared by the files of call.c's part (call.c, ctors.c, builtins.c). */
+
+/* A call's arguments, evaluated (call.c). */
+typedef struct Args {
+	X *pos;           /* positional (starred ones expanded) */
+	Loc *ploc;
+	int n;
+	const char **kw;  /* keyword names */
+	X *kx;
+	Loc *kloc;
+	int nk;
+	bool starred;     /* some positional argument was starred */
+} Args;
+
+/* args.c — arguments */
+bool evalargs(Ctx *c, Node *e, Args *a);
+X *kwget(Args *a, const char *name);
+bool nokw(Ctx *c, Args *a, const char *what);
+Val *argvals(Ctx *c, Args *a);
+bool typearg(Ctx *c, X *x, Loc loc, Type *t);
+bool intarg(Ctx *c, X *x, Loc loc, int64_t *v);
+X void_x(void);
+
+/* ctors.c — constructors and casts */
+X opx(Op *op);
+X castx(Ctx *c, Type t, Args *a, Loc loc, const char *name);
+X construct(Ctx *c, Type t, Args *a, Loc loc, const char *name);
+X factory(Ctx *c, const char *w, Args *a, Loc loc);
+
+/* builtins.c — Warp builtins */
+X generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e);
+X builtin(Ctx *c, Node *e, const char *name, int want, bool pyname);
+X pybuiltin(Ctx *c, Node *e, const char *name, int want);
 
 #endif /* KPY_FRONTEND_AST_H */

@@ -5,7 +5,8 @@
  * quaternion or transform type (with Warp's suffixes: vec3f, vec2ub,
  * mat33d, quath, transformf, spatial_vectord ...), a constant (wp.pi), a
  * type factory (wp.array, wp.types.vector), a decorator, or a builtin
- * function (anything else: call.c decides whether it exists).
+ * function (anything else: call.c decides whether it exists);
+ * builtinop() finds a builtin's row of ir/ops.def.
  */
 #include <string.h>
 
@@ -44,22 +45,6 @@ gtype(Type t)
 	v.kind = G_TYPE;
 	v.spec.ty = t;
 	return v;
-}
-
-Scal
-litscal(Lit l, int s)
-{
-	Scal c;
-
-	if (scalarisfloat(s))
-		c.f = l.isint ? (double)l.i : l.f;
-	else if (s == S_BOOL)
-		c.i = l.isint ? l.i != 0 : l.f != 0;
-	else if (l.isint)
-		c.i = l.i;
-	else
-		c.i = (int64_t)l.f;
-	return c;
 }
 
 static GVal wpname1(Kpyc *k, const char *name);
@@ -187,70 +172,6 @@ gvaltype(const GVal *g, TySpec *out)
 	return false;
 }
 
-/* The Warp name kpyc does not support that type expression e is built
- * from (wp.array[wp.bfloat16], wp.indexedarray(dtype=float)), or NULL. */
-static const char *
-unsupportedin(Kpyc *k, FileCtx *f, Node *e, int depth)
-{
-	static const char *const names[] = {"bfloat16", "indexedarray", "fabricarray", "indexedfabricarray"};
-	const char *r;
-	uint32_t i;
-	size_t j;
-
-	if (!e || depth > 16)
-		return NULL;
-	if (e->kind == E_ATTR || e->kind == E_NAME) {
-		GVal g = geval(k, f, e, true);
-		if (g.kind == G_WPNAME)
-			for (j = 0; j < countof(names); j++)
-				if (strncmp(g.s, names[j], strlen(names[j])) == 0)
-					return g.s;
-		return NULL;
-	}
-	if ((r = unsupportedin(k, f, e->a, depth + 1)))
-		return r;
-	for (i = 0; i < e->l1.n; i++)
-		if ((r = unsupportedin(k, f, e->l1.v[i], depth + 1)))
-			return r;
-	for (i = 0; i < e->l2.n; i++)
-		if ((r = unsupportedin(k, f, e->l2.v[i], depth + 1)))
-			return r;
-	return NULL;
-}
-
-bool
-evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
-{
-	GVal g = geval(k, f, e, true);
-	const char *un;
-
-	if (gvaltype(&g, out))
-		return true;
-	if (!quiet && g.kind == G_NONE && (e->kind == E_SUBSCRIPT || e->kind == E_CALL) &&
-	    (un = unsupportedin(k, f, e, 0))) {
-		kerr(k, e->loc, "wp.%s is not supported by kpyc%s", un, strcmp(un, "bfloat16") == 0 ? "" : " (use wp.array)");
-		return false;
-	}
-	if (!quiet) {
-		if (g.kind == G_WPNAME && (strcmp(g.s, "indexedarray") == 0 || strncmp(g.s, "fabricarray", 11) == 0 ||
-		                           strncmp(g.s, "indexedfabricarray", 18) == 0 ||
-		                           strncmp(g.s, "indexedarray", 12) == 0))
-			kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", g.s);
-		else if (g.kind == G_WPNAME && strcmp(g.s, "bfloat16") == 0)
-			kerr(k, e->loc, "wp.bfloat16 is not supported by kpyc");
-		else if (e->kind == E_NAME && g.kind == G_NONE && k->closure && nmget(k->closure, e->s) != UINT32_MAX)
-			kerr(k, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from "
-			     "there); kpyc compiles nested kernels that read module names only", e->s);
-		else if (e->kind == E_NAME && g.kind == G_NONE)
-			kerr(k, e->loc, "unknown type name '%s'", e->s);
-		else if (e->kind == E_CALL && g.kind == G_NONE)
-			kerr(k, e->loc, "cannot evaluate this type expression (expected a Warp type such as wp.array(dtype=float))");
-		else
-			kerr(k, e->loc, "not a Warp type");
-	}
-	return false;
-}
-
 const char *
 wptypename(const Module *m, Type t)
 {
@@ -353,4 +274,22 @@ kirident(Arena *a, const char *s)
 	r = astrdup(a, b.s);
 	buffree(&b);
 	return r;
+}
+
+int
+builtinop(Kpyc *k, const char *name)
+{
+	uint32_t v;
+	int op;
+
+	if (!k->ops.n)
+		for (op = 0; op < NOPS; op++)
+			nmput(k->a, &k->ops, opinfo[op].name, (uint32_t)op);
+	v = nmget(&k->ops, name);
+	op = v == UINT32_MAX ? -1 : (int)v;
+
+	/* rows of ops.def that are not Warp builtins a user calls by name */
+	if (op < 0 || (opinfo[op].flags & F_KIRONLY))
+		return -1;
+	return op;
 }

@@ -1,5 +1,5 @@
 # Warp's deterministic mode (issue 14): kpyc accepts a kernel only where it
-# can vouch that Warp does too (sema.c, detcheck); these Warp accepts, but
+# can vouch that Warp does too (det.c, detcheck); these Warp accepts, but
 # kpyc rejects them, located, rather than guess Warp's rules for them.
 # (What both reject is in tests/warp/reject/det-*.py.)
 import warp as wp
