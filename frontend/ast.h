@@ -498,6 +498,9 @@ bool evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet);
 /* types.c */
 /* Turn a GVal into a type (a G_TYPE, a scalar Python builtin...). */
 bool gvaltype(const GVal *g, TySpec *out);
+/* Does concrete type t fit the parameter annotation s (Warp's
+ * type_matches_template)? */
+bool specfits(const TySpec *s, Type t);
 /* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
 const char *wptypename(const Module *m, Type t);
 /* A name for t that is a valid identifier part (function instance names). */

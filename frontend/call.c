@@ -15,16 +15,6 @@
 
 /* ---- user functions ------------------------------------------------- */
 
-static bool
-matches(const TySpec *s, Type t)
-{
-	if (s->any)
-		return t.k != T_STR;
-	if (s->anydtype)
-		return t.k == T_ARRAY && t.nd == s->ty.nd;
-	return typeeq(s->ty, t);
-}
-
 static const char *
 specname(Ctx *c, const TySpec *s)
 {
@@ -114,7 +104,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 			if (!bindargs(c, fd, &a, b, false, e->loc))
 				continue;
 			for (i = 0; i < fd->nparams; i++)
-				if (!matches(&fd->params[i].spec, vty(c->f, b[i].v)))
+				if (!specfits(&fd->params[i].spec, vty(c->f, b[i].v)))
 					break;
 			if (i == fd->nparams) {
 				pick = fd;

@@ -13,18 +13,6 @@
 
 /* ---- kernel overloads ------------------------------------------------ */
 
-/* Does concrete type t fit the parameter annotation s (Warp's
- * type_matches_template)? */
-static bool
-fitsspec(const TySpec *s, Type t)
-{
-	if (s->any)
-		return t.k != T_STR;
-	if (s->anydtype)
-		return t.k == T_ARRAY && t.nd == s->ty.nd;
-	return typeeq(s->ty, t);
-}
-
 static const char *
 specstr(Kpyc *k, const TySpec *s)
 {
@@ -59,7 +47,7 @@ addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
 			     specstr(k, &ts));
 			return;
 		}
-		if (!fitsspec(&fd->params[i].spec, ts.ty)) {
+		if (!specfits(&fd->params[i].spec, ts.ty)) {
 			kerr(k, at, "Kernel %s argument '%s' type mismatch: expected %s, got %s", fd->name,
 			     fd->params[i].name, specstr(k, &fd->params[i].spec), wptypename(k->m, ts.ty));
 			return;
@@ -218,7 +206,6 @@ launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int dept
 	return true;
 }
 
-static bool fitsspec(const TySpec *s, Type t);
 
 /* wp.launch(K, dim, inputs=[...], outputs=[...]) call c in a function
  * whose body is body, K a generic kernel the file declares no overload
@@ -271,7 +258,7 @@ launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
 			types[p] = sp->ty;
 			continue;
 		}
-		if (!launchtype(k, f, body, args[p], &types[p], 0) || !fitsspec(sp, types[p])) {
+		if (!launchtype(k, f, body, args[p], &types[p], 0) || !specfits(sp, types[p])) {
 			kwarn(k, args[p]->loc, "kpyc cannot tell the type of this argument of generic kernel '%s' "
 			      "without running the file; the kernel is not compiled for this launch", fd->name);
 			return;

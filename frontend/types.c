@@ -293,3 +293,15 @@ builtinop(Kpyc *k, const char *name)
 		return -1;
 	return op;
 }
+
+/* Does concrete type t fit the parameter annotation s (Warp's
+ * type_matches_template)? */
+bool
+specfits(const TySpec *s, Type t)
+{
+	if (s->any)
+		return t.k != T_STR;
+	if (s->anydtype)
+		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	return typeeq(s->ty, t);
+}
