@@ -8,13 +8,18 @@ ADLOWER="inline,ad,$LOWER"
 # Every kernel module of the tests (and of the samples, when there are any):
 # kir files (.kir, tests/run's .krun), and Python modules kpyc accepts
 # (those without a golden .kir beside them: the goldens are listed instead).
+# The sanitizer run (SAN_FLAGS set) takes every other one, the same each
+# time: it checks the tools' memory on the same code paths, and the plain
+# run checks every module's numbers (as tests/dataset/dataset.test does).
 ptx_inputs() {
-	ls tests/ir/*.kir tests/ptx/kernels/*.kir tests/run/*.krun tests/cuda/golden/*.kir \
-		tests/passes/*.kir tests/frontend/*.kir tests/ad/*.kir 2>/dev/null
-	for f in tests/run/*.py tests/warp/kernels/*.py tests/ptx/bench/*.py; do
-		[ -f "$f" ] && [ ! -f "${f%.py}.kir" ] && echo "$f"
-	done
-	find samples -name '*.kir' -o -name '*.py' 2>/dev/null | sort
+	{
+		ls tests/ir/*.kir tests/ptx/kernels/*.kir tests/run/*.krun tests/cuda/golden/*.kir \
+			tests/passes/*.kir tests/frontend/*.kir tests/ad/*.kir 2>/dev/null
+		for f in tests/run/*.py tests/warp/kernels/*.py tests/ptx/bench/*.py; do
+			[ -f "$f" ] && [ ! -f "${f%.py}.kir" ] && echo "$f"
+		done
+		find samples -name '*.kir' -o -name '*.py' 2>/dev/null | sort
+	} | if [ -n "${SAN_FLAGS:-}" ]; then awk 'NR % 2 == 1'; else cat; fi
 }
 
 # ptx_kir SRC OUT: the module as kir (Python through kpyc).
