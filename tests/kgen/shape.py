@@ -3,7 +3,8 @@
 
 For every @wp.kernel of the given Python files: its lines (the body's
 non-blank, non-comment lines), kir operations (kpyc's output for the kernel
-and the funcs it calls, before any pass), loops (for, while), branches (if,
+and every func of its module, before any pass: the modules measured here
+hold one kernel each), loops (for, while), branches (if,
 elif, conditional expressions) and calls.  Prints, per group of files
 (--group NAME FILE... may repeat), the median and 90th percentile of each,
 and the share of kernels with a loop and with a branch.
