@@ -756,7 +756,7 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 	case TY_NOISE:
 		if (!typeeq(a, tscalar(S_U32)))
 			return fail(&c, "the state must be a uint32");
-		if (!(typeeq(b, tscalar(S_F32)) || (b.k == T_VEC && b.s == S_F32 && b.n <= 4)))
+		if (!((b.k == T_SCALAR || (b.k == T_VEC && b.n <= 4)) && f32s(m, b.s)))
 			return fail(&c, "the position must be a float32 or a float32 2-, 3- or 4-vector");
 		if (code == OP_NOISE && n != 2)
 			return fail(&c, "noise takes a state and a position");
@@ -768,23 +768,23 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 				if (!typeeq(in[i], tscalar(S_I32)))
 					return fail(&c, "the periods must be int32");
 		}
-		return one(out, tscalar(S_F32));
+		return one(out, tscalar(b.s));
 	case TY_CURLNOISE:
 		if (!typeeq(a, tscalar(S_U32)))
 			return fail(&c, "the state must be a uint32");
-		if (!(b.k == T_VEC && b.s == S_F32 && b.n >= 2 && b.n <= 4))
+		if (!(b.k == T_VEC && f32s(m, b.s) && b.n >= 2 && b.n <= 4))
 			return fail(&c, "the position must be a float32 2-, 3- or 4-vector");
 		if (n > 2 && !typeeq(in[2], tscalar(S_U32)))
 			return fail(&c, "octaves must be a uint32");
 		for (i = 3; i < n; i++)
-			if (!typeeq(in[i], tscalar(S_F32)))
+			if (!typeeq(in[i], tscalar(b.s)))
 				return fail(&c, "lacunarity and gain must be float32");
-		return one(out, tvec(b.n == 2 ? 2 : 3, S_F32));
+		return one(out, tvec(b.n == 2 ? 2 : 3, b.s));
 	case TY_NOISEGRAD: {
 		int dims;
 		if (!typeeq(a, tscalar(S_U32)))
 			return fail(&c, "the state must be a uint32");
-		if (!(typeeq(b, tscalar(S_F32)) || (b.k == T_VEC && b.s == S_F32 && b.n <= 4)))
+		if (!((b.k == T_SCALAR || (b.k == T_VEC && b.n <= 4)) && f32s(m, b.s)))
 			return fail(&c, "the position must be a float32 or a float32 2-, 3- or 4-vector");
 		dims = b.k == T_SCALAR ? 1 : b.n;
 		if (n != 2 && n != 2 + dims)
@@ -797,14 +797,14 @@ typeop(const Module *m, int code, const Type *in, int n, int attr, Type *out, Bu
 	case TY_CURLADJ:
 		if (!typeeq(a, tscalar(S_U32)))
 			return fail(&c, "the state must be a uint32");
-		if (!(b.k == T_VEC && b.s == S_F32 && b.n >= 2 && b.n <= 4))
+		if (!(b.k == T_VEC && f32s(m, b.s) && b.n >= 2 && b.n <= 4))
 			return fail(&c, "the position must be a float32 2-, 3- or 4-vector");
-		if (!typeeq(in[2], tvec(b.n == 2 ? 2 : 3, S_F32)))
+		if (!typeeq(in[2], tvec(b.n == 2 ? 2 : 3, b.s)))
 			return fail(&c, "the adjoint must have curlnoise's result type (vec2f for a 2-vector, else vec3f)");
 		if (n > 3 && !typeeq(in[3], tscalar(S_U32)))
 			return fail(&c, "octaves must be a uint32");
 		for (i = 4; i < n; i++)
-			if (!typeeq(in[i], tscalar(S_F32)))
+			if (!typeeq(in[i], tscalar(b.s)))
 				return fail(&c, "lacunarity and gain must be float32");
 		return one(out, b);
 	}

@@ -52,6 +52,17 @@ randf32r(S *s, Val *st, Val lo, Val hi)
 
 static Val F(S *s, double v) { return K(s, S_F32, v); }
 
+/* The float kind of noise's arithmetic: f32, or f64 once the module was
+ * widened (krun --double), as kpy/noise.h computes in the position's type
+ * T; FT is a constant of that kind. */
+static int fk(const S *s) { return s->m->widened ? S_F64 : S_F32; }
+static Val FT(S *s, double v) { return K(s, fk(s), v); }
+
+/* A helper's parameter and result kinds; FW: the module's float kind, for
+ * noise's helpers */
+enum { U = S_U32, I = S_I32, FL = S_F32, FW = -1 };
+static int hkind(const S *s, int k) { return k == FW ? fk(s) : k; }
+
 #define TWOPI_F 6.28318530717958647692 /* 2.0f * KPY_PI_F, exact in float */
 
 static Val callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nres);
@@ -380,25 +391,28 @@ gradient(S *s, Val state, int n, const Val *ix, Val *g)
 	}
 	if (n == 1) {
 		g[0] = randf32r(s, &idx, F(s, -1), F(s, 1));
-		return;
+	} else {
+		for (k = 0; k < n; k++)
+			t[k] = sub(s, randf32(s, &idx), F(s, 0.5));
+		vnormalize(s, t, n, g);
 	}
-	for (k = 0; k < n; k++)
-		t[k] = sub(s, randf32(s, &idx), F(s, 0.5));
-	vnormalize(s, t, n, g);
+	if (fk(s) != S_F32) /* drawn in float, as the runtime's, then widened */
+		for (k = 0; k < n; k++)
+			g[k] = cast(s, g[k], fk(s));
 }
 
 static Val
 smoother(S *s, Val t)
 {
 	/* t*t*t*(t*(t*6 - 15) + 10) */
-	return mul(s, mul(s, mul(s, t, t), t), add(s, mul(s, t, sub(s, mul(s, t, F(s, 6)), F(s, 15))), F(s, 10)));
+	return mul(s, mul(s, mul(s, t, t), t), add(s, mul(s, t, sub(s, mul(s, t, FT(s, 6)), FT(s, 15))), FT(s, 10)));
 }
 
 static Val
 smoothergrad(S *s, Val t)
 {
 	/* 30*t*t*(t*(t - 2) + 1) */
-	return mul(s, mul(s, mul(s, F(s, 30), t), t), add(s, mul(s, t, sub(s, t, F(s, 2))), F(s, 1)));
+	return mul(s, mul(s, mul(s, FT(s, 30), t), t), add(s, mul(s, t, sub(s, t, FT(s, 2))), FT(s, 1)));
 }
 
 static Val
@@ -449,7 +463,7 @@ noisecell(S *s, Val state, int n, const Val *i0, const Val *i1, const Val *d)
 		for (k = 0; k < n; k++) {
 			int hi = (c >> k) & 1;
 			ix[k] = hi ? i1[k] : i0[k];
-			dd[k] = hi ? sub(s, d[k], F(s, 1)) : d[k];
+			dd[k] = hi ? sub(s, d[k], FT(s, 1)) : d[k];
 		}
 		gradient(s, state, n, ix, g);
 		if (n == 1) {
@@ -480,14 +494,14 @@ noisegrad(S *s, Val state, int n, const Val *i0, const Val *i1, const Val *d, Va
 		for (k = 0; k < n; k++) {
 			int hi = (c >> k) & 1;
 			ix[k] = hi ? i1[k] : i0[k];
-			dd[k] = hi ? sub(s, d[k], F(s, 1)) : d[k];
+			dd[k] = hi ? sub(s, d[k], FT(s, 1)) : d[k];
 		}
 		gradient(s, state, n, ix, g[c]);
 		v[c] = vdot(s, dd, g[c], n);
 	}
 	for (k = 0; k < n; k++)
 		for (j = 0; j < n; j++)
-			e[k][j] = F(s, k == j);
+			e[k][j] = FT(s, k == j);
 	for (k = 0, m = 1 << n; k < n; k++, m = half) {
 		half = m / 2;
 		for (c = 0; c < half; c++) {
@@ -543,7 +557,7 @@ static void hpgrad4(S *s, const Val *p, Val *r) { hgrad(s, p, r, 4, true); }
 static Val
 smootherhess(S *s, Val t)
 {
-	return mul(s, mul(s, F(s, 60), t), add(s, mul(s, t, sub(s, mul(s, t, F(s, 2)), F(s, 3))), F(s, 1)));
+	return mul(s, mul(s, FT(s, 60), t), add(s, mul(s, t, sub(s, mul(s, t, FT(s, 2)), FT(s, 3))), FT(s, 1)));
 }
 
 /* One blend level of the noise with its gradient and Hessian (kpy/noise.h,
@@ -588,7 +602,7 @@ hhess(S *s, const Val *p, Val *r, int n)
 		for (k = 0; k < n; k++) {
 			int hi = (c >> k) & 1;
 			ix[k] = hi ? i1[k] : i0[k];
-			dd[k] = hi ? sub(s, d[k], F(s, 1)) : d[k];
+			dd[k] = hi ? sub(s, d[k], FT(s, 1)) : d[k];
 		}
 		gradient(s, p[0], n, ix, g);
 		lv[c].val = mul(s, dd[0], g[0]);
@@ -597,7 +611,7 @@ hhess(S *s, const Val *p, Val *r, int n)
 		for (i = 0; i < n; i++) {
 			lv[c].grad[i] = g[i];
 			for (j = 0; j < n; j++)
-				lv[c].hess[i][j] = F(s, 0);
+				lv[c].hess[i][j] = FT(s, 0);
 		}
 	}
 	for (k = 0, m = 1 << n; k < n; k++, m /= 2) {
@@ -632,14 +646,14 @@ octaveloop(S *s, Val octaves, Val state, int nsum, const Val **c)
 	init[1] = cast(s, octaves, S_I32);
 	init[2] = KI(s, S_I32, 1);
 	for (k = 0; k < nsum; k++) {
-		init[3 + k] = F(s, 0);
-		tys[k] = tscalar(S_F32);
+		init[3 + k] = FT(s, 0);
+		tys[k] = tscalar(fk(s));
 	}
-	init[3 + nsum] = F(s, 1); /* freq */
-	init[4 + nsum] = F(s, 1); /* amp */
+	init[3 + nsum] = FT(s, 1); /* freq */
+	init[4 + nsum] = FT(s, 1); /* amp */
 	init[5 + nsum] = state;
-	tys[nsum] = tscalar(S_F32);
-	tys[nsum + 1] = tscalar(S_F32);
+	tys[nsum] = tscalar(fk(s));
+	tys[nsum + 1] = tscalar(fk(s));
 	tys[nsum + 2] = tscalar(S_U32);
 	loop = emit(s, OP_FOR, init, 3 + ncar, tys, ncar);
 	pt[0] = tscalar(S_I32);
@@ -772,36 +786,35 @@ static void hcurl2(S *s, const Val *p, Val *r) { hcurl(s, p, r, 2); }
 static void hcurl3(S *s, const Val *p, Val *r) { hcurl(s, p, r, 3); }
 static void hcurl4(S *s, const Val *p, Val *r) { hcurl(s, p, r, 4); }
 
-enum { U = S_U32, I = S_I32, FL = S_F32 };
 
 static const Helper helpers[] = {
 	{"kpy_poisson", 2, 2, {U, FL}, {U, U}, hpoisson},
-	{"kpy_noise1", 2, 1, {U, FL}, {FL}, hnoise1},
-	{"kpy_noise2", 3, 1, {U, FL, FL}, {FL}, hnoise2},
-	{"kpy_noise3", 4, 1, {U, FL, FL, FL}, {FL}, hnoise3},
-	{"kpy_noise4", 5, 1, {U, FL, FL, FL, FL}, {FL}, hnoise4},
-	{"kpy_pnoise1", 3, 1, {U, FL, I}, {FL}, hpnoise1},
-	{"kpy_pnoise2", 5, 1, {U, FL, FL, I, I}, {FL}, hpnoise2},
-	{"kpy_pnoise3", 7, 1, {U, FL, FL, FL, I, I, I}, {FL}, hpnoise3},
-	{"kpy_pnoise4", 9, 1, {U, FL, FL, FL, FL, I, I, I, I}, {FL}, hpnoise4},
-	{"kpy_noise1_grad", 2, 1, {U, FL}, {FL}, hgrad1},
-	{"kpy_noise2_grad", 3, 2, {U, FL, FL}, {FL, FL}, hgrad2},
-	{"kpy_noise3_grad", 4, 3, {U, FL, FL, FL}, {FL, FL, FL}, hgrad3},
-	{"kpy_noise4_grad", 5, 4, {U, FL, FL, FL, FL}, {FL, FL, FL, FL}, hgrad4},
-	{"kpy_pnoise1_grad", 3, 1, {U, FL, I}, {FL}, hpgrad1},
-	{"kpy_pnoise2_grad", 5, 2, {U, FL, FL, I, I}, {FL, FL}, hpgrad2},
-	{"kpy_pnoise3_grad", 7, 3, {U, FL, FL, FL, I, I, I}, {FL, FL, FL}, hpgrad3},
-	{"kpy_pnoise4_grad", 9, 4, {U, FL, FL, FL, FL, I, I, I, I}, {FL, FL, FL, FL}, hpgrad4},
-	{"kpy_noise2_hess", 3, 4, {U, FL, FL}, {FL, FL, FL, FL}, hhess2},
-	{"kpy_noise3_hess", 4, 9, {U, FL, FL, FL}, {FL, FL, FL, FL, FL, FL, FL, FL, FL}, hhess3},
-	{"kpy_noise4_hess", 5, 16, {U, FL, FL, FL, FL},
-	 {FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL, FL}, hhess4},
-	{"kpy_curlnoise2_adj", 8, 2, {U, FL, FL, FL, FL, U, FL, FL}, {FL, FL}, hcurladj2},
-	{"kpy_curlnoise3_adj", 10, 3, {U, FL, FL, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurladj3},
-	{"kpy_curlnoise4_adj", 11, 4, {U, FL, FL, FL, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL, FL}, hcurladj4},
-	{"kpy_curlnoise2", 6, 2, {U, FL, FL, U, FL, FL}, {FL, FL}, hcurl2},
-	{"kpy_curlnoise3", 7, 3, {U, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurl3},
-	{"kpy_curlnoise4", 8, 3, {U, FL, FL, FL, FL, U, FL, FL}, {FL, FL, FL}, hcurl4},
+	{"kpy_noise1", 2, 1, {U, FW}, {FW}, hnoise1},
+	{"kpy_noise2", 3, 1, {U, FW, FW}, {FW}, hnoise2},
+	{"kpy_noise3", 4, 1, {U, FW, FW, FW}, {FW}, hnoise3},
+	{"kpy_noise4", 5, 1, {U, FW, FW, FW, FW}, {FW}, hnoise4},
+	{"kpy_pnoise1", 3, 1, {U, FW, I}, {FW}, hpnoise1},
+	{"kpy_pnoise2", 5, 1, {U, FW, FW, I, I}, {FW}, hpnoise2},
+	{"kpy_pnoise3", 7, 1, {U, FW, FW, FW, I, I, I}, {FW}, hpnoise3},
+	{"kpy_pnoise4", 9, 1, {U, FW, FW, FW, FW, I, I, I, I}, {FW}, hpnoise4},
+	{"kpy_noise1_grad", 2, 1, {U, FW}, {FW}, hgrad1},
+	{"kpy_noise2_grad", 3, 2, {U, FW, FW}, {FW, FW}, hgrad2},
+	{"kpy_noise3_grad", 4, 3, {U, FW, FW, FW}, {FW, FW, FW}, hgrad3},
+	{"kpy_noise4_grad", 5, 4, {U, FW, FW, FW, FW}, {FW, FW, FW, FW}, hgrad4},
+	{"kpy_pnoise1_grad", 3, 1, {U, FW, I}, {FW}, hpgrad1},
+	{"kpy_pnoise2_grad", 5, 2, {U, FW, FW, I, I}, {FW, FW}, hpgrad2},
+	{"kpy_pnoise3_grad", 7, 3, {U, FW, FW, FW, I, I, I}, {FW, FW, FW}, hpgrad3},
+	{"kpy_pnoise4_grad", 9, 4, {U, FW, FW, FW, FW, I, I, I, I}, {FW, FW, FW, FW}, hpgrad4},
+	{"kpy_noise2_hess", 3, 4, {U, FW, FW}, {FW, FW, FW, FW}, hhess2},
+	{"kpy_noise3_hess", 4, 9, {U, FW, FW, FW}, {FW, FW, FW, FW, FW, FW, FW, FW, FW}, hhess3},
+	{"kpy_noise4_hess", 5, 16, {U, FW, FW, FW, FW},
+	 {FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW, FW}, hhess4},
+	{"kpy_curlnoise2_adj", 8, 2, {U, FW, FW, FW, FW, U, FW, FW}, {FW, FW}, hcurladj2},
+	{"kpy_curlnoise3_adj", 10, 3, {U, FW, FW, FW, FW, FW, FW, U, FW, FW}, {FW, FW, FW}, hcurladj3},
+	{"kpy_curlnoise4_adj", 11, 4, {U, FW, FW, FW, FW, FW, FW, FW, U, FW, FW}, {FW, FW, FW, FW}, hcurladj4},
+	{"kpy_curlnoise2", 6, 2, {U, FW, FW, U, FW, FW}, {FW, FW}, hcurl2},
+	{"kpy_curlnoise3", 7, 3, {U, FW, FW, FW, U, FW, FW}, {FW, FW, FW}, hcurl3},
+	{"kpy_curlnoise4", 8, 3, {U, FW, FW, FW, FW, U, FW, FW}, {FW, FW, FW}, hcurl4},
 };
 
 static const Helper *
@@ -830,9 +843,9 @@ callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nre
 		Val p[11], r[16];
 		fi = (int)s->m->nfuncs - 1;
 		for (i = 0; i < h->nparams; i++)
-			p[i] = addparam(s->m, f, NULL, tscalar(h->ptys[i]), (Loc){0});
+			p[i] = addparam(s->m, f, NULL, tscalar(hkind(s, h->ptys[i])), (Loc){0});
 		for (i = 0; i < h->nrets; i++)
-			addret(s->m, f, tscalar(h->rtys[i]));
+			addret(s->m, f, tscalar(hkind(s, h->rtys[i])));
 		s->f = f;
 		s->r = &f->body;
 		s->loc = (Loc){0};
@@ -847,7 +860,7 @@ callhelper(S *s, const char *name, const Val *args, int nargs, Val *res, int nre
 	if (nargs != h->nparams || nres != h->nrets)
 		die("scalarize: helper %s called with %d arguments", name, nargs);
 	for (i = 0; i < h->nrets; i++)
-		rt[i] = tscalar(h->rtys[i]);
+		rt[i] = tscalar(hkind(s, h->rtys[i]));
 	op = emit(s, OP_CALL, args, nargs, rt, nres);
 	op->attr = fi;
 	for (i = 0; i < nres; i++)
@@ -872,8 +885,8 @@ xnoise(S *s, const Op *op, const L *in, L *out)
 		for (k = 0; k < in[2].n; k++)
 			a[na++] = in[2].v[k];
 		a[na++] = op->nargs > 3 ? in[3].v[0] : U32(s, 1);
-		a[na++] = op->nargs > 4 ? in[4].v[0] : F(s, 2);
-		a[na++] = op->nargs > 5 ? in[5].v[0] : F(s, 0.5);
+		a[na++] = op->nargs > 4 ? in[4].v[0] : FT(s, 2);
+		a[na++] = op->nargs > 5 ? in[5].v[0] : FT(s, 0.5);
 		snprintf(name, sizeof name, "kpy_curlnoise%d_adj", n);
 		callhelper(s, name, a, na, out[0].v, out[0].n);
 		return;
@@ -889,8 +902,8 @@ xnoise(S *s, const Op *op, const L *in, L *out)
 	}
 	if (op->code == OP_CURLNOISE) {
 		a[na++] = op->nargs > 2 ? in[2].v[0] : U32(s, 1);
-		a[na++] = op->nargs > 3 ? in[3].v[0] : F(s, 2);
-		a[na++] = op->nargs > 4 ? in[4].v[0] : F(s, 0.5);
+		a[na++] = op->nargs > 3 ? in[3].v[0] : FT(s, 2);
+		a[na++] = op->nargs > 4 ? in[4].v[0] : FT(s, 0.5);
 		snprintf(name, sizeof name, "kpy_curlnoise%d", n);
 		callhelper(s, name, a, na, out[0].v, out[0].n);
 		return;

@@ -39,9 +39,10 @@ static int nloaded;
  * element, struct field, constant) becomes f64, so that decompositions
  * take their f64 forms as in that build, and the ops Warp defines for
  * float32 only (quat_to_rpy, transform_twist, ...) are typed for f64 too
- * (Module.widened); the random number ops keep their f32 operands and
- * results, with a cast on either side, and so do the ops kir still types
- * for f32 only (noise: computed in double by that build, in float here).
+ * (Module.widened), and so is noise (computed in the position's type by
+ * scalarize's helpers, its lattice gradients drawn in float, as kpy/noise.h
+ * does); the random number ops keep their f32 operands and results, with a
+ * cast on either side, and so would any op kir still typed for f32 only.
  * Constants keep their values (already rounded to f32, as kcpu's literals
  * are). */
 
