@@ -141,6 +141,10 @@ famregion(Emit *e, const Func *f, const Region *r)
 			e->asserts = true;
 		for (j = 0; j < op->nres; j++)
 			e->fam |= typefam(f->vals[op->res[j]].ty);
+		/* a constant the ops no longer use (kir text has none) adds none */
+		for (j = 0; j < op->nargs; j++)
+			if (f->vals[op->args[j]].kind == V_CONST)
+				e->fam |= typefam(f->vals[op->args[j]].ty);
 		for (j = 0; j < op->nregs; j++)
 			famregion(e, f, &op->regs[j]);
 	}
@@ -330,10 +334,7 @@ emitnew(const Module *m, const EmitOpts *o)
 			e->fam |= typefam(f->vals[f->params[j]].ty);
 		for (j = 0; j < f->nrets; j++)
 			e->fam |= typefam(f->rets[j]);
-		for (j = 1; j < f->nvals; j++)
-			if (f->vals[j].kind == V_CONST)
-				e->fam |= typefam(f->vals[j].ty);
-		famregion(e, f, &f->body);
+		famregion(e, f, &f->body); /* and the constants the ops use */
 	}
 	for (i = 0; i < m->nstructs; i++)
 		for (j = 0; j < m->structs[i].nfields; j++)
