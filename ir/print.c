@@ -570,6 +570,31 @@ valname(Names *nm, Val v)
 }
 
 void
+modrename(Module *m)
+{
+	uint32_t i;
+	Val v;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		Func *f = m->funcs[i];
+		Names *nm = namesnew(m, f);
+
+		for (v = 1; v < f->nvals; v++) {
+			Value *x = &f->vals[v];
+			const char *s = nm->name[v];
+
+			if (!s)
+				continue; /* not printed: a constant, or unused */
+			if (*s >= '0' && *s <= '9')
+				x->name = NULL; /* a temporary, numbered when printed */
+			else if (!x->name || strcmp(x->name, s) != 0)
+				x->name = astrdup(m->arena, s);
+		}
+		namesfree(nm);
+	}
+}
+
+void
 printopline(Buf *out, Names *nm, const Op *op)
 {
 	Buf one = {0};
