@@ -238,6 +238,38 @@ static const char *const reserved[] = {
 	"min", "max", "swap",
 };
 
+/* The names no identifier may take (ops false: the reserved words; true:
+ * those and the module-level ones), built on the first call and read only
+ * after: the parents of every emitter's name sets, not copied into each
+ * set of each module (a process that emits many modules, kpyc --emit, pays
+ * once).  Not thread-safe on the first call. */
+static const NameSet *
+reservednames(bool ops)
+{
+	static NameSet words, modlevel;
+	static bool built;
+	uint32_t i;
+
+	if (!built) {
+		for (i = 0; i < countof(reserved); i++)
+			nsadd(&words, reserved[i]);
+		modlevel.parent = &words;
+		/* every op name is a kpy:: function; a user function of that
+		 * name would be found by argument-dependent lookup next to it */
+		for (i = 0; i < NOPS; i++)
+			nsadd(&modlevel, opinfo[i].name);
+		nsadd(&modlevel, "load");
+		nsadd(&modlevel, "store");
+		nsadd(&modlevel, "address");
+		nsadd(&modlevel, "view");
+		nsadd(&modlevel, "shape");
+		nsadd(&modlevel, "unravel");
+		nsadd(&modlevel, "array_t");
+		built = true;
+	}
+	return ops ? &modlevel : &words;
+}
+
 Emit *
 emitnew(const Module *m, const EmitOpts *o)
 {
@@ -247,34 +279,19 @@ emitnew(const Module *m, const EmitOpts *o)
 
 	e->m = m;
 	e->o = *o;
-	for (i = 0; i < countof(reserved); i++) {
-		nsadd(&e->global, reserved[i]);
-		nsadd(&e->locals, reserved[i]);
-	}
-	/* every op name is a kpy:: function; a user function of that name
-	 * would be found by argument-dependent lookup next to it */
-	for (i = 0; i < NOPS; i++)
-		nsadd(&e->global, opinfo[i].name);
-	nsadd(&e->global, "load");
-	nsadd(&e->global, "store");
-	nsadd(&e->global, "address");
-	nsadd(&e->global, "view");
-	nsadd(&e->global, "shape");
-	nsadd(&e->global, "unravel");
-	nsadd(&e->global, "array_t");
+	e->global.parent = reservednames(true);
+	e->locals.parent = reservednames(false);
 	e->sname = xcalloc(m->nstructs + 1, sizeof(char *));
 	e->field = xcalloc(m->nstructs + 1, sizeof(char **));
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *sd = &m->structs[i];
-		NameSet fs = {0};
+		NameSet fs = {.parent = reservednames(false)};
 		char *b = sanitize(sd->name, false);
 		e->sname[i] = uniqname(&e->global, b, NULL, 0);
 		nsadd(&e->global, e->sname[i]);
 		nsadd(&e->locals, e->sname[i]);
 		free(b);
 		e->field[i] = xcalloc(sd->nfields + 1, sizeof(char *));
-		for (j = 0; j < countof(reserved); j++)
-			nsadd(&fs, reserved[j]);
 		for (j = 0; j < sd->nfields; j++) {
 			b = sanitize(sd->fields[j].name, false);
 			e->field[i][j] = uniqname(&fs, b, NULL, 0);
