@@ -141,6 +141,10 @@ famregion(Emit *e, const Func *f, const Region *r)
 			e->asserts = true;
 		for (j = 0; j < op->nres; j++)
 			e->fam |= typefam(f->vals[op->res[j]].ty);
+		/* a constant the ops no longer use (kir text has none) adds none */
+		for (j = 0; j < op->nargs; j++)
+			if (f->vals[op->args[j]].kind == V_CONST)
+				e->fam |= typefam(f->vals[op->args[j]].ty);
 		for (j = 0; j < op->nregs; j++)
 			famregion(e, f, &op->regs[j]);
 	}
@@ -234,6 +238,38 @@ static const char *const reserved[] = {
 	"min", "max", "swap",
 };
 
+/* The names no identifier may take (ops false: the reserved words; true:
+ * those and the module-level ones), built on the first call and read only
+ * after: the parents of every emitter's name sets, not copied into each
+ * set of each module (a process that emits many modules, kpyc --emit, pays
+ * once).  Not thread-safe on the first call. */
+static const NameSet *
+reservednames(bool ops)
+{
+	static NameSet words, modlevel;
+	static bool built;
+	uint32_t i;
+
+	if (!built) {
+		for (i = 0; i < countof(reserved); i++)
+			nsadd(&words, reserved[i]);
+		modlevel.parent = &words;
+		/* every op name is a kpy:: function; a user function of that
+		 * name would be found by argument-dependent lookup next to it */
+		for (i = 0; i < NOPS; i++)
+			nsadd(&modlevel, opinfo[i].name);
+		nsadd(&modlevel, "load");
+		nsadd(&modlevel, "store");
+		nsadd(&modlevel, "address");
+		nsadd(&modlevel, "view");
+		nsadd(&modlevel, "shape");
+		nsadd(&modlevel, "unravel");
+		nsadd(&modlevel, "array_t");
+		built = true;
+	}
+	return ops ? &modlevel : &words;
+}
+
 Emit *
 emitnew(const Module *m, const EmitOpts *o)
 {
@@ -243,34 +279,19 @@ emitnew(const Module *m, const EmitOpts *o)
 
 	e->m = m;
 	e->o = *o;
-	for (i = 0; i < countof(reserved); i++) {
-		nsadd(&e->global, reserved[i]);
-		nsadd(&e->locals, reserved[i]);
-	}
-	/* every op name is a kpy:: function; a user function of that name
-	 * would be found by argument-dependent lookup next to it */
-	for (i = 0; i < NOPS; i++)
-		nsadd(&e->global, opinfo[i].name);
-	nsadd(&e->global, "load");
-	nsadd(&e->global, "store");
-	nsadd(&e->global, "address");
-	nsadd(&e->global, "view");
-	nsadd(&e->global, "shape");
-	nsadd(&e->global, "unravel");
-	nsadd(&e->global, "array_t");
+	e->global.parent = reservednames(true);
+	e->locals.parent = reservednames(false);
 	e->sname = xcalloc(m->nstructs + 1, sizeof(char *));
 	e->field = xcalloc(m->nstructs + 1, sizeof(char **));
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *sd = &m->structs[i];
-		NameSet fs = {0};
+		NameSet fs = {.parent = reservednames(false)};
 		char *b = sanitize(sd->name, false);
 		e->sname[i] = uniqname(&e->global, b, NULL, 0);
 		nsadd(&e->global, e->sname[i]);
 		nsadd(&e->locals, e->sname[i]);
 		free(b);
 		e->field[i] = xcalloc(sd->nfields + 1, sizeof(char *));
-		for (j = 0; j < countof(reserved); j++)
-			nsadd(&fs, reserved[j]);
 		for (j = 0; j < sd->nfields; j++) {
 			b = sanitize(sd->fields[j].name, false);
 			e->field[i][j] = uniqname(&fs, b, NULL, 0);
@@ -330,10 +351,7 @@ emitnew(const Module *m, const EmitOpts *o)
 			e->fam |= typefam(f->vals[f->params[j]].ty);
 		for (j = 0; j < f->nrets; j++)
 			e->fam |= typefam(f->rets[j]);
-		for (j = 1; j < f->nvals; j++)
-			if (f->vals[j].kind == V_CONST)
-				e->fam |= typefam(f->vals[j].ty);
-		famregion(e, f, &f->body);
+		famregion(e, f, &f->body); /* and the constants the ops use */
 	}
 	for (i = 0; i < m->nstructs; i++)
 		for (j = 0; j < m->structs[i].nfields; j++)

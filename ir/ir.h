@@ -568,6 +568,10 @@ Names *namesnew(const Module *m, const Func *f);
 void namesfree(Names *nm);
 const char *valname(Names *nm, Val v);
 void printopline(Buf *out, Names *nm, const Op *op);
+/* Give every value the name it has once the module is printed and parsed
+ * again: the printed spelling (%p.3: "p.3"), none for a temporary.  The
+ * in-process chain (kpyc --emit) names values as the pipe's text does. */
+void modrename(Module *m);
 /* Print a constant's value in kir syntax. */
 void printconst(Buf *out, const Module *m, const Func *f, Val v);
 /* Format a float so that it reads back to the same value of kind s. */

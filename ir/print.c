@@ -569,6 +569,77 @@ valname(Names *nm, Val v)
 	return name(nm, v);
 }
 
+/* ---- modrename: the names without the text ------------------------ */
+
+/* Give v its printed name, as pval does the first time v is printed: only
+ * named values (a temporary parses back as none, whatever its number). */
+static void
+rnval(Names *nm, Val v)
+{
+	if (v && v < nm->f->nvals && nm->f->vals[v].kind != V_CONST && nm->f->vals[v].name)
+		name(nm, v);
+}
+
+/* The values of r's ops in the order pop prints them: results, then the
+ * operands and region values (for: index, bounds, then each carried value
+ * and its init), then the regions. */
+static void
+rnregion(Names *nm, const Region *r)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < r->n; i++) {
+		const Op *op = r->ops[i];
+		for (j = 0; j < op->nres; j++)
+			rnval(nm, op->res[j]);
+		if (op->code == OP_FOR || op->code == OP_WHILE) {
+			int first = op->code == OP_FOR, skip = first ? 2 : 0;
+			if (first) {
+				rnval(nm, op->params[0]);
+				for (j = 0; j < 3 && j < op->nargs; j++)
+					rnval(nm, op->args[j]);
+			}
+			for (j = first; j < op->nparams; j++) {
+				rnval(nm, op->params[j]);
+				if (j + skip < op->nargs)
+					rnval(nm, op->args[j + skip]);
+			}
+		} else {
+			for (j = 0; j < op->nargs; j++)
+				rnval(nm, op->args[j]);
+		}
+		for (j = 0; j < op->nregs; j++)
+			rnregion(nm, &op->regs[j]);
+	}
+}
+
+void
+modrename(Module *m)
+{
+	uint32_t i;
+	Val v;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		Func *f = m->funcs[i];
+		Names nm;
+
+		namesinit(&nm, m, f, 0);
+		for (v = 0; v < f->nparams; v++)
+			rnval(&nm, f->params[v]);
+		rnregion(&nm, &f->body);
+		for (v = 1; v < f->nvals; v++) {
+			Value *x = &f->vals[v];
+			const char *s = nm.name[v];
+
+			/* a temporary stays one; a value never printed keeps its name */
+			if (s && strcmp(x->name, s) != 0)
+				x->name = astrdup(m->arena, s);
+		}
+		namesfini(&nm);
+	}
+}
+
 void
 printopline(Buf *out, Names *nm, const Op *op)
 {

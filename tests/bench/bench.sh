@@ -4,7 +4,9 @@
 #
 #  codegen  .py -> CUDA C++ forward and backward: kpyc | kopt -p ad,O | kcuda
 #           (tests/bench/chain.sh), one process chain per module and one
-#           chain over all, in kernels per second of CPU time on one core,
+#           chain over all, then the same chain in one process (kpyc -p ad,O
+#           --emit=cuda, no kir text) per module and over all, in kernels
+#           per second of CPU time on one core,
 #           against Warp's ModuleBuilder + codegen("cuda") on the same
 #           modules in one process (tests/bench/warpcodegen.py): the real
 #           modules of tests/cuda/bench and tests/warp/kernels, then kgen's
@@ -63,12 +65,16 @@ codegen() {
 	bash "$S/tests/bench/chain.sh" "$B" -r "$rep" "${ok[@]}" >"$tmp/chain" || { say "$what: chain failed"; return; }
 	per=$(awk -v n="$n" '$1 == "per" { printf "%.1f", n / ($3 + $4) }' "$tmp/chain")
 	one=$(awk -v n="$n" '$1 == "one" { printf "%.1f", n / ($3 + $4) }' "$tmp/chain")
+	kper=$(awk -v n="$n" '$1 == "kper" { printf "%.1f", n / ($3 + $4) }' "$tmp/chain")
+	kone=$(awk -v n="$n" '$1 == "kone" { printf "%.1f", n / ($3 + $4) }' "$tmp/chain")
 	local anchor="-"
 	[ "$ws" != "-" ] && anchor=$(awk -v n="$wk" -v t="$ws" 'BEGIN { printf "%.1f", n / t }')
 	local wname="Warp ModuleBuilder+codegen"
 	[ -n "$WARPPY" ] || wname="Warp: no warp-lang in the test venv"
 	row "codegen .py -> CUDA fwd+bwd, $what: ${#ok[@]} modules, $n kernels, chain per module" "$per" "$anchor" "$wname" "/s" "ratio>=30"
 	row "codegen .py -> CUDA fwd+bwd, $what: one chain over all" "$one" "$anchor" "$wname" "/s" "ratio>=30"
+	row "codegen .py -> CUDA fwd+bwd, $what: kpyc --emit=cuda (one process) per module" "$kper" "$anchor" "$wname" "/s" "ratio>=30"
+	row "codegen .py -> CUDA fwd+bwd, $what: kpyc --emit=cuda over all" "$kone" "$anchor" "$wname" "/s" "ratio>=30"
 }
 
 say "codegen throughput (real modules)"

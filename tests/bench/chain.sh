@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tests/bench/chain.sh BUILD-DIR [-r N] FILE.py... — the time of kpy's codegen chain,
-# kpyc | kopt -p ad,O | kcuda (CUDA C++, forward and backward), on one core
+# kpyc | kopt -p ad,O | kcuda (CUDA C++, forward and backward), and of the same
+# chain in one process (kpyc -p ad,O --emit=cuda), on one core
 # (a benchmark, not a test; `make bench` and samples/bench-dataset.sh):
 #   per WALL USER SYS   one process chain per file
 #   one WALL USER SYS   one chain over all the files
+#   kper WALL USER SYS  kpyc -p ad,O --emit=cuda (in one process) per file
+#   kone WALL USER SYS  the same over all the files
 # in seconds (/usr/bin/time), per pass: with -r N each is run N times and the
 # times divided by N (/usr/bin/time counts in hundredths).  CPU time (user + system) is the figure that
 # does not depend on what else the machine runs.  Exits 1 if a chain fails.
@@ -27,6 +30,15 @@ export B R
 	set -o pipefail
 	for r in $(seq "$R"); do "$B/kpyc" "$@" | "$B/kopt" -p ad,O 2>/dev/null | "$B/kcuda" >/dev/null || exit 1; done
 	' chain "$@"
-for p in per one; do
+# the same chain in one process (kpyc -p ad,O --emit=cuda, no kir text)
+# shellcheck disable=SC2016
+/usr/bin/time -o "$tmp/kper" -f "%e %U %S" $pin bash -c '
+	for r in $(seq "$R"); do for f in "$@"; do "$B/kpyc" -p ad,O --emit=cuda "$f" >/dev/null 2>&1 || exit 1; done; done
+	' chain "$@"
+# shellcheck disable=SC2016
+/usr/bin/time -o "$tmp/kone" -f "%e %U %S" $pin bash -c '
+	for r in $(seq "$R"); do "$B/kpyc" -p ad,O --emit=cuda "$@" >/dev/null 2>&1 || exit 1; done
+	' chain "$@"
+for p in per one kper kone; do
 	tail -1 "$tmp/$p" | awk -v p=$p -v r="$R" '{ printf "%s %.4f %.4f %.4f\n", p, $1 / r, $2 / r, $3 / r }'
 done
