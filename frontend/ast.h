@@ -240,7 +240,18 @@ typedef struct TySpec {
 	Type ty;
 	bool any;      /* typing.Any: matches every type */
 	bool anydtype; /* array(dtype=Any): matches arrays of ty.nd dimensions */
+	bool gen;      /* a pattern of Warp's generic annotations: wp.Float,
+	                * wp.Int, wp.Scalar (ty a scalar), vector(Any, float),
+	                * vector(3, wp.Int), matrix((Any, Any), float) (ty a
+	                * vector or matrix): anyn, dclass */
+	uint8_t anyn;   /* gen: 1 any length (rows), 2 any columns */
+	uint8_t dclass; /* gen: the components' class, DC_* */
 } TySpec;
+
+enum { DC_EXACT, DC_FLOAT, DC_INT, DC_SCALAR }; /* TySpec.dclass */
+
+/* Is s a generic annotation (typing.Any, array(dtype=Any), a pattern)? */
+static inline bool specgeneric(const TySpec *s) { return s->any || s->anydtype || s->gen; }
 
 typedef struct GVal {
 	int kind;            /* G_* */
@@ -501,6 +512,7 @@ bool gvaltype(const GVal *g, TySpec *out);
 /* Does concrete type t fit the parameter annotation s (Warp's
  * type_matches_template)? */
 bool specfits(const TySpec *s, Type t);
+const char *specstring(Arena *a, const Module *m, const TySpec *s, const char *any);
 /* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
 const char *wptypename(const Module *m, Type t);
 /* A name for t that is a valid identifier part (function instance names). */

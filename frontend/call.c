@@ -18,11 +18,7 @@
 static const char *
 specname(Ctx *c, const TySpec *s)
 {
-	if (s->any)
-		return "Any";
-	if (s->anydtype)
-		return aprintf(c->tmp, "array(ndim=%d, dtype=Any)", s->ty.nd);
-	return wptypename(c->m, s->ty);
+	return specstring(c->tmp, c->m, s, "Any");
 }
 
 /* Bind the arguments to fd's parameters; false if they do not fit. */
@@ -213,7 +209,7 @@ call(Ctx *c, Node *e, int want, bool used)
 		break;
 	case G_TYPE: {
 		Args a;
-		if (fn.g.spec.any || fn.g.spec.anydtype) {
+		if (specgeneric(&fn.g.spec)) {
 			serr(c, e->loc, "a generic type cannot be constructed");
 			return xnone();
 		}

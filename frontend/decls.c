@@ -42,7 +42,7 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 			kerr(k, s->c->loc, "struct fields cannot have default values");
 		if (!evaltype(k, f, s->b, &ts, false))
 			continue;
-		if (ts.any || ts.anydtype) {
+		if (specgeneric(&ts)) {
 			kerr(k, s->b->loc, "struct fields cannot be generic (typing.Any)");
 			continue;
 		}
@@ -66,7 +66,9 @@ sametypes(const FuncDecl *a, const FuncDecl *b)
 		return false;
 	for (i = 0; i < a->nparams; i++) {
 		const TySpec *x = &a->params[i].spec, *y = &b->params[i].spec;
-		if (x->any != y->any || x->anydtype != y->anydtype)
+		if (x->any != y->any || x->anydtype != y->anydtype || x->gen != y->gen)
+			return false;
+		if (x->gen && (x->anyn != y->anyn || x->dclass != y->dclass || !typeeq(x->ty, y->ty)))
 			return false;
 		if (!x->any && !(x->anydtype ? x->ty.nd == y->ty.nd : typeeq(x->ty, y->ty)))
 			return false;
@@ -121,7 +123,7 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 		} else if (!evaltype(k, f, p->a, &pp->spec, false)) {
 			fd->bad = true;
 		}
-		if (pp->spec.any || pp->spec.anydtype)
+		if (specgeneric(&pp->spec))
 			fd->generic = true;
 		if (p->b) {
 			pp->hasdflt = true;
@@ -162,7 +164,7 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 					fd->bad = true;
 					break;
 				}
-				if (fd->rets[j].any || fd->rets[j].anydtype) {
+				if (specgeneric(&fd->rets[j])) {
 					/* a generic result: known from the body */
 					fd->hasret = false;
 				}

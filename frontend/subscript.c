@@ -900,7 +900,7 @@ attribute(Ctx *c, Node *e)
 			v.s = aprintf(c->k->a, "%s.%s", g.s, e->s);
 			return xg(v, e->loc);
 		}
-		if (g.kind == G_TYPE && !g.spec.any) {
+		if (g.kind == G_TYPE && !g.spec.any && !g.spec.gen) {
 			Node tmp = *e;
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)
