@@ -213,6 +213,13 @@ call(Ctx *c, Node *e, int want, bool used)
 			serr(c, e->loc, "a generic type cannot be constructed");
 			return xnone();
 		}
+		if (typeeq(fn.g.spec.ty, tscalar(S_U64)) && e->l1.n == 1 && e->l2.n == 0 && e->l1.v[0]->kind == E_INT &&
+		    !e->l1.v[0]->big && e->l1.v[0]->u > (uint64_t)INT64_MAX) {
+			/* wp.uint64(0xFF51AFD7ED558CCD): Warp's uint64 constant of a
+			 * Python int above int64's range (elsewhere such a literal is
+			 * an error: kpyc's literals are int64) */
+			return xval(cint(c->m, c->f, S_U64, (int64_t)e->l1.v[0]->u));
+		}
 		if (!evalargs(c, e, &a))
 			return xnone();
 		r = construct(c, fn.g.spec.ty, &a, e->loc, e->a->kind == E_ATTR ? e->a->s : e->a->kind == E_NAME ? e->a->s : "type");
