@@ -137,7 +137,10 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 	}
 	if (def->a && !(def->a->kind == E_NONE)) {
 		Node *r = def->a;
-		if (fd->kernel) {
+		GVal rg = fd->kernel ? geval(k, f, r, true) : gnone();
+		if (fd->kernel && rg.kind == G_PYNAME && strcmp(rg.s, "types.NoneType") == 0) {
+			/* -> types.NoneType: Warp's None annotation too */
+		} else if (fd->kernel) {
 			kerr(k, r->loc, "'%s': Warp kernels cannot return values. Write results to output arguments, and "
 			     "omit the return annotation or use `-> None`.", def->s);
 			fd->bad = true;
