@@ -246,12 +246,17 @@ typedef struct TySpec {
 	                * vector or matrix): anyn, dclass */
 	uint8_t anyn;   /* gen: 1 any length (rows), 2 any columns */
 	uint8_t dclass; /* gen: the components' class, DC_* */
+	bool tup;       /* a function parameter's tuple[T, U], tuple[T, ...]:
+	                 * ntup element specs telts (tupvar: telts[0], any count) */
+	bool tupvar;
+	int ntup;
+	const struct TySpec *telts;
 } TySpec;
 
 enum { DC_EXACT, DC_FLOAT, DC_INT, DC_SCALAR }; /* TySpec.dclass */
 
 /* Is s a generic annotation (typing.Any, array(dtype=Any), a pattern)? */
-static inline bool specgeneric(const TySpec *s) { return s->any || s->anydtype || s->gen; }
+static inline bool specgeneric(const TySpec *s) { return s->any || s->anydtype || s->gen || s->tup; }
 
 typedef struct GVal {
 	int kind;            /* G_* */
@@ -299,7 +304,9 @@ typedef struct Param {
 
 /* One compiled instance of a function for concrete argument types. */
 typedef struct Inst {
-	Type *args;          /* argument types */
+	Type *args;          /* argument types (a tuple argument's elements in turn) */
+	int *tup;            /* NULL, or per parameter: 0 a value, n a tuple of n */
+	int nargs;           /* entries of args */
 	Func *f;             /* the kir function (NULL if it failed) */
 	int fidx;            /* its index in Module.funcs (until the final sort) */
 	bool busy;           /* being compiled (a call to it is recursion) */
@@ -582,6 +589,8 @@ typedef struct X {
 	GVal g;             /* X_G */
 	struct X *elts;     /* X_TUPLE */
 	int n;
+	bool results;       /* X_TUPLE: a call's several results, which Warp
+	                     * passes on as a tuple only once bound to a local */
 	const char *name;   /* the expression is this local variable */
 	Loc loc;
 } X;
@@ -640,6 +649,7 @@ void semamodule(Kpyc *k);
 /* The instance of fd for argument types args (compiling it if new);
  * NULL after an error. */
 Inst *instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc);
+Inst *instantiatet(Kpyc *k, FuncDecl *fd, const Type *args, const int *tup, Loc callloc);
 
 /* Shared by the files of sema.c's part (sema.c, env.c, liveness.c,
  * control.c, det.c). */

@@ -254,6 +254,7 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 	{
 		X x = xnone();
 		x.k = X_TUPLE;
+		x.results = true;
 		x.n = nr;
 		x.elts = aalloc(c->tmp, (size_t)nr * sizeof *x.elts);
 		for (i = 0; i < nr; i++)
@@ -292,6 +293,7 @@ tidcall(Ctx *c, Args *a, int want, Loc loc)
 	{
 		X x = xnone();
 		x.k = X_TUPLE;
+		x.results = true;
 		x.n = n;
 		x.elts = aalloc(c->tmp, (size_t)n * sizeof *x.elts);
 		for (i = 0; i < n; i++)

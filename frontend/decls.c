@@ -57,6 +57,51 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 	gbind(k, f, cls->s, v, cls->oploc);
 }
 
+/* Is annotation e tuple[...] or typing.Tuple[...]? */
+static bool
+tupleannot(Kpyc *k, FileCtx *f, Node *e)
+{
+	GVal g;
+
+	if (e->kind != E_SUBSCRIPT)
+		return false;
+	g = geval(k, f, e->a, true);
+	return g.kind == G_PYNAME && (strcmp(g.s, "builtins.tuple") == 0 || strcmp(g.s, "typing.Tuple") == 0);
+}
+
+/* A function parameter's tuple[T, U, ...] or tuple[T, ...] (any count of
+ * T): each element's annotation in turn. */
+static bool
+tuplespec(Kpyc *k, FileCtx *f, Node *e, TySpec *out)
+{
+	NodeList *l = &e->l1;
+	TySpec *elts;
+	uint32_t i, n = l->n;
+
+	memset(out, 0, sizeof *out);
+	out->tup = true;
+	if (n == 2 && l->v[1]->kind == E_ELLIPSIS) {
+		out->tupvar = true;
+		n = 1;
+	}
+	if (n == 0) {
+		kerr(k, e->loc, "an empty tuple annotation is not supported");
+		return false;
+	}
+	elts = aalloc(k->a, n * sizeof *elts);
+	for (i = 0; i < n; i++) {
+		if (l->v[i]->kind == E_ELLIPSIS || tupleannot(k, f, l->v[i])) {
+			kerr(k, l->v[i]->loc, "kpyc reads tuple[T, U] and tuple[T, ...] of types (no nested tuples)");
+			return false;
+		}
+		if (!evaltype(k, f, l->v[i], &elts[i], false))
+			return false;
+	}
+	out->ntup = (int)n;
+	out->telts = elts;
+	return true;
+}
+
 static bool
 sametypes(const FuncDecl *a, const FuncDecl *b)
 {
@@ -70,6 +115,18 @@ sametypes(const FuncDecl *a, const FuncDecl *b)
 			return false;
 		if (x->gen && (x->anyn != y->anyn || x->dclass != y->dclass || !typeeq(x->ty, y->ty)))
 			return false;
+		if (x->tup != y->tup || (x->tup && (x->tupvar != y->tupvar || x->ntup != y->ntup)))
+			return false;
+		if (x->tup) {
+			int j;
+			for (j = 0; j < x->ntup; j++) {
+				const TySpec *p = &x->telts[j], *q = &y->telts[j];
+				if (p->any != q->any || p->anydtype != q->anydtype || p->gen != q->gen ||
+				    p->anyn != q->anyn || p->dclass != q->dclass || !typeeq(p->ty, q->ty))
+					return false;
+			}
+			continue;
+		}
 		if (!x->any && !(x->anydtype ? x->ty.nd == y->ty.nd : typeeq(x->ty, y->ty)))
 			return false;
 	}
@@ -120,6 +177,14 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 			else
 				kerr(k, p->loc, "parameter '%s' of @wp.func %s needs a type annotation", p->s, def->s);
 			fd->bad = true;
+		} else if (tupleannot(k, f, p->a)) {
+			if (fd->kernel) {
+				kerr(k, p->a->loc, "kernel parameter '%s' cannot be a tuple (Warp passes tuples to functions only)",
+				     p->s);
+				fd->bad = true;
+			} else if (!tuplespec(k, f, p->a, &pp->spec)) {
+				fd->bad = true;
+			}
 		} else if (!evaltype(k, f, p->a, &pp->spec, false)) {
 			fd->bad = true;
 		}

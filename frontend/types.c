@@ -311,6 +311,8 @@ specfits(const TySpec *s, Type t)
 		return t.k != T_STR;
 	if (s->anydtype)
 		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	if (s->tup)
+		return false; /* a tuple annotation takes tuples only (call.c) */
 	if (s->gen) {
 		/* Warp's type_matches_template: the kind, the sides the pattern
 		 * fixes, the components' class (Float, Int, Scalar: no bool) */
@@ -342,6 +344,16 @@ specstring(Arena *a, const Module *m, const TySpec *s, const char *any)
 		return any;
 	if (s->anydtype)
 		return aprintf(a, "array(ndim=%d, dtype=%s)", s->ty.nd, any);
+	if (s->tup) {
+		Buf b = {0};
+		const char *r;
+		int i;
+		for (i = 0; i < s->ntup; i++)
+			bufprintf(&b, "%s%s", i ? ", " : "", specstring(a, m, &s->telts[i], any));
+		r = aprintf(a, "tuple[%s%s]", b.s ? b.s : "", s->tupvar ? ", ..." : "");
+		buffree(&b);
+		return r;
+	}
 	if (!s->gen)
 		return wptypename(m, s->ty);
 	d = s->dclass == DC_EXACT ? wptypename(m, tscalar(s->ty.s)) : dc[s->dclass];
