@@ -77,3 +77,16 @@ def generic_vec_param(v: wp.types.vector(Any, float), x: wp.array(dtype=float), 
 
 wp.overload(generic_vec_param, {"v": wp.vec2})
 wp.overload(generic_vec_param, {"v": wp.vec4})
+
+
+@wp.kernel
+def type_attrs(a: wp.array(dtype=Any), out: wp.array(dtype=Any)):
+    # type(a).dtype: the array type's element type; a.dtype.dtype: its scalar
+    i = wp.tid()
+    z = type(a[i])()
+    c = type(a).dtype(a[i]) * a.dtype.dtype(2.0)
+    out[i] = c + z
+
+
+wp.overload(type_attrs, [wp.array(dtype=wp.vec3), wp.array(dtype=wp.vec3)])
+wp.overload(type_attrs, [wp.array(dtype=wp.mat22d), wp.array(dtype=wp.mat22d)])
