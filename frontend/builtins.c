@@ -928,6 +928,127 @@ staticcall(Ctx *c, Node *e, const char *name)
 	return x;
 }
 
+/* wp.lower_bound(arr, value), wp.lower_bound(arr, begin, end, value):
+ * Warp's binary search (array.h) over a 1-D array of a scalar type,
+ * compiled as its loop:
+ *   lower = begin; upper = end - 1
+ *   while lower < upper:
+ *       mid = lower + (upper - lower) / 2
+ *       if arr[mid] < value: lower = mid + 1  else: upper = mid
+ *   return lower
+ * (Warp's upper bound is end - 1: a value above every element gives
+ * end - 1, not end). */
+static X
+lowerbound(Ctx *c, Args *a, Loc loc)
+{
+	Val arr, value, lo, hi, one, v[3], lh[2], mid, cond, nlo, nhi;
+	Type tys[2] = {tscalar(S_I32), tscalar(S_I32)}, at, vt;
+	Region *parent = c->b.r;
+	Op *op;
+	int i;
+	Buf tl = {0};
+	bool ok = !a->nk && (a->n == 2 || a->n == 4);
+
+	for (i = 0; ok && i < a->n; i++)
+		ok = a->pos[i].k == X_VAL;
+	if (ok) {
+		at = vty(c->f, a->pos[0].v);
+		vt = vty(c->f, a->pos[a->n - 1].v);
+		ok = at.k == T_ARRAY && at.nd == 1 && at.ek == T_SCALAR && at.s != S_BOOL && typeeq(vt, telem(at));
+		for (i = 1; ok && i < a->n - 1; i++)
+			ok = typeeq(vty(c->f, a->pos[i].v), tscalar(S_I32));
+	}
+	if (!ok && a->n >= 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_ARRAY &&
+	    vty(c->f, a->pos[0].v).nd != 1) {
+		/* Warp compiles it and asserts ndim == 1 in debug builds only */
+		serr(c, loc, "wp.lower_bound searches a 1-D array (Warp's asserts arr.ndim == 1); kpyc does not "
+		     "compile it for %d dimensions", vty(c->f, a->pos[0].v).nd);
+		return xnone();
+	}
+	if (!ok) {
+		for (i = 0; i < a->n; i++)
+			bufprintf(&tl, "%s%s", i ? ", " : "",
+			          a->pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[i].v)) : "?");
+		serr(c, loc, "Couldn't find function overload for 'lower_bound' that matched inputs with types: [%s]",
+		     tl.s ? tl.s : "");
+		buffree(&tl);
+		return xnone();
+	}
+	arr = a->pos[0].v;
+	value = a->pos[a->n - 1].v;
+	one = cint(c->m, c->f, S_I32, 1);
+	if (a->n == 4) {
+		lo = a->pos[1].v;
+		v[0] = a->pos[2].v;
+	} else {
+		Op *sh = emitop(c, OP_SHAPE, &arr, 1, 0, tvoid(), loc, "lower_bound");
+		if (!sh)
+			return xnone();
+		lo = cint(c->m, c->f, S_I32, 0);
+		v[0] = sh->res[0];
+	}
+	v[1] = one;
+	if (!(hi = emit1(c, OP_SUB, v, 2, loc, "lower_bound")))
+		return xnone();
+	lh[0] = lo;
+	lh[1] = hi;
+	op = mkop(c->m, c->f, OP_WHILE, lh, 2, tys, 2, loc);
+	opsetparams(c->m, c->f, op, tys, 2);
+	opsetregions(c->m, op, 2);
+	/* the condition: lower < upper */
+	c->b.r = &op->regs[0];
+	cond = emit1(c, OP_LT, op->params, 2, loc, "lower_bound");
+	if (cond)
+		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, &cond, 1, NULL, 0, loc));
+	/* the body */
+	c->b.r = &op->regs[1];
+	v[0] = op->params[1];
+	v[1] = op->params[0];
+	ok = cond && (v[0] = emit1(c, OP_SUB, v, 2, loc, "lower_bound"));
+	if (ok) {
+		v[1] = cint(c->m, c->f, S_I32, 2);
+		ok = (v[1] = emit1(c, OP_DIV, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = op->params[0];
+		ok = (mid = emit1(c, OP_ADD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = arr;
+		v[1] = mid;
+		ok = (v[0] = emit1(c, OP_LOAD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[1] = value;
+		ok = (cond = emit1(c, OP_LT, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = mid;
+		v[1] = one;
+		ok = (v[1] = emit1(c, OP_ADD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = cond;
+		v[2] = op->params[0];
+		ok = (nlo = emit1(c, OP_WHERE, v, 3, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[1] = op->params[1];
+		v[2] = mid;
+		ok = (nhi = emit1(c, OP_WHERE, v, 3, loc, "lower_bound"));
+	}
+	if (ok) {
+		lh[0] = nlo;
+		lh[1] = nhi;
+		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, lh, 2, NULL, 0, loc));
+	}
+	c->b.r = parent;
+	if (!ok)
+		return xnone();
+	regpush(c->m, parent, op);
+	return xval(op->res[0]);
+}
+
 X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -995,6 +1116,8 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return expectnear(c, &a, loc);
 	if (strcmp(name, "len") == 0)
 		return lencall(c, &a, loc);
+	if (!pyname && strcmp(name, "lower_bound") == 0)
+		return lowerbound(c, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
 	    strcmp(name, "transformation") == 0)
 		return factory(c, name, &a, loc);
