@@ -62,7 +62,7 @@ OUT_OF_SCOPE = [  # (feature, pattern over the unit's text)
     ("BVH queries", r"\bbvh_\w+\s*\(|\bwp\.Bvh\b"),
     ("hash-grid queries", r"\bhash_grid_\w+\s*\(|\bwp\.HashGrid\b"),
     ("textures", r"\b[Tt]exture\w*"),
-    ("indexed arrays", r"\bindexedarray\w*"),
+    ("indexed arrays", r"\bindexed\w*array\w*"),  # indexedarray, indexedfabricarray
     ("fabric arrays", r"\bfabric\w*array\w*"),
     ("native snippets", r"\bfunc_native\b"),
     ("wp.Function parameters", r"\bwp\.Function\b"),
