@@ -1049,6 +1049,126 @@ lowerbound(Ctx *c, Args *a, Loc loc)
 	return xval(op->res[0]);
 }
 
+/* Emit op code over n operands (0 if an operand or the op failed). */
+static Val
+cpop(Ctx *c, int code, Val x, Val y, Val z, int n, Loc loc)
+{
+	Val v[3] = {x, y, z};
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!v[i])
+			return 0;
+	return emit1(c, code, v, n, loc, "closest_point_edge_edge");
+}
+
+/* Warp's diff_product(a, b, c, d) (intersect.h): a*b - c*d with the
+ * rounding error of c*d compensated, fmaf(a, b, -cd) + fmaf(-c, d, cd). */
+static Val
+diffproduct(Ctx *c, Val a, Val b, Val cc, Val d, Loc loc)
+{
+	Val cd = cpop(c, OP_MUL, cc, d, 0, 2, loc);
+	Val diff = cpop(c, OP_FMA, a, b, cpop(c, OP_NEG, cd, 0, 0, 1, loc), 3, loc);
+	Val err = cpop(c, OP_FMA, cpop(c, OP_NEG, cc, 0, 0, 1, loc), d, cd, 3, loc);
+	return cpop(c, OP_ADD, diff, err, 0, 2, loc);
+}
+
+/* wp.closest_point_edge_edge(p1, q1, p2, q2, epsilon) -> vec3(s, t, dist):
+ * Warp's branches (intersect.h: both edges points; edge 1 a point; edge 2
+ * a point; the general case with s from diff_product's num/denom when
+ * denom > 0, t corrected to 0 or 1 with s recomputed) compiled as
+ * selects.  A branch not taken divides by 1 instead of its possibly zero
+ * divisor, so every value is finite and the derivative of the selected
+ * branch (autodiff of these ops) is not spoiled by a NaN of another;
+ * Warp's own adjoint is analytic and damped where denom is tiny. */
+static X
+closestedges(Ctx *c, Args *a, Loc loc)
+{
+	static const char *const names[5] = {"p1", "q1", "p2", "q2", "epsilon"};
+	X x[5];
+	bool have[5] = {false};
+	Val p1, q1, p2, q2, eps, d1, d2, r, A, E, F, C, B, dg1, dg2, one, zero, es, as, den, num, posd, dens, sinit,
+	    tinit, sE, sF, tlo, thi, sD, tD, tB, s, t, c1, c2, dist, v[3];
+	Type f32 = tscalar(S_F32), v3 = tvec(3, S_F32);
+	Buf tl = {0};
+	Op *op;
+	int i, j;
+	bool ok = a->n <= 5;
+
+	for (i = 0; ok && i < a->n; i++) {
+		x[i] = a->pos[i];
+		have[i] = true;
+	}
+	for (i = 0; ok && i < a->nk; i++) {
+		for (j = 0; j < 5 && strcmp(names[j], a->kw[i]) != 0; j++)
+			;
+		ok = j < 5 && !have[j];
+		if (ok) {
+			x[j] = a->kx[i];
+			have[j] = true;
+		}
+	}
+	for (i = 0; ok && i < 5; i++)
+		ok = have[i] && x[i].k == X_VAL && typeeq(vty(c->f, x[i].v), i < 4 ? v3 : f32);
+	if (!ok) {
+		for (i = 0; i < a->n; i++)
+			bufprintf(&tl, "%s%s", i ? ", " : "",
+			          a->pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[i].v)) : "?");
+		for (i = 0; i < a->nk; i++)
+			bufprintf(&tl, "%s%s=%s", i || a->n ? ", " : "", a->kw[i],
+			          a->kx[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->kx[i].v)) : "?");
+		serr(c, loc, "Couldn't find function overload for 'closest_point_edge_edge' that matched inputs with "
+		     "types: [%s]", tl.s ? tl.s : "");
+		buffree(&tl);
+		return xnone();
+	}
+	p1 = x[0].v, q1 = x[1].v, p2 = x[2].v, q2 = x[3].v, eps = x[4].v;
+	one = cfloat(c->m, c->f, S_F32, 1.0);
+	zero = cfloat(c->m, c->f, S_F32, 0.0);
+	d1 = cpop(c, OP_SUB, q1, p1, 0, 2, loc);
+	d2 = cpop(c, OP_SUB, q2, p2, 0, 2, loc);
+	r = cpop(c, OP_SUB, p1, p2, 0, 2, loc);
+	A = cpop(c, OP_DOT, d1, d1, 0, 2, loc);
+	E = cpop(c, OP_DOT, d2, d2, 0, 2, loc);
+	F = cpop(c, OP_DOT, d2, r, 0, 2, loc);
+	C = cpop(c, OP_DOT, d1, r, 0, 2, loc);
+	B = cpop(c, OP_DOT, d1, d2, 0, 2, loc);
+	dg1 = cpop(c, OP_LE, A, eps, 0, 2, loc);
+	dg2 = cpop(c, OP_LE, E, eps, 0, 2, loc);
+	/* divisors: e where edge 2 is not a point, a where edge 1 is not */
+	es = cpop(c, OP_WHERE, dg2, one, E, 3, loc);
+	as = cpop(c, OP_WHERE, dg1, one, A, 3, loc);
+	/* the general case */
+	den = diffproduct(c, A, E, B, B, loc);
+	num = diffproduct(c, B, F, C, E, loc);
+	posd = cpop(c, OP_GT, den, zero, 0, 2, loc);
+	dens = cpop(c, OP_WHERE, posd, den, one, 3, loc);
+	sinit = cpop(c, OP_WHERE, posd, cpop(c, OP_CLAMP, cpop(c, OP_DIV, num, dens, 0, 2, loc), zero, one, 3, loc), zero,
+	             3, loc);
+	tinit = cpop(c, OP_DIV, cpop(c, OP_ADD, cpop(c, OP_MUL, B, sinit, 0, 2, loc), F, 0, 2, loc), es, 0, 2, loc);
+	sE = cpop(c, OP_CLAMP, cpop(c, OP_DIV, cpop(c, OP_NEG, C, 0, 0, 1, loc), as, 0, 2, loc), zero, one, 3, loc);
+	sF = cpop(c, OP_CLAMP, cpop(c, OP_DIV, cpop(c, OP_SUB, B, C, 0, 2, loc), as, 0, 2, loc), zero, one, 3, loc);
+	tlo = cpop(c, OP_LT, tinit, zero, 0, 2, loc);
+	thi = cpop(c, OP_GT, tinit, one, 0, 2, loc);
+	sD = cpop(c, OP_WHERE, tlo, sE, cpop(c, OP_WHERE, thi, sF, sinit, 3, loc), 3, loc);
+	tD = cpop(c, OP_WHERE, tlo, zero, cpop(c, OP_WHERE, thi, one, tinit, 3, loc), 3, loc);
+	/* edge 1 a point: t = clamp(f / e, 0, 1); edge 2 a point: s = sE */
+	tB = cpop(c, OP_CLAMP, cpop(c, OP_DIV, F, es, 0, 2, loc), zero, one, 3, loc);
+	s = cpop(c, OP_WHERE, dg1, zero, cpop(c, OP_WHERE, dg2, sE, sD, 3, loc), 3, loc);
+	t = cpop(c, OP_WHERE, dg1, cpop(c, OP_WHERE, dg2, zero, tB, 3, loc), cpop(c, OP_WHERE, dg2, zero, tD, 3, loc), 3,
+	         loc);
+	c1 = cpop(c, OP_ADD, p1, cpop(c, OP_MUL, s, d1, 0, 2, loc), 0, 2, loc);
+	c2 = cpop(c, OP_ADD, p2, cpop(c, OP_MUL, t, d2, 0, 2, loc), 0, 2, loc);
+	dist = cpop(c, OP_LENGTH, cpop(c, OP_SUB, c2, c1, 0, 2, loc), 0, 0, 1, loc);
+	if (!dist)
+		return xnone();
+	v[0] = s;
+	v[1] = t;
+	v[2] = dist;
+	op = emitop(c, OP_VEC, v, 3, 0, v3, loc, "closest_point_edge_edge");
+	return op ? xval(op->res[0]) : xnone();
+}
+
 X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -1118,6 +1238,8 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return lencall(c, &a, loc);
 	if (!pyname && strcmp(name, "lower_bound") == 0)
 		return lowerbound(c, &a, loc);
+	if (!pyname && strcmp(name, "closest_point_edge_edge") == 0)
+		return closestedges(c, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
 	    strcmp(name, "transformation") == 0)
 		return factory(c, name, &a, loc);
