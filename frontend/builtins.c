@@ -1049,6 +1049,35 @@ lowerbound(Ctx *c, Args *a, Loc loc)
 	return xval(op->res[0]);
 }
 
+/* wp.sample_cdf(state, cdf): Warp's rand.h, u = randf(state) (the state
+ * variable takes the new state), then lower_bound(cdf, u) over a float32
+ * array. */
+static X
+samplecdf(Ctx *c, Node *e, Args *a, Loc loc)
+{
+	Args r, lb;
+	X u;
+
+	if (a->nk || a->n != 2 || a->pos[0].k != X_VAL || a->pos[1].k != X_VAL ||
+	    !typeeq(vty(c->f, a->pos[0].v), tscalar(S_U32)) ||
+	    !typeeq(vty(c->f, a->pos[1].v), tarray(tscalar(S_F32), 1))) {
+		serr(c, loc, "Couldn't find function overload for 'sample_cdf' that matched inputs with types: [%s, %s]",
+		     a->n > 0 && a->pos[0].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[0].v)) : "?",
+		     a->n > 1 && a->pos[1].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[1].v)) : "?");
+		return xnone();
+	}
+	r = *a;
+	r.n = 1;
+	u = generic(c, OP_RANDF, "randf", &r, loc, e);
+	if (u.k != X_VAL)
+		return xnone();
+	lb = *a;
+	lb.pos = aalloc(c->tmp, 2 * sizeof *lb.pos);
+	lb.pos[0] = a->pos[1];
+	lb.pos[1] = u;
+	return lowerbound(c, &lb, loc);
+}
+
 /* Emit op code over n operands (0 if an operand or the op failed). */
 static Val
 cpop(Ctx *c, int code, Val x, Val y, Val z, int n, Loc loc)
@@ -1240,6 +1269,8 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return lowerbound(c, &a, loc);
 	if (!pyname && strcmp(name, "closest_point_edge_edge") == 0)
 		return closestedges(c, &a, loc);
+	if (!pyname && strcmp(name, "sample_cdf") == 0)
+		return samplecdf(c, e, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
 	    strcmp(name, "transformation") == 0)
 		return factory(c, name, &a, loc);
