@@ -840,12 +840,51 @@ staticarith(Ctx *c, Node *e)
 		if (a.k == X_NONE || e->op == U_POS)
 			return a;
 		return binop(c, B_SUB, xval(cint(c->m, c->f, S_I32, 0)), a, e->loc, e->loc);
+	case E_SUBSCRIPT: {
+		/* L[i] of a module list or tuple of integer constants and the
+		 * index i of an unrolled loop whose values are all in range:
+		 * in each copy Warp reads L[i]; kpy selects it */
+		GVal l;
+		Bind *bd;
+		const LoopCtx *lp;
+		Val r, iv;
+		int k;
+		if (e->l1.n != 1 || e->tcomma || e->l1.v[0]->kind != E_NAME)
+			break;
+		bd = envfind(&c->env, e->l1.v[0]->s);
+		lp = loopof(c, e->l1.v[0]->s);
+		if (!bd || !bd->hasrange || !lp || !lp->unrolled || bd->poison)
+			break;
+		l = geval(c->k, c->file, e->a, true);
+		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n)
+			break;
+		for (k = 0; k < l.n; k++)
+			if (l.elts[k].kind != G_CONST || l.elts[k].spec.ty.k != T_SCALAR || !l.elts[k].lit.ok ||
+			    !l.elts[k].lit.isint || l.elts[k].lit.i < INT32_MIN || l.elts[k].lit.i > INT32_MAX)
+				break;
+		if (k < l.n)
+			break;
+		a = expr(c, e->l1.v[0]);
+		if (a.k == X_NONE || !(iv = xvalue(c, a, e->l1.v[0]->loc)))
+			return xnone();
+		r = cint(c->m, c->f, S_I32, l.elts[bd->hi].lit.i);
+		for (k = (int)bd->hi - 1; k >= (int)bd->lo && r; k--) {
+			Val w[3], eq[2] = {iv, cint(c->m, c->f, vty(c->f, iv).s, k)};
+			if (!(w[0] = emit1(c, OP_EQ, eq, 2, e->loc, "wp.static")))
+				return xnone();
+			w[1] = cint(c->m, c->f, S_I32, l.elts[k].lit.i);
+			w[2] = r;
+			r = emit1(c, OP_WHERE, w, 3, e->loc, "wp.static");
+		}
+		return r ? xval(r) : xnone();
+	}
 	default:
 		break;
 	}
 	serr(c, e->loc, "wp.static() over the index of an unrolled loop: kpyc evaluates only +, -, * of the "
-	     "indices and integer constants, %% and // of an index by a positive integer, comparisons and float()/int() "
-	     "of those (Warp evaluates the expression in each unrolled copy)");
+	     "indices and integer constants, %% and // of an index by a positive integer, L[i] of a module list of "
+	     "integers, comparisons and float()/int() of those (Warp evaluates the expression in each unrolled "
+	     "copy)");
 	return xnone();
 }
 
