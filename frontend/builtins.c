@@ -481,6 +481,19 @@ printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 			op = emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "print");
 			return op ? void_x() : xnone();
 		}
+		if (vty(c->f, v[0]).k == T_ARRAY) {
+			/* Warp has no print of an array: its builtin.h catch-all
+			 * template prints this line */
+			Val f;
+			if (sep) {
+				serr(c, loc, "print() of an array with end=: kpyc prints an array (Warp's \"<type without "
+				     "print implementation>\" line) without end=");
+				return xnone();
+			}
+			f = cstr(c->m, c->f, pctescape(c, "<type without print implementation>", true));
+			op = emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "print");
+			return op ? void_x() : xnone();
+		}
 		op = emitop(c, OP_PRINT, v, 1, 0, tvoid(), loc, "print");
 		if (!op)
 			candidates(c, "print");
