@@ -131,7 +131,7 @@ typearg(Ctx *c, X *x, Loc loc, Type *t)
 {
 	TySpec ts;
 
-	if (x->k == X_G && gvaltype(&x->g, &ts) && !ts.any && !ts.anydtype) {
+	if (x->k == X_G && gvaltype(&x->g, &ts) && !specgeneric(&ts)) {
 		*t = ts.ty;
 		return true;
 	}

@@ -240,7 +240,23 @@ typedef struct TySpec {
 	Type ty;
 	bool any;      /* typing.Any: matches every type */
 	bool anydtype; /* array(dtype=Any): matches arrays of ty.nd dimensions */
+	bool gen;      /* a pattern of Warp's generic annotations: wp.Float,
+	                * wp.Int, wp.Scalar (ty a scalar), vector(Any, float),
+	                * vector(3, wp.Int), matrix((Any, Any), float) (ty a
+	                * vector or matrix): anyn, dclass */
+	uint8_t anyn;   /* gen: 1 any length (rows), 2 any columns */
+	uint8_t dclass; /* gen: the components' class, DC_* */
+	bool tup;       /* a function parameter's tuple[T, U], tuple[T, ...]:
+	                 * ntup element specs telts (tupvar: telts[0], any count) */
+	bool tupvar;
+	int ntup;
+	const struct TySpec *telts;
 } TySpec;
+
+enum { DC_EXACT, DC_FLOAT, DC_INT, DC_SCALAR }; /* TySpec.dclass */
+
+/* Is s a generic annotation (typing.Any, array(dtype=Any), a pattern)? */
+static inline bool specgeneric(const TySpec *s) { return s->any || s->anydtype || s->gen || s->tup; }
 
 typedef struct GVal {
 	int kind;            /* G_* */
@@ -288,7 +304,9 @@ typedef struct Param {
 
 /* One compiled instance of a function for concrete argument types. */
 typedef struct Inst {
-	Type *args;          /* argument types */
+	Type *args;          /* argument types (a tuple argument's elements in turn) */
+	int *tup;            /* NULL, or per parameter: 0 a value, n a tuple of n */
+	int nargs;           /* entries of args */
 	Func *f;             /* the kir function (NULL if it failed) */
 	int fidx;            /* its index in Module.funcs (until the final sort) */
 	bool busy;           /* being compiled (a call to it is recursion) */
@@ -501,6 +519,7 @@ bool gvaltype(const GVal *g, TySpec *out);
 /* Does concrete type t fit the parameter annotation s (Warp's
  * type_matches_template)? */
 bool specfits(const TySpec *s, Type t);
+const char *specstring(Arena *a, const Module *m, const TySpec *s, const char *any);
 /* Warp's spelling of a type for messages: float32, vec3f, array(dtype=float32, ndim=2) */
 const char *wptypename(const Module *m, Type t);
 /* A name for t that is a valid identifier part (function instance names). */
@@ -570,6 +589,8 @@ typedef struct X {
 	GVal g;             /* X_G */
 	struct X *elts;     /* X_TUPLE */
 	int n;
+	bool results;       /* X_TUPLE: a call's several results, which Warp
+	                     * passes on as a tuple only once bound to a local */
 	const char *name;   /* the expression is this local variable */
 	Loc loc;
 } X;
@@ -628,6 +649,7 @@ void semamodule(Kpyc *k);
 /* The instance of fd for argument types args (compiling it if new);
  * NULL after an error. */
 Inst *instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc);
+Inst *instantiatet(Kpyc *k, FuncDecl *fd, const Type *args, const int *tup, Loc callloc);
 
 /* Shared by the files of sema.c's part (sema.c, env.c, liveness.c,
  * control.c, det.c). */

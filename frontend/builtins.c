@@ -254,6 +254,7 @@ generic(Ctx *c, int code, const char *name, Args *a, Loc loc, Node *e)
 	{
 		X x = xnone();
 		x.k = X_TUPLE;
+		x.results = true;
 		x.n = nr;
 		x.elts = aalloc(c->tmp, (size_t)nr * sizeof *x.elts);
 		for (i = 0; i < nr; i++)
@@ -292,6 +293,7 @@ tidcall(Ctx *c, Args *a, int want, Loc loc)
 	{
 		X x = xnone();
 		x.k = X_TUPLE;
+		x.results = true;
 		x.n = n;
 		x.elts = aalloc(c->tmp, (size_t)n * sizeof *x.elts);
 		for (i = 0; i < n; i++)
@@ -476,6 +478,19 @@ printcall(Ctx *c, Args *a, Loc loc, bool isprintf)
 			return xnone();
 		if (vty(c->f, v[0]).k == T_STR) {
 			Val f = cstr(c->m, c->f, pctescape(c, c->m->strs[val(c->f, v[0])->c[0].u], true));
+			op = emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "print");
+			return op ? void_x() : xnone();
+		}
+		if (vty(c->f, v[0]).k == T_ARRAY) {
+			/* Warp has no print of an array: its builtin.h catch-all
+			 * template prints this line */
+			Val f;
+			if (sep) {
+				serr(c, loc, "print() of an array with end=: kpyc prints an array (Warp's \"<type without "
+				     "print implementation>\" line) without end=");
+				return xnone();
+			}
+			f = cstr(c->m, c->f, pctescape(c, "<type without print implementation>", true));
 			op = emitop(c, OP_PRINTF, &f, 1, 0, tvoid(), loc, "print");
 			return op ? void_x() : xnone();
 		}
@@ -838,12 +853,51 @@ staticarith(Ctx *c, Node *e)
 		if (a.k == X_NONE || e->op == U_POS)
 			return a;
 		return binop(c, B_SUB, xval(cint(c->m, c->f, S_I32, 0)), a, e->loc, e->loc);
+	case E_SUBSCRIPT: {
+		/* L[i] of a module list or tuple of integer constants and the
+		 * index i of an unrolled loop whose values are all in range:
+		 * in each copy Warp reads L[i]; kpy selects it */
+		GVal l;
+		Bind *bd;
+		const LoopCtx *lp;
+		Val r, iv;
+		int k;
+		if (e->l1.n != 1 || e->tcomma || e->l1.v[0]->kind != E_NAME)
+			break;
+		bd = envfind(&c->env, e->l1.v[0]->s);
+		lp = loopof(c, e->l1.v[0]->s);
+		if (!bd || !bd->hasrange || !lp || !lp->unrolled || bd->poison)
+			break;
+		l = geval(c->k, c->file, e->a, true);
+		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n)
+			break;
+		for (k = 0; k < l.n; k++)
+			if (l.elts[k].kind != G_CONST || l.elts[k].spec.ty.k != T_SCALAR || !l.elts[k].lit.ok ||
+			    !l.elts[k].lit.isint || l.elts[k].lit.i < INT32_MIN || l.elts[k].lit.i > INT32_MAX)
+				break;
+		if (k < l.n)
+			break;
+		a = expr(c, e->l1.v[0]);
+		if (a.k == X_NONE || !(iv = xvalue(c, a, e->l1.v[0]->loc)))
+			return xnone();
+		r = cint(c->m, c->f, S_I32, l.elts[bd->hi].lit.i);
+		for (k = (int)bd->hi - 1; k >= (int)bd->lo && r; k--) {
+			Val w[3], eq[2] = {iv, cint(c->m, c->f, vty(c->f, iv).s, k)};
+			if (!(w[0] = emit1(c, OP_EQ, eq, 2, e->loc, "wp.static")))
+				return xnone();
+			w[1] = cint(c->m, c->f, S_I32, l.elts[k].lit.i);
+			w[2] = r;
+			r = emit1(c, OP_WHERE, w, 3, e->loc, "wp.static");
+		}
+		return r ? xval(r) : xnone();
+	}
 	default:
 		break;
 	}
 	serr(c, e->loc, "wp.static() over the index of an unrolled loop: kpyc evaluates only +, -, * of the "
-	     "indices and integer constants, %% and // of an index by a positive integer, comparisons and float()/int() "
-	     "of those (Warp evaluates the expression in each unrolled copy)");
+	     "indices and integer constants, %% and // of an index by a positive integer, L[i] of a module list of "
+	     "integers, comparisons and float()/int() of those (Warp evaluates the expression in each unrolled "
+	     "copy)");
 	return xnone();
 }
 
@@ -926,6 +980,276 @@ staticcall(Ctx *c, Node *e, const char *name)
 	return x;
 }
 
+/* wp.lower_bound(arr, value), wp.lower_bound(arr, begin, end, value):
+ * Warp's binary search (array.h) over a 1-D array of a scalar type,
+ * compiled as its loop:
+ *   lower = begin; upper = end - 1
+ *   while lower < upper:
+ *       mid = lower + (upper - lower) / 2
+ *       if arr[mid] < value: lower = mid + 1  else: upper = mid
+ *   return lower
+ * (Warp's upper bound is end - 1: a value above every element gives
+ * end - 1, not end). */
+static X
+lowerbound(Ctx *c, Args *a, Loc loc)
+{
+	Val arr, value, lo, hi, one, v[3], lh[2], mid, cond, nlo, nhi;
+	Type tys[2] = {tscalar(S_I32), tscalar(S_I32)}, at, vt;
+	Region *parent = c->b.r;
+	Op *op;
+	int i;
+	Buf tl = {0};
+	bool ok = !a->nk && (a->n == 2 || a->n == 4);
+
+	for (i = 0; ok && i < a->n; i++)
+		ok = a->pos[i].k == X_VAL;
+	if (ok) {
+		at = vty(c->f, a->pos[0].v);
+		vt = vty(c->f, a->pos[a->n - 1].v);
+		ok = at.k == T_ARRAY && at.nd == 1 && at.ek == T_SCALAR && at.s != S_BOOL && typeeq(vt, telem(at));
+		for (i = 1; ok && i < a->n - 1; i++)
+			ok = typeeq(vty(c->f, a->pos[i].v), tscalar(S_I32));
+	}
+	if (!ok && a->n >= 1 && a->pos[0].k == X_VAL && vty(c->f, a->pos[0].v).k == T_ARRAY &&
+	    vty(c->f, a->pos[0].v).nd != 1) {
+		/* Warp compiles it and asserts ndim == 1 in debug builds only */
+		serr(c, loc, "wp.lower_bound searches a 1-D array (Warp's asserts arr.ndim == 1); kpyc does not "
+		     "compile it for %d dimensions", vty(c->f, a->pos[0].v).nd);
+		return xnone();
+	}
+	if (!ok) {
+		for (i = 0; i < a->n; i++)
+			bufprintf(&tl, "%s%s", i ? ", " : "",
+			          a->pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[i].v)) : "?");
+		serr(c, loc, "Couldn't find function overload for 'lower_bound' that matched inputs with types: [%s]",
+		     tl.s ? tl.s : "");
+		buffree(&tl);
+		return xnone();
+	}
+	arr = a->pos[0].v;
+	value = a->pos[a->n - 1].v;
+	one = cint(c->m, c->f, S_I32, 1);
+	if (a->n == 4) {
+		lo = a->pos[1].v;
+		v[0] = a->pos[2].v;
+	} else {
+		Op *sh = emitop(c, OP_SHAPE, &arr, 1, 0, tvoid(), loc, "lower_bound");
+		if (!sh)
+			return xnone();
+		lo = cint(c->m, c->f, S_I32, 0);
+		v[0] = sh->res[0];
+	}
+	v[1] = one;
+	if (!(hi = emit1(c, OP_SUB, v, 2, loc, "lower_bound")))
+		return xnone();
+	lh[0] = lo;
+	lh[1] = hi;
+	op = mkop(c->m, c->f, OP_WHILE, lh, 2, tys, 2, loc);
+	opsetparams(c->m, c->f, op, tys, 2);
+	opsetregions(c->m, op, 2);
+	/* the condition: lower < upper */
+	c->b.r = &op->regs[0];
+	cond = emit1(c, OP_LT, op->params, 2, loc, "lower_bound");
+	if (cond)
+		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, &cond, 1, NULL, 0, loc));
+	/* the body */
+	c->b.r = &op->regs[1];
+	v[0] = op->params[1];
+	v[1] = op->params[0];
+	ok = cond && (v[0] = emit1(c, OP_SUB, v, 2, loc, "lower_bound"));
+	if (ok) {
+		v[1] = cint(c->m, c->f, S_I32, 2);
+		ok = (v[1] = emit1(c, OP_DIV, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = op->params[0];
+		ok = (mid = emit1(c, OP_ADD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = arr;
+		v[1] = mid;
+		ok = (v[0] = emit1(c, OP_LOAD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[1] = value;
+		ok = (cond = emit1(c, OP_LT, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = mid;
+		v[1] = one;
+		ok = (v[1] = emit1(c, OP_ADD, v, 2, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[0] = cond;
+		v[2] = op->params[0];
+		ok = (nlo = emit1(c, OP_WHERE, v, 3, loc, "lower_bound"));
+	}
+	if (ok) {
+		v[1] = op->params[1];
+		v[2] = mid;
+		ok = (nhi = emit1(c, OP_WHERE, v, 3, loc, "lower_bound"));
+	}
+	if (ok) {
+		lh[0] = nlo;
+		lh[1] = nhi;
+		regpush(c->m, c->b.r, mkop(c->m, c->f, OP_YIELD, lh, 2, NULL, 0, loc));
+	}
+	c->b.r = parent;
+	if (!ok)
+		return xnone();
+	regpush(c->m, parent, op);
+	return xval(op->res[0]);
+}
+
+/* wp.sample_cdf(state, cdf): Warp's rand.h, u = randf(state) (the state
+ * variable takes the new state), then lower_bound(cdf, u) over a float32
+ * array. */
+static X
+samplecdf(Ctx *c, Node *e, Args *a, Loc loc)
+{
+	Args r, lb;
+	X u;
+
+	if (a->nk || a->n != 2 || a->pos[0].k != X_VAL || a->pos[1].k != X_VAL ||
+	    !typeeq(vty(c->f, a->pos[0].v), tscalar(S_U32)) ||
+	    !typeeq(vty(c->f, a->pos[1].v), tarray(tscalar(S_F32), 1))) {
+		serr(c, loc, "Couldn't find function overload for 'sample_cdf' that matched inputs with types: [%s, %s]",
+		     a->n > 0 && a->pos[0].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[0].v)) : "?",
+		     a->n > 1 && a->pos[1].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[1].v)) : "?");
+		return xnone();
+	}
+	r = *a;
+	r.n = 1;
+	u = generic(c, OP_RANDF, "randf", &r, loc, e);
+	if (u.k != X_VAL)
+		return xnone();
+	lb = *a;
+	lb.pos = aalloc(c->tmp, 2 * sizeof *lb.pos);
+	lb.pos[0] = a->pos[1];
+	lb.pos[1] = u;
+	return lowerbound(c, &lb, loc);
+}
+
+/* Emit op code over n operands (0 if an operand or the op failed). */
+static Val
+cpop(Ctx *c, int code, Val x, Val y, Val z, int n, Loc loc)
+{
+	Val v[3] = {x, y, z};
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!v[i])
+			return 0;
+	return emit1(c, code, v, n, loc, "closest_point_edge_edge");
+}
+
+/* Warp's diff_product(a, b, c, d) (intersect.h): a*b - c*d with the
+ * rounding error of c*d compensated, fmaf(a, b, -cd) + fmaf(-c, d, cd). */
+static Val
+diffproduct(Ctx *c, Val a, Val b, Val cc, Val d, Loc loc)
+{
+	Val cd = cpop(c, OP_MUL, cc, d, 0, 2, loc);
+	Val diff = cpop(c, OP_FMA, a, b, cpop(c, OP_NEG, cd, 0, 0, 1, loc), 3, loc);
+	Val err = cpop(c, OP_FMA, cpop(c, OP_NEG, cc, 0, 0, 1, loc), d, cd, 3, loc);
+	return cpop(c, OP_ADD, diff, err, 0, 2, loc);
+}
+
+/* wp.closest_point_edge_edge(p1, q1, p2, q2, epsilon) -> vec3(s, t, dist):
+ * Warp's branches (intersect.h: both edges points; edge 1 a point; edge 2
+ * a point; the general case with s from diff_product's num/denom when
+ * denom > 0, t corrected to 0 or 1 with s recomputed) compiled as
+ * selects.  A branch not taken divides by 1 instead of its possibly zero
+ * divisor, so every value is finite and the derivative of the selected
+ * branch (autodiff of these ops) is not spoiled by a NaN of another;
+ * Warp's own adjoint is analytic and damped where denom is tiny. */
+static X
+closestedges(Ctx *c, Args *a, Loc loc)
+{
+	static const char *const names[5] = {"p1", "q1", "p2", "q2", "epsilon"};
+	X x[5];
+	bool have[5] = {false};
+	Val p1, q1, p2, q2, eps, d1, d2, r, A, E, F, C, B, dg1, dg2, one, zero, es, as, den, num, posd, dens, sinit,
+	    tinit, sE, sF, tlo, thi, sD, tD, tB, s, t, c1, c2, dist, v[3];
+	Type f32 = tscalar(S_F32), v3 = tvec(3, S_F32);
+	Buf tl = {0};
+	Op *op;
+	int i, j;
+	bool ok = a->n <= 5;
+
+	for (i = 0; ok && i < a->n; i++) {
+		x[i] = a->pos[i];
+		have[i] = true;
+	}
+	for (i = 0; ok && i < a->nk; i++) {
+		for (j = 0; j < 5 && strcmp(names[j], a->kw[i]) != 0; j++)
+			;
+		ok = j < 5 && !have[j];
+		if (ok) {
+			x[j] = a->kx[i];
+			have[j] = true;
+		}
+	}
+	for (i = 0; ok && i < 5; i++)
+		ok = have[i] && x[i].k == X_VAL && typeeq(vty(c->f, x[i].v), i < 4 ? v3 : f32);
+	if (!ok) {
+		for (i = 0; i < a->n; i++)
+			bufprintf(&tl, "%s%s", i ? ", " : "",
+			          a->pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->pos[i].v)) : "?");
+		for (i = 0; i < a->nk; i++)
+			bufprintf(&tl, "%s%s=%s", i || a->n ? ", " : "", a->kw[i],
+			          a->kx[i].k == X_VAL ? wptypename(c->m, vty(c->f, a->kx[i].v)) : "?");
+		serr(c, loc, "Couldn't find function overload for 'closest_point_edge_edge' that matched inputs with "
+		     "types: [%s]", tl.s ? tl.s : "");
+		buffree(&tl);
+		return xnone();
+	}
+	p1 = x[0].v, q1 = x[1].v, p2 = x[2].v, q2 = x[3].v, eps = x[4].v;
+	one = cfloat(c->m, c->f, S_F32, 1.0);
+	zero = cfloat(c->m, c->f, S_F32, 0.0);
+	d1 = cpop(c, OP_SUB, q1, p1, 0, 2, loc);
+	d2 = cpop(c, OP_SUB, q2, p2, 0, 2, loc);
+	r = cpop(c, OP_SUB, p1, p2, 0, 2, loc);
+	A = cpop(c, OP_DOT, d1, d1, 0, 2, loc);
+	E = cpop(c, OP_DOT, d2, d2, 0, 2, loc);
+	F = cpop(c, OP_DOT, d2, r, 0, 2, loc);
+	C = cpop(c, OP_DOT, d1, r, 0, 2, loc);
+	B = cpop(c, OP_DOT, d1, d2, 0, 2, loc);
+	dg1 = cpop(c, OP_LE, A, eps, 0, 2, loc);
+	dg2 = cpop(c, OP_LE, E, eps, 0, 2, loc);
+	/* divisors: e where edge 2 is not a point, a where edge 1 is not */
+	es = cpop(c, OP_WHERE, dg2, one, E, 3, loc);
+	as = cpop(c, OP_WHERE, dg1, one, A, 3, loc);
+	/* the general case */
+	den = diffproduct(c, A, E, B, B, loc);
+	num = diffproduct(c, B, F, C, E, loc);
+	posd = cpop(c, OP_GT, den, zero, 0, 2, loc);
+	dens = cpop(c, OP_WHERE, posd, den, one, 3, loc);
+	sinit = cpop(c, OP_WHERE, posd, cpop(c, OP_CLAMP, cpop(c, OP_DIV, num, dens, 0, 2, loc), zero, one, 3, loc), zero,
+	             3, loc);
+	tinit = cpop(c, OP_DIV, cpop(c, OP_ADD, cpop(c, OP_MUL, B, sinit, 0, 2, loc), F, 0, 2, loc), es, 0, 2, loc);
+	sE = cpop(c, OP_CLAMP, cpop(c, OP_DIV, cpop(c, OP_NEG, C, 0, 0, 1, loc), as, 0, 2, loc), zero, one, 3, loc);
+	sF = cpop(c, OP_CLAMP, cpop(c, OP_DIV, cpop(c, OP_SUB, B, C, 0, 2, loc), as, 0, 2, loc), zero, one, 3, loc);
+	tlo = cpop(c, OP_LT, tinit, zero, 0, 2, loc);
+	thi = cpop(c, OP_GT, tinit, one, 0, 2, loc);
+	sD = cpop(c, OP_WHERE, tlo, sE, cpop(c, OP_WHERE, thi, sF, sinit, 3, loc), 3, loc);
+	tD = cpop(c, OP_WHERE, tlo, zero, cpop(c, OP_WHERE, thi, one, tinit, 3, loc), 3, loc);
+	/* edge 1 a point: t = clamp(f / e, 0, 1); edge 2 a point: s = sE */
+	tB = cpop(c, OP_CLAMP, cpop(c, OP_DIV, F, es, 0, 2, loc), zero, one, 3, loc);
+	s = cpop(c, OP_WHERE, dg1, zero, cpop(c, OP_WHERE, dg2, sE, sD, 3, loc), 3, loc);
+	t = cpop(c, OP_WHERE, dg1, cpop(c, OP_WHERE, dg2, zero, tB, 3, loc), cpop(c, OP_WHERE, dg2, zero, tD, 3, loc), 3,
+	         loc);
+	c1 = cpop(c, OP_ADD, p1, cpop(c, OP_MUL, s, d1, 0, 2, loc), 0, 2, loc);
+	c2 = cpop(c, OP_ADD, p2, cpop(c, OP_MUL, t, d2, 0, 2, loc), 0, 2, loc);
+	dist = cpop(c, OP_LENGTH, cpop(c, OP_SUB, c2, c1, 0, 2, loc), 0, 0, 1, loc);
+	if (!dist)
+		return xnone();
+	v[0] = s;
+	v[1] = t;
+	v[2] = dist;
+	op = emitop(c, OP_VEC, v, 3, 0, v3, loc, "closest_point_edge_edge");
+	return op ? xval(op->res[0]) : xnone();
+}
+
 X
 builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 {
@@ -993,6 +1317,12 @@ builtin(Ctx *c, Node *e, const char *name, int want, bool pyname)
 		return expectnear(c, &a, loc);
 	if (strcmp(name, "len") == 0)
 		return lencall(c, &a, loc);
+	if (!pyname && strcmp(name, "lower_bound") == 0)
+		return lowerbound(c, &a, loc);
+	if (!pyname && strcmp(name, "closest_point_edge_edge") == 0)
+		return closestedges(c, &a, loc);
+	if (!pyname && strcmp(name, "sample_cdf") == 0)
+		return samplecdf(c, e, &a, loc);
 	if (strcmp(name, "vector") == 0 || strcmp(name, "matrix") == 0 || strcmp(name, "quaternion") == 0 ||
 	    strcmp(name, "transformation") == 0)
 		return factory(c, name, &a, loc);

@@ -18,11 +18,7 @@
 static const char *
 specname(Ctx *c, const TySpec *s)
 {
-	if (s->any)
-		return "Any";
-	if (s->anydtype)
-		return aprintf(c->tmp, "array(ndim=%d, dtype=Any)", s->ty.nd);
-	return wptypename(c->m, s->ty);
+	return specstring(c->tmp, c->m, s, "Any");
 }
 
 /* Bind the arguments to fd's parameters; false if they do not fit. */
@@ -70,12 +66,51 @@ bindargs(Ctx *c, FuncDecl *fd, Args *a, X *out, bool report, Loc loc)
 			return false;
 		out[j].wconst = true;
 	}
-	for (j = 0; j < fd->nparams; j++)
+	for (j = 0; j < fd->nparams; j++) {
+		if (out[j].k == X_TUPLE && out[j].results && out[j].n > 0) {
+			if (report)
+				serr(c, loc, "Failed to determine type code for argument '%s' of function %s: a call's %d "
+				     "results are not a tuple (Warp passes them as one once bound to a local)",
+				     fd->params[j].name, fd->name, out[j].n);
+			return false;
+		}
+		if (out[j].k == X_TUPLE && out[j].n > 0 && (fd->params[j].spec.tup || fd->params[j].spec.any)) {
+			/* a tuple for a tuple[...] or Any parameter: of values */
+			for (i = 0; i < out[j].n; i++)
+				if (out[j].elts[i].k != X_VAL) {
+					if (report)
+						serr(c, loc, "kpyc passes tuples of values only (element %d of argument '%s' is not "
+						     "a value)", i, fd->params[j].name);
+					return false;
+				}
+			continue;
+		}
 		if (out[j].k != X_VAL) {
 			if (report)
 				xvalue(c, out[j], loc);
 			return false;
 		}
+	}
+	return true;
+}
+
+/* Does the bound argument x fit parameter annotation s: a value by
+ * specfits, a tuple element by element (Warp's tuple[T, U], tuple[T,
+ * ...], Any)? */
+static bool
+argfits(Ctx *c, const TySpec *s, X x)
+{
+	int i;
+
+	if (x.k != X_TUPLE)
+		return specfits(s, vty(c->f, x.v));
+	if (s->any)
+		return true;
+	if (!s->tup || (!s->tupvar && x.n != s->ntup))
+		return false;
+	for (i = 0; i < x.n; i++)
+		if (!specfits(&s->telts[s->tupvar ? 0 : i], vty(c->f, x.elts[i].v)))
+			return false;
 	return true;
 }
 
@@ -90,7 +125,8 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 	Inst *in;
 	Val *vals;
 	Op *op;
-	int i;
+	int i, n, nargs, *tup;
+	bool anytup;
 
 	if (!evalargs(c, e, &a))
 		return xnone();
@@ -104,7 +140,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 			if (!bindargs(c, fd, &a, b, false, e->loc))
 				continue;
 			for (i = 0; i < fd->nparams; i++)
-				if (!specfits(&fd->params[i].spec, vty(c->f, b[i].v)))
+				if (!argfits(c, &fd->params[i].spec, b[i]))
 					break;
 			if (i == fd->nparams) {
 				pick = fd;
@@ -125,7 +161,8 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 				return xnone();
 		}
 		for (i = 0; i < a.n; i++)
-			bufprintf(&tl, "%s%s", i ? ", " : "", a.pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a.pos[i].v)) : "?");
+			bufprintf(&tl, "%s%s", i ? ", " : "", a.pos[i].k == X_VAL ? wptypename(c->m, vty(c->f, a.pos[i].v)) :
+			          a.pos[i].k == X_TUPLE ? "tuple" : "?");
 		for (i = 0; i < a.nk; i++)
 			bufprintf(&tl, "%s%s=%s", i || a.n ? ", " : "", a.kw[i],
 			          a.kx[i].k == X_VAL ? wptypename(c->m, vty(c->f, a.kx[i].v)) : "?");
@@ -146,23 +183,34 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 	fd = pick;
 	if (fd->bad)
 		return xnone();
-	types = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *types);
-	vals = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *vals);
-	for (i = 0; i < fd->nparams; i++) {
-		vals[i] = bound[i].v;
-		types[i] = vty(c->f, vals[i]);
-		if (types[i].k == T_STR) {
-			serr(c, e->loc, "strings cannot be passed to functions");
-			return xnone();
+	/* tuple arguments go as their elements in turn */
+	nargs = 0;
+	for (i = 0; i < fd->nparams; i++)
+		nargs += bound[i].k == X_TUPLE ? bound[i].n : 1;
+	types = aalloc(c->tmp, (size_t)(nargs + 1) * sizeof *types);
+	vals = aalloc(c->tmp, (size_t)(nargs + 1) * sizeof *vals);
+	tup = aalloc(c->tmp, (size_t)(fd->nparams + 1) * sizeof *tup);
+	anytup = false;
+	for (i = 0, n = 0; i < fd->nparams; i++) {
+		int j;
+		tup[i] = bound[i].k == X_TUPLE ? bound[i].n : 0;
+		anytup |= tup[i] > 0;
+		for (j = 0; j < (tup[i] ? tup[i] : 1); j++, n++) {
+			vals[n] = tup[i] ? bound[i].elts[j].v : bound[i].v;
+			types[n] = vty(c->f, vals[n]);
+			if (types[n].k == T_STR) {
+				serr(c, e->loc, "strings cannot be passed to functions");
+				return xnone();
+			}
 		}
 	}
-	in = instantiate(c->k, fd, types, e->loc);
+	in = instantiatet(c->k, fd, types, anytup ? tup : NULL, e->loc);
 	if (!in) {
 		if (c->k->lenient)
 			serr(c, e->loc, "'%s' does not compile for these argument types", fd->name);
 		return xnone();
 	}
-	op = mkop(c->m, c->f, OP_CALL, vals, fd->nparams, in->f->rets, (int)in->f->nrets, e->loc);
+	op = mkop(c->m, c->f, OP_CALL, vals, nargs, in->f->rets, (int)in->f->nrets, e->loc);
 	op->attr = in->fidx;
 	regpush(c->m, c->b.r, op);
 	if (op->nres == 1)
@@ -172,6 +220,7 @@ usercall(Ctx *c, Node *e, FuncDecl *first)
 	{
 		X x = xnone();
 		x.k = X_TUPLE;
+		x.results = true;
 		x.n = op->nres;
 		x.elts = aalloc(c->tmp, (size_t)x.n * sizeof *x.elts);
 		for (i = 0; i < x.n; i++)
@@ -213,9 +262,16 @@ call(Ctx *c, Node *e, int want, bool used)
 		break;
 	case G_TYPE: {
 		Args a;
-		if (fn.g.spec.any || fn.g.spec.anydtype) {
+		if (specgeneric(&fn.g.spec)) {
 			serr(c, e->loc, "a generic type cannot be constructed");
 			return xnone();
+		}
+		if (typeeq(fn.g.spec.ty, tscalar(S_U64)) && e->l1.n == 1 && e->l2.n == 0 && e->l1.v[0]->kind == E_INT &&
+		    !e->l1.v[0]->big && e->l1.v[0]->u > (uint64_t)INT64_MAX) {
+			/* wp.uint64(0xFF51AFD7ED558CCD): Warp's uint64 constant of a
+			 * Python int above int64's range (elsewhere such a literal is
+			 * an error: kpyc's literals are int64) */
+			return xval(cint(c->m, c->f, S_U64, (int64_t)e->l1.v[0]->u));
 		}
 		if (!evalargs(c, e, &a))
 			return xnone();

@@ -233,7 +233,7 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	uint32_t i;
 	TySpec ts;
 
-	if (fn.kind == G_TYPE && !fn.spec.any && e->l2.n == 0 &&
+	if (fn.kind == G_TYPE && !fn.spec.any && !fn.spec.gen && e->l2.n == 0 &&
 	    (fn.spec.ty.k == T_SCALAR || iscomposite(fn.spec.ty))) {
 		/* a constant of a Warp type: wp.float64(2.5), wp.vec3(1, 2, 3) */
 		Type t = fn.spec.ty;
@@ -312,7 +312,7 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gscalar(k, S_I32, litint(a.n));
 		if (a.kind == G_STR)
 			return gscalar(k, S_I32, litint((int64_t)strlen(a.s)));
-		if (a.kind == G_TYPE && !a.spec.any) {
+		if (a.kind == G_TYPE && !a.spec.any && !a.spec.gen) {
 			Type t = a.spec.ty;
 			if (t.k == T_VEC || t.k == T_MAT)
 				return gscalar(k, S_I32, litint(t.n));
@@ -351,48 +351,67 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	    strcmp(w, "transformation") == 0 || strncmp(w, "array", 5) == 0) {
 		Node *dt = kwarg(e, "dtype");
 		bool anyd = false;
+		int dclass = DC_EXACT; /* a vector or matrix of wp.Float, wp.Int, wp.Scalar */
 		Type et = tscalar(S_F32);
 		if (dt) {
 			GVal g = geval1(k, f, dt, quiet);
 			if (g.kind == G_ANY) {
 				anyd = true;
-			} else if (!gvaltype(&g, &ts) || ts.any) {
+			} else if (!gvaltype(&g, &ts) || ts.any || ts.anydtype) {
 				return gnone();
 			} else {
 				et = ts.ty;
+				dclass = ts.gen ? ts.dclass : DC_EXACT;
 			}
 		}
 		if (strcmp(w, "vector") == 0 || strcmp(w, "matrix") == 0) {
 			Node *ln = kwarg(e, w[0] == 'v' ? "length" : "shape");
 			GVal g;
+			uint8_t anyn = 0;
 			if (!ln && e->l1.n >= 1) {
 				/* wp.types.vector(3, float), wp.types.matrix((2, 2), dtype=bool) */
 				ln = e->l1.v[0];
 				if (e->l1.n >= 2 && !dt) {
 					GVal d = geval1(k, f, e->l1.v[1], quiet);
-					if (!gvaltype(&d, &ts) || ts.any)
+					if (!gvaltype(&d, &ts) || ts.any || ts.anydtype)
 						return gnone();
 					et = ts.ty;
+					dclass = ts.gen ? ts.dclass : DC_EXACT;
 				}
 			}
+			/* dtype=Any: Warp's vector() fails (Any has no _type_) */
 			if (!ln || anyd || et.k != T_SCALAR)
 				return gnone();
 			g = geval1(k, f, ln, quiet);
 			v.kind = G_TYPE;
 			if (w[0] == 'v') {
 				Lit l;
-				if (!numval(&g, &l) || !l.isint || l.i < 1 || l.i > MAXVEC)
+				if (g.kind == G_ANY)
+					anyn = 1;
+				else if (!numval(&g, &l) || !l.isint || l.i < 1 || l.i > MAXVEC)
 					return gnone();
-				v.spec.ty = tvec((int)l.i, et.s);
+				v.spec.ty = tvec(anyn ? 1 : (int)l.i, et.s);
 			} else {
 				Lit r, c;
-				if (g.kind != G_TUPLE || g.n != 2 || !numval(&g.elts[0], &r) || !numval(&g.elts[1], &c) ||
-				    !r.isint || !c.isint || r.i < 1 || r.i > MAXVEC || c.i < 1 || c.i > MAXVEC)
+				if (g.kind != G_TUPLE || g.n != 2)
 					return gnone();
-				v.spec.ty = tmat((int)r.i, (int)c.i, et.s);
+				anyn = (g.elts[0].kind == G_ANY ? 1 : 0) | (g.elts[1].kind == G_ANY ? 2 : 0);
+				if ((!(anyn & 1) && (!numval(&g.elts[0], &r) || !r.isint || r.i < 1 || r.i > MAXVEC)) ||
+				    (!(anyn & 2) && (!numval(&g.elts[1], &c) || !c.isint || c.i < 1 || c.i > MAXVEC)))
+					return gnone();
+				v.spec.ty = tmat(anyn & 1 ? 1 : (int)r.i, anyn & 2 ? 1 : (int)c.i, et.s);
+			}
+			if (anyn || dclass != DC_EXACT) {
+				/* a generic annotation (Warp's vector(length=Any,
+				 * dtype=Float) and the like): a pattern */
+				v.spec.gen = true;
+				v.spec.anyn = anyn;
+				v.spec.dclass = (uint8_t)dclass;
 			}
 			return v;
 		}
+		if (dclass != DC_EXACT)
+			return gnone(); /* quaternion(dtype=wp.Float), array(dtype=wp.Int): not read */
 		if (strcmp(w, "quaternion") == 0 || strcmp(w, "transformation") == 0) {
 			if (anyd || et.k != T_SCALAR || !scalarisfloat(et.s))
 				return gnone();
@@ -495,7 +514,7 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			b.s = NULL; /* a member's value: the int itself */
 			return b;
 		}
-		if (b.kind == G_TYPE && !b.spec.any) {
+		if (b.kind == G_TYPE && !b.spec.any && !b.spec.gen) {
 			/* vec3.dtype, vec3.length */
 			if (strcmp(e->s, "dtype") == 0 && b.spec.ty.k != T_STRUCT && b.spec.ty.k != T_ARRAY) {
 				v.kind = G_TYPE;
@@ -664,7 +683,7 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 				v.spec.anydtype = true;
 				return v;
 			}
-			if (!gvaltype(&d, &ts) || ts.any || ts.ty.k == T_ARRAY)
+			if (!gvaltype(&d, &ts) || specgeneric(&ts) || ts.ty.k == T_ARRAY)
 				return gnone();
 			v.spec.ty = tarray(ts.ty, nd);
 			return v;

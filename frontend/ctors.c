@@ -347,7 +347,7 @@ templatekw(Ctx *c, Type t, Args *a)
 		X x = a->kx[i];
 		bool ok;
 		if (strcmp(kw, "dtype") == 0)
-			ok = x.k == X_G && x.g.kind == G_TYPE && !x.g.spec.any && typeeq(x.g.spec.ty, tscalar(tcomp(t).s));
+			ok = x.k == X_G && x.g.kind == G_TYPE && !specgeneric(&x.g.spec) && typeeq(x.g.spec.ty, tscalar(tcomp(t).s));
 		else if (strcmp(kw, "length") == 0 && t.k == T_VEC)
 			ok = xisint(c, x, t.n);
 		else if (strcmp(kw, "shape") == 0 && t.k == T_MAT)

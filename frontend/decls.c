@@ -42,7 +42,7 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 			kerr(k, s->c->loc, "struct fields cannot have default values");
 		if (!evaltype(k, f, s->b, &ts, false))
 			continue;
-		if (ts.any || ts.anydtype) {
+		if (specgeneric(&ts)) {
 			kerr(k, s->b->loc, "struct fields cannot be generic (typing.Any)");
 			continue;
 		}
@@ -57,6 +57,51 @@ declstruct(Kpyc *k, FileCtx *f, Node *cls)
 	gbind(k, f, cls->s, v, cls->oploc);
 }
 
+/* Is annotation e tuple[...] or typing.Tuple[...]? */
+static bool
+tupleannot(Kpyc *k, FileCtx *f, Node *e)
+{
+	GVal g;
+
+	if (e->kind != E_SUBSCRIPT)
+		return false;
+	g = geval(k, f, e->a, true);
+	return g.kind == G_PYNAME && (strcmp(g.s, "builtins.tuple") == 0 || strcmp(g.s, "typing.Tuple") == 0);
+}
+
+/* A function parameter's tuple[T, U, ...] or tuple[T, ...] (any count of
+ * T): each element's annotation in turn. */
+static bool
+tuplespec(Kpyc *k, FileCtx *f, Node *e, TySpec *out)
+{
+	NodeList *l = &e->l1;
+	TySpec *elts;
+	uint32_t i, n = l->n;
+
+	memset(out, 0, sizeof *out);
+	out->tup = true;
+	if (n == 2 && l->v[1]->kind == E_ELLIPSIS) {
+		out->tupvar = true;
+		n = 1;
+	}
+	if (n == 0) {
+		kerr(k, e->loc, "an empty tuple annotation is not supported");
+		return false;
+	}
+	elts = aalloc(k->a, n * sizeof *elts);
+	for (i = 0; i < n; i++) {
+		if (l->v[i]->kind == E_ELLIPSIS || tupleannot(k, f, l->v[i])) {
+			kerr(k, l->v[i]->loc, "kpyc reads tuple[T, U] and tuple[T, ...] of types (no nested tuples)");
+			return false;
+		}
+		if (!evaltype(k, f, l->v[i], &elts[i], false))
+			return false;
+	}
+	out->ntup = (int)n;
+	out->telts = elts;
+	return true;
+}
+
 static bool
 sametypes(const FuncDecl *a, const FuncDecl *b)
 {
@@ -66,8 +111,22 @@ sametypes(const FuncDecl *a, const FuncDecl *b)
 		return false;
 	for (i = 0; i < a->nparams; i++) {
 		const TySpec *x = &a->params[i].spec, *y = &b->params[i].spec;
-		if (x->any != y->any || x->anydtype != y->anydtype)
+		if (x->any != y->any || x->anydtype != y->anydtype || x->gen != y->gen)
 			return false;
+		if (x->gen && (x->anyn != y->anyn || x->dclass != y->dclass || !typeeq(x->ty, y->ty)))
+			return false;
+		if (x->tup != y->tup || (x->tup && (x->tupvar != y->tupvar || x->ntup != y->ntup)))
+			return false;
+		if (x->tup) {
+			int j;
+			for (j = 0; j < x->ntup; j++) {
+				const TySpec *p = &x->telts[j], *q = &y->telts[j];
+				if (p->any != q->any || p->anydtype != q->anydtype || p->gen != q->gen ||
+				    p->anyn != q->anyn || p->dclass != q->dclass || !typeeq(p->ty, q->ty))
+					return false;
+			}
+			continue;
+		}
 		if (!x->any && !(x->anydtype ? x->ty.nd == y->ty.nd : typeeq(x->ty, y->ty)))
 			return false;
 	}
@@ -118,10 +177,18 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 			else
 				kerr(k, p->loc, "parameter '%s' of @wp.func %s needs a type annotation", p->s, def->s);
 			fd->bad = true;
+		} else if (tupleannot(k, f, p->a)) {
+			if (fd->kernel) {
+				kerr(k, p->a->loc, "kernel parameter '%s' cannot be a tuple (Warp passes tuples to functions only)",
+				     p->s);
+				fd->bad = true;
+			} else if (!tuplespec(k, f, p->a, &pp->spec)) {
+				fd->bad = true;
+			}
 		} else if (!evaltype(k, f, p->a, &pp->spec, false)) {
 			fd->bad = true;
 		}
-		if (pp->spec.any || pp->spec.anydtype)
+		if (specgeneric(&pp->spec))
 			fd->generic = true;
 		if (p->b) {
 			pp->hasdflt = true;
@@ -135,7 +202,10 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 	}
 	if (def->a && !(def->a->kind == E_NONE)) {
 		Node *r = def->a;
-		if (fd->kernel) {
+		GVal rg = fd->kernel ? geval(k, f, r, true) : gnone();
+		if (fd->kernel && rg.kind == G_PYNAME && strcmp(rg.s, "types.NoneType") == 0) {
+			/* -> types.NoneType: Warp's None annotation too */
+		} else if (fd->kernel) {
 			kerr(k, r->loc, "'%s': Warp kernels cannot return values. Write results to output arguments, and "
 			     "omit the return annotation or use `-> None`.", def->s);
 			fd->bad = true;
@@ -162,7 +232,7 @@ declfunc(Kpyc *k, FileCtx *f, Node *def, int kind, const char *encl, const NameM
 					fd->bad = true;
 					break;
 				}
-				if (fd->rets[j].any || fd->rets[j].anydtype) {
+				if (specgeneric(&fd->rets[j])) {
 					/* a generic result: known from the body */
 					fd->hasret = false;
 				}

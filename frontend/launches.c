@@ -16,11 +16,7 @@
 static const char *
 specstr(Kpyc *k, const TySpec *s)
 {
-	if (s->any)
-		return "typing.Any";
-	if (s->anydtype)
-		return aprintf(k->a, "array(ndim=%d, dtype=typing.Any)", s->ty.nd);
-	return wptypename(k->m, s->ty);
+	return specstring(k->a, k->m, s, "typing.Any");
 }
 
 /* Add an overload of the generic kernel fd: types[i] is the annotation of
@@ -42,7 +38,7 @@ addoverload(Kpyc *k, FileCtx *f, FuncDecl *fd, Node **types, Loc loc)
 			ts = fd->params[i].spec;
 		else if (!evaltype(k, f, types[i], &ts, false))
 			return;
-		if (ts.any || ts.anydtype) {
+		if (specgeneric(&ts)) {
 			kerr(k, at, "Kernel %s argument '%s' cannot be generic, got %s", fd->name, fd->params[i].name,
 			     specstr(k, &ts));
 			return;
@@ -150,7 +146,7 @@ launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int dept
 		return false;
 	}
 	g = geval(k, f, e->a, true);
-	if (g.kind == G_TYPE && !g.spec.any && !g.spec.anydtype && g.spec.ty.k != T_ARRAY) {
+	if (g.kind == G_TYPE && !specgeneric(&g.spec) && g.spec.ty.k != T_ARRAY) {
 		*t = g.spec.ty;
 		return true;
 	}
@@ -161,7 +157,7 @@ launchtype(Kpyc *k, FileCtx *f, const NodeList *body, Node *e, Type *t, int dept
 	if (!(dt = kwarg(e, "dtype")))
 		return false;
 	g = geval(k, f, dt, true);
-	if (!gvaltype(&g, &ts) || ts.any || ts.anydtype || ts.ty.k == T_ARRAY || ts.ty.k == T_VOID)
+	if (!gvaltype(&g, &ts) || specgeneric(&ts) || ts.ty.k == T_ARRAY || ts.ty.k == T_VOID)
 		return false;
 	shape = kwarg(e, "shape");
 	if (strcmp(maker, "array") == 0) {
@@ -254,7 +250,7 @@ launchoverload(Kpyc *k, FileCtx *f, const NodeList *body, Node *c)
 	types = aalloc(k->a, (n + 1) * sizeof *types);
 	for (p = 0; p < fd->nparams; p++) {
 		const TySpec *sp = &fd->params[p].spec;
-		if (!sp->any && !sp->anydtype) {
+		if (!specgeneric(sp)) {
 			types[p] = sp->ty;
 			continue;
 		}

@@ -280,6 +280,8 @@ israndcall(Ctx *c, Node *e)
 	fn = e->a->kind == E_ATTR ? e->a->s : e->a->kind == E_NAME ? e->a->s : NULL;
 	if (!fn)
 		return false;
+	if (strcmp(fn, "sample_cdf") == 0)
+		return true; /* randf, then a search (builtins.c samplecdf) */
 	op = builtinop(c->k, fn);
 	return op >= 0 && ((opinfo[op].flags & F_RAND) || op == OP_TRANSFORM_SET_TRANSLATION ||
 	                   op == OP_TRANSFORM_SET_ROTATION);

@@ -433,6 +433,11 @@ tupleindex(Ctx *c, Node *e, X t)
 		serr(c, ix->loc, "indices must be integers, not %s", wptypename(c->m, vty(c->f, v)));
 		return xnone();
 	}
+	if (!i.wconst) {
+		/* a literal, wp.static(), the index of a loop Warp unrolls */
+		serr(c, ix->loc, "Tuple index must be a compile time expression.");
+		return xnone();
+	}
 	if (isconst(c->f, v)) {
 		int64_t n = val(c->f, v)->c[0].i;
 		if (n < 0 || n >= t.n) { /* Warp's extract<-1> does not compile either */

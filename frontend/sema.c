@@ -320,8 +320,10 @@ stmts(Ctx *c, NodeList *l)
 /* A kir name for a new function: the Python name, mangled with the
  * argument types for overloaded and generic functions, made unique. */
 static const char *
-funcname(Kpyc *k, FuncDecl *fd, const Type *args)
+funcname(Kpyc *k, FuncDecl *fd, const Inst *in)
 {
+	const Type *args = in->args;
+	int ai = 0;
 	Buf b = {0};
 	const char *name;
 	int i, n = 2;
@@ -334,8 +336,12 @@ funcname(Kpyc *k, FuncDecl *fd, const Type *args)
 	if (mangle) {
 		bufputs(&b, "_");
 		for (i = 0; i < fd->nparams; i++) {
+			int j, n = in->tup ? in->tup[i] : 0;
 			bufputs(&b, "_");
-			typemangle(&b, k->m, args[i]);
+			if (n)
+				bufprintf(&b, "t%d", n);
+			for (j = 0; j < (n ? n : 1); j++)
+				typemangle(&b, k->m, args[ai++]);
 		}
 	}
 	name = astrdup(k->a, b.s);
@@ -359,7 +365,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 {
 	Ctx c;
 	Func *f;
-	int i, nerr0 = k->d->nerr, nlen0 = k->nlenient;
+	int i, ai, nerr0 = k->d->nerr, nlen0 = k->nlenient;
 	FileCtx *savefile = k->file;
 	const NameMap *saveclosure = k->closure;
 	FuncKey key;
@@ -381,7 +387,7 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 		k->tmps[k->depth] = arena_new();
 	c.tmp = k->tmps[k->depth++];
 	arena_reset(c.tmp);
-	f = addfunc(k->m, funcname(k, fd, inst->args), fd->kernel, fd->def->loc);
+	f = addfunc(k->m, funcname(k, fd, inst), fd->kernel, fd->def->loc);
 	key.file = fd->file->index;
 	key.decl = fd->order;
 	key.seq = k->nkeys;
@@ -394,10 +400,25 @@ compile(Kpyc *k, FuncDecl *fd, Inst *inst)
 	c.b.loc = fd->def->loc;
 	inst->f = f;
 	inst->fidx = (int)k->m->nfuncs - 1;
-	for (i = 0; i < fd->nparams; i++) {
+	for (i = 0, ai = 0; i < fd->nparams; i++) {
 		Bind b = {0};
+		int n = inst->tup ? inst->tup[i] : 0;
 		b.name = fd->params[i].name;
-		b.v = addparam(k->m, f, kirident(c.tmp, b.name), inst->args[i], fd->params[i].node->loc);
+		if (n) {
+			/* a tuple argument: one kir parameter per element, the
+			 * name bound to the tuple of them (as a local tuple) */
+			X t = xnone();
+			int j;
+			t.k = X_TUPLE;
+			t.n = n;
+			t.elts = aalloc(c.tmp, (size_t)n * sizeof *t.elts);
+			for (j = 0; j < n; j++)
+				t.elts[j] = xval(addparam(k->m, f, kirident(c.tmp, aprintf(c.tmp, "%s_%d", b.name, j)),
+				                          inst->args[ai++], fd->params[i].node->loc));
+			assignname(&c, b.name, t, fd->params[i].node->loc, false);
+			continue;
+		}
+		b.v = addparam(k->m, f, kirident(c.tmp, b.name), inst->args[ai++], fd->params[i].node->loc);
 		envset(&c, b);
 	}
 	if (fd->hasret) {
@@ -443,13 +464,35 @@ typesmatch(const Type *a, const Type *b, int n)
 	return true;
 }
 
+static bool
+tupmatch(const int *a, const int *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((a ? a[i] : 0) != (b ? b[i] : 0))
+			return false;
+	return true;
+}
+
 Inst *
 instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc)
 {
-	Inst *in;
+	return instantiatet(k, fd, args, NULL, callloc);
+}
 
+/* The instance of fd for these argument types; tup (NULL: none) says
+ * which arguments are tuples, of how many elements, in args in turn. */
+Inst *
+instantiatet(Kpyc *k, FuncDecl *fd, const Type *args, const int *tup, Loc callloc)
+{
+	Inst *in;
+	int i, nargs = 0;
+
+	for (i = 0; i < fd->nparams; i++)
+		nargs += tup && tup[i] ? tup[i] : 1;
 	for (in = fd->insts; in; in = in->next)
-		if (typesmatch(in->args, args, fd->nparams)) {
+		if (in->nargs == nargs && tupmatch(in->tup, tup, fd->nparams) && typesmatch(in->args, args, nargs)) {
 			if (in->busy) {
 				kerr(k, callloc, "recursive call of %s (Warp does not support recursion)", fd->name);
 				return NULL;
@@ -457,8 +500,14 @@ instantiate(Kpyc *k, FuncDecl *fd, const Type *args, Loc callloc)
 			return in->f ? in : NULL;
 		}
 	in = aalloc(k->a, sizeof *in);
-	in->args = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *in->args);
-	memcpy(in->args, args, (size_t)fd->nparams * sizeof *args);
+	in->args = aalloc(k->a, (size_t)(nargs + 1) * sizeof *in->args);
+	memcpy(in->args, args, (size_t)nargs * sizeof *args);
+	in->nargs = nargs;
+	in->tup = NULL;
+	if (tup) {
+		in->tup = aalloc(k->a, (size_t)(fd->nparams + 1) * sizeof *in->tup);
+		memcpy(in->tup, tup, (size_t)fd->nparams * sizeof *tup);
+	}
 	in->next = fd->insts;
 	in->lenient = k->lenient > 0;
 	fd->insts = in;

@@ -900,7 +900,16 @@ attribute(Ctx *c, Node *e)
 			v.s = aprintf(c->k->a, "%s.%s", g.s, e->s);
 			return xg(v, e->loc);
 		}
-		if (g.kind == G_TYPE && !g.spec.any) {
+		if (g.kind == G_TYPE && !specgeneric(&g.spec) && strcmp(e->s, "dtype") == 0 && g.spec.ty.k != T_STRUCT &&
+		    g.spec.ty.k != T_SCALAR) {
+			/* type(a).dtype, a.dtype.dtype: the element type of an array
+			 * type, the scalar type of a vector or matrix type */
+			memset(&v, 0, sizeof v);
+			v.kind = G_TYPE;
+			v.spec.ty = g.spec.ty.k == T_ARRAY ? telem(g.spec.ty) : tcomp(g.spec.ty);
+			return xg(v, e->loc);
+		}
+		if (g.kind == G_TYPE && !g.spec.any && !g.spec.gen) {
 			Node tmp = *e;
 			v = geval(c->k, c->file, &tmp, true);
 			if (v.kind != G_NONE)

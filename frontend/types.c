@@ -162,6 +162,14 @@ gvaltype(const GVal *g, TySpec *out)
 			return true;
 		}
 	}
+	if (g->kind == G_WPNAME && (strcmp(g->s, "Float") == 0 || strcmp(g->s, "Int") == 0 ||
+	                            strcmp(g->s, "Scalar") == 0)) {
+		/* Warp's generic scalar annotations (TypeVars) */
+		out->gen = true;
+		out->ty = tscalar(S_F32);
+		out->dclass = g->s[0] == 'F' ? DC_FLOAT : g->s[0] == 'I' ? DC_INT : DC_SCALAR;
+		return true;
+	}
 	if (g->kind == G_WPNAME && strncmp(g->s, "array", 5) == 0 &&
 	    (g->s[5] == 0 || (g->s[5] >= '1' && g->s[5] <= '4' && strcmp(g->s + 6, "d") == 0))) {
 		/* a bare wp.array: any dtype */
@@ -303,5 +311,57 @@ specfits(const TySpec *s, Type t)
 		return t.k != T_STR;
 	if (s->anydtype)
 		return t.k == T_ARRAY && t.nd == s->ty.nd;
+	if (s->tup)
+		return false; /* a tuple annotation takes tuples only (call.c) */
+	if (s->gen) {
+		/* Warp's type_matches_template: the kind, the sides the pattern
+		 * fixes, the components' class (Float, Int, Scalar: no bool) */
+		if (t.k != s->ty.k || (!(s->anyn & 1) && t.k != T_SCALAR && t.n != s->ty.n) ||
+		    (!(s->anyn & 2) && t.k == T_MAT && t.m != s->ty.m))
+			return false;
+		switch (s->dclass) {
+		case DC_FLOAT:
+			return scalarisfloat(t.s);
+		case DC_INT:
+			return t.s != S_BOOL && !scalarisfloat(t.s);
+		case DC_SCALAR:
+			return t.s != S_BOOL;
+		default:
+			return t.s == s->ty.s;
+		}
+	}
 	return typeeq(s->ty, t);
+}
+
+/* An annotation as Warp writes it (typing.Any spelled `any`). */
+const char *
+specstring(Arena *a, const Module *m, const TySpec *s, const char *any)
+{
+	static const char *const dc[] = {NULL, "Float", "Int", "Scalar"};
+	const char *d;
+
+	if (s->any)
+		return any;
+	if (s->anydtype)
+		return aprintf(a, "array(ndim=%d, dtype=%s)", s->ty.nd, any);
+	if (s->tup) {
+		Buf b = {0};
+		const char *r;
+		int i;
+		for (i = 0; i < s->ntup; i++)
+			bufprintf(&b, "%s%s", i ? ", " : "", specstring(a, m, &s->telts[i], any));
+		r = aprintf(a, "tuple[%s%s]", b.s ? b.s : "", s->tupvar ? ", ..." : "");
+		buffree(&b);
+		return r;
+	}
+	if (!s->gen)
+		return wptypename(m, s->ty);
+	d = s->dclass == DC_EXACT ? wptypename(m, tscalar(s->ty.s)) : dc[s->dclass];
+	if (s->ty.k == T_SCALAR)
+		return d;
+	if (s->ty.k == T_VEC)
+		return s->anyn & 1 ? aprintf(a, "vector(length=%s, dtype=%s)", any, d)
+		                   : aprintf(a, "vector(length=%d, dtype=%s)", s->ty.n, d);
+	return aprintf(a, "matrix(shape=(%s, %s), dtype=%s)", s->anyn & 1 ? any : aprintf(a, "%d", s->ty.n),
+	               s->anyn & 2 ? any : aprintf(a, "%d", s->ty.m), d);
 }

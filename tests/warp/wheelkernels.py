@@ -30,6 +30,11 @@ of the file's launches of it where they can be read without running the
 file (literals, wp.TYPE(...), locals bound once to those or to
 wp.zeros/empty/ones/full/array(SHAPE, dtype=T), T also the variable of
 an enclosing loop over a tuple display: one overload per element).
+A generic kernel whose unit declares no overload and no launch kpyc or
+this script can read is built by neither: Warp generates no code for it
+(checked: Kernel.is_generic with no overloads after its code generation)
+and kpyc skips it with a located warning; it is counted apart, as "not
+instantiated", in neither the core nor the out-of-scope kernels.
 
 coverage runs kpyc on every unit (accepted, or rejected with its first
 located error) and builds it in Warp (import, then Warp's code generation
@@ -48,6 +53,8 @@ import subprocess
 import sys
 import textwrap
 
+NOT_INSTANTIATED = "not instantiated"  # generic, no overload or readable launch
+
 OUT_OF_SCOPE = [  # (feature, pattern over the unit's text)
     ("tiles", r"\bwp\.tile\w*|\btile_\w+\s*\(|\bwp\.Tile\b"),
     ("mesh queries", r"\bmesh_\w+\s*\(|\bwp\.Mesh\w*"),
@@ -55,7 +62,7 @@ OUT_OF_SCOPE = [  # (feature, pattern over the unit's text)
     ("BVH queries", r"\bbvh_\w+\s*\(|\bwp\.Bvh\b"),
     ("hash-grid queries", r"\bhash_grid_\w+\s*\(|\bwp\.HashGrid\b"),
     ("textures", r"\b[Tt]exture\w*"),
-    ("indexed arrays", r"\bindexedarray\w*"),
+    ("indexed arrays", r"\bindexed\w*array\w*"),  # indexedarray, indexedfabricarray
     ("fabric arrays", r"\bfabric\w*array\w*"),
     ("native snippets", r"\bfunc_native\b"),
     ("wp.Function parameters", r"\bwp\.Function\b"),
@@ -607,11 +614,12 @@ def warp_check(units, outdir):
     res = {}
     for rec in units:
         text = open(os.path.join(outdir, rec["unit"])).read()
-        h = hashlib.sha256(("v2:" + text).encode()).hexdigest()[:16]
+        h = hashlib.sha256(("v3:" + text).encode()).hexdigest()[:16]
         if h in cache:
             res[rec["name"]] = cache[h]
             continue
         why = None
+        built = True
         try:
             spec = importlib.util.spec_from_file_location("wk_" + rec["name"], os.path.join(outdir, rec["unit"]))
             mod = importlib.util.module_from_spec(spec)
@@ -624,11 +632,14 @@ def warp_check(units, outdir):
                 m = k.module
                 opts = m.resolve_options(wp.config, block_dim=256)
                 ModuleBuilder(m, opts | {"output_arch": None, "block_dim": 256}, target="cpu").codegen("cpu")
+                # a generic kernel with no overload: Warp generated no code
+                # for it (it instantiates one at each launch)
+                built = not (k.is_generic and len(k.overloads) == 0)
         except BaseException as e:  # noqa: BLE001 - any failure is a rejection
             # Warp's parse errors end with ";the reason" after the source line
             why = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[-1].lstrip(";")[:200])
-        cache[h] = why
-        res[rec["name"]] = why
+        cache[h] = [why, built]
+        res[rec["name"]] = [why, built]
     json.dump(cache, open(cache_path, "w"))
     return res
 
@@ -654,7 +665,14 @@ def analyse(outdir, bindir):
             rec["kpyc"] = msg or "(no located error, exit %d) %s" % (p.returncode, err.strip()[:200])
     wres = warp_check(units, outdir)
     for rec in units:
-        rec["warp"] = wres[rec["name"]]
+        rec["warp"], built = wres[rec["name"]]
+        if not built and rec["warp"] is None and rec["class"] == "core" and (rec["kpyc"] or "").startswith(
+                "warning: ") and "generic" in rec["kpyc"]:
+            # neither compiles anything: Warp builds a generic kernel only
+            # for an overload or at a launch, and the unit declares neither
+            # (kpyc says so in a located warning); not a core kernel either
+            # accepts or rejects
+            rec["class"] = NOT_INSTANTIATED
     with open(os.path.join(outdir, "coverage.json"), "w") as g:
         json.dump(index, g, indent=0)
     return index
@@ -687,8 +705,10 @@ def coverage(outdir, bindir, show):
     print("kernels found: %d; extracted: %d; not extracted, with reason: %d" % (len(index), n, len(skipped)))
     for why, cnt in collections.Counter(re.sub(r" \w+ of enclosing function \w+| \w+ of an enclosing loop", " …", r["skip"]) for r in skipped).most_common():
         print("  %5d  %s" % (cnt, why))
-    oos = collections.Counter(r["class"] for r in units if r["class"] != "core")
+    oos = collections.Counter(r["class"] for r in units if r["class"] not in ("core", NOT_INSTANTIATED))
     print("out of scope: %d (%s)" % (sum(oos.values()), "; ".join("%s %d" % (k2[len("out of scope: "):], v) for k2, v in oos.most_common(8))))
+    print("generic kernels Warp and kpyc build no instance of (no wp.overload, no launch read): %d" %
+          sum(1 for r in units if r["class"] == NOT_INSTANTIATED))
     for label, sel in (("examples", "warp/examples/"), ("tests", "warp/tests/")):
         _, c2, w2, k2, _, _ = tally([r for r in units if r["file"].startswith(sel)])
         print("%-8s core kernels %d: Warp accepts %d, kpyc accepts %d of those (%.1f%%)" % (

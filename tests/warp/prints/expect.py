@@ -1,4 +1,5 @@
-# wp.expect_eq, wp.expect_neq and wp.expect_near: what fails prints as Warp prints it.
+# wp.expect_eq, wp.expect_neq and wp.expect_near: what fails prints as Warp prints it;
+# print(array) prints Warp's line for a type without print.
 import warp as wp
 
 
@@ -15,3 +16,5 @@ def checks(a: wp.array(dtype=wp.vec3), n: wp.array(dtype=int), x: wp.array(dtype
     wp.expect_near(wp.quat(x[i], 0.0, 0.0, 1.0), wp.quat(0.5, 0.0, 0.0, 1.0))
     wp.expect_near(wp.mat22(1.0, 2.0, 3.0, x[i]), wp.mat22(1.0, 2.0, 3.0, 4.0), 0.1)
     wp.expect_near(wp.float64(x[i]), wp.float64(0.5), wp.float64(4.0))
+    # print of an array: Warp's catch-all line (builtin.h), no values
+    print(n)
