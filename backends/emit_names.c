@@ -24,10 +24,10 @@ nshas(const NameSet *ns, const char *s)
 void
 nsadd(NameSet *ns, const char *s)
 {
-	if (nshas(ns, s))
+	if (nshas(ns->parent, s))
 		return;
 	ns->set.own = true;
-	smput(&ns->set, s, NULL);
+	smput(&ns->set, s, NULL);  /* a no-op where s is in ns already */
 }
 
 /* uniqname's hint for base: the first of its candidates that may be free
