@@ -12,6 +12,15 @@
 /* A zero NameSet is an empty one: its maps own their keys from the first
  * add on. */
 
+void
+nsinit(NameSet *ns, const NameSet *parent, Arena *a)
+{
+	memset(ns, 0, sizeof *ns);
+	ns->parent = parent;
+	ns->set.keys = a;
+	ns->hint.keys = a;
+}
+
 bool
 nshas(const NameSet *ns, const char *s)
 {

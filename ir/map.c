@@ -105,7 +105,7 @@ smput(StrMap *sm, const char *k, bool *added)
 	if (added)
 		*added = !sm->key[i];
 	if (!sm->key[i]) {
-		sm->key[i] = sm->own ? xstrdup(k) : k;
+		sm->key[i] = sm->keys ? astrdup(sm->keys, k) : sm->own ? xstrdup(k) : k;
 		sm->val[i] = 0;
 		sm->hash[i] = h;
 		sm->n++;
@@ -119,7 +119,7 @@ smclear(StrMap *sm)
 	uint32_t i;
 
 	for (i = 0; i < sm->cap; i++) {
-		if (sm->own)
+		if (sm->own && !sm->keys)
 			free((char *)sm->key[i]);
 		sm->key[i] = NULL;
 	}
