@@ -2,7 +2,6 @@
  * emit_names.c — name sets of the C++ emitter: every generated identifier
  * sanitized and unique among the names already taken (see emit.h).
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,11 +107,18 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 		hint = nshint(ns, base);
 		k = *hint;
 	}
+	memcpy(s, base, n - 31);
 	for (;; k++) {
-		if (k)
-			snprintf(s, n, "%s_%" PRIu32, base, k);
-		else
-			memcpy(s, base, n - 31);
+		if (k) { /* base_K, without snprintf's set-up per candidate */
+			char d[12], *q = d + sizeof d;
+			uint32_t u = k;
+			*--q = 0;
+			do
+				*--q = (char)('0' + u % 10);
+			while (u /= 10);
+			s[n - 32] = '_';
+			memcpy(s + n - 31, q, (size_t)(d + sizeof d - q));
+		}
 		clash = nshas(ns, s);
 		for (j = 0; j < nalso && !clash; j++) {
 			char t[512];
