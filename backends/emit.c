@@ -279,18 +279,20 @@ emitnew(const Module *m, const EmitOpts *o)
 
 	e->m = m;
 	e->o = *o;
-	e->global.parent = reservednames(true);
-	e->locals.parent = reservednames(false);
+	e->names = arena_new();
+	nsinit(&e->global, reservednames(true), e->names);
+	nsinit(&e->locals, reservednames(false), e->names);
 	e->sname = xcalloc(m->nstructs + 1, sizeof(char *));
 	e->field = xcalloc(m->nstructs + 1, sizeof(char **));
 	for (i = 0; i < m->nstructs; i++) {
 		const StructDef *sd = &m->structs[i];
-		NameSet fs = {.parent = reservednames(false)};
+		NameSet fs;
 		char *b = sanitize(sd->name, false);
 		e->sname[i] = uniqname(&e->global, b, NULL, 0);
 		nsadd(&e->global, e->sname[i]);
 		nsadd(&e->locals, e->sname[i]);
 		free(b);
+		nsinit(&fs, reservednames(false), e->names);
 		e->field[i] = xcalloc(sd->nfields + 1, sizeof(char *));
 		for (j = 0; j < sd->nfields; j++) {
 			b = sanitize(sd->fields[j].name, false);
@@ -388,6 +390,7 @@ emitfree(Emit *e)
 	free(e->tiddims);
 	nsfree(&e->global);
 	nsfree(&e->locals);
+	arena_free(e->names);
 	free(e);
 }
 

@@ -343,8 +343,13 @@ pickcpp(const Op *op, char *buf, size_t n)
 {
 	const char *t = opinfo[op->code].cpp, *alt;
 
-	if (!t[0]) {
-		snprintf(buf, n, "kpy::%s(%%*)", opinfo[op->code].name);
+	if (!t[0]) { /* kpy::NAME(%*) */
+		size_t k = strlen(opinfo[op->code].name);
+		if (k + 10 > n)
+			die("op name %s too long", opinfo[op->code].name);
+		memcpy(buf, "kpy::", 5);
+		memcpy(buf + 5, opinfo[op->code].name, k);
+		memcpy(buf + 5 + k, "(%*)", 5);
 		return buf;
 	}
 	if (!(t[0] >= '0' && t[0] <= '9' && t[1] == ':'))
@@ -353,7 +358,10 @@ pickcpp(const Op *op, char *buf, size_t n)
 		const char *end = strchr(alt, '|');
 		size_t len = end ? (size_t)(end - alt) : strlen(alt);
 		if (alt[0] >= '0' && alt[0] <= '9' && alt[1] == ':' && alt[0] - '0' == op->nargs) {
-			snprintf(buf, n, "%.*s", (int)(len - 2), alt + 2);
+			if (len - 2 >= n)
+				die("C++ template of %s too long", opinfo[op->code].name);
+			memcpy(buf, alt + 2, len - 2);
+			buf[len - 2] = 0;
 			return buf;
 		}
 		alt = end ? end + 1 : NULL;

@@ -28,6 +28,9 @@ typedef struct NameSet {
 	                  * candidates that may be free */
 } NameSet;
 
+/* An empty set under parent whose names are copied into a (an arena
+ * that outlives it; NULL: malloc'd copies, freed by nsfree). */
+void nsinit(NameSet *ns, const NameSet *parent, Arena *a);
 bool nshas(const NameSet *ns, const char *s);
 void nsadd(NameSet *ns, const char *s);
 void nsfree(NameSet *ns);
@@ -41,6 +44,7 @@ typedef struct FState FState;
 struct Emit {
 	const Module *m;
 	EmitOpts o;
+	Arena *names;     /* the copies of the name sets' names */
 	NameSet global;   /* module-level names, reserved words and op names */
 	NameSet locals;   /* what a local variable may not be called */
 	char **fname;     /* per function: C++ name */

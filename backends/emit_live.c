@@ -568,7 +568,7 @@ fstate(Emit *e, int fi)
 	aliasregion(s, &f->body);
 	inlineregion(s, &f->body);
 	/* names: module names, then parameters in order */
-	s->names.parent = &e->locals;
+	nsinit(&s->names, &e->locals, e->names);
 	for (i = 0; i < f->nparams; i++) {
 		Val v = f->params[i];
 		const char *nm = f->vals[v].name;

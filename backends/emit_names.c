@@ -2,7 +2,6 @@
  * emit_names.c — name sets of the C++ emitter: every generated identifier
  * sanitized and unique among the names already taken (see emit.h).
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,15 @@
 
 /* A zero NameSet is an empty one: its maps own their keys from the first
  * add on. */
+
+void
+nsinit(NameSet *ns, const NameSet *parent, Arena *a)
+{
+	memset(ns, 0, sizeof *ns);
+	ns->parent = parent;
+	ns->set.keys = a;
+	ns->hint.keys = a;
+}
 
 bool
 nshas(const NameSet *ns, const char *s)
@@ -24,10 +32,10 @@ nshas(const NameSet *ns, const char *s)
 void
 nsadd(NameSet *ns, const char *s)
 {
-	if (nshas(ns, s))
+	if (nshas(ns->parent, s))
 		return;
 	ns->set.own = true;
-	smput(&ns->set, s, NULL);
+	smput(&ns->set, s, NULL);  /* a no-op where s is in ns already */
 }
 
 /* uniqname's hint for base: the first of its candidates that may be free
@@ -99,11 +107,18 @@ uniqname(NameSet *ns, const char *base, const char *const *also, int nalso)
 		hint = nshint(ns, base);
 		k = *hint;
 	}
+	memcpy(s, base, n - 31);
 	for (;; k++) {
-		if (k)
-			snprintf(s, n, "%s_%" PRIu32, base, k);
-		else
-			memcpy(s, base, n - 31);
+		if (k) { /* base_K, without snprintf's set-up per candidate */
+			char d[12], *q = d + sizeof d;
+			uint32_t u = k;
+			*--q = 0;
+			do
+				*--q = (char)('0' + u % 10);
+			while (u /= 10);
+			s[n - 32] = '_';
+			memcpy(s + n - 31, q, (size_t)(d + sizeof d - q));
+		}
 		clash = nshas(ns, s);
 		for (j = 0; j < nalso && !clash; j++) {
 			char t[512];

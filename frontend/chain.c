@@ -20,14 +20,17 @@ kchain(Src *srcs, int n, const ChainOpts *o, Diag *d, Buf *out)
 	po.d = d;
 	po.src = NULL; /* no kir text: a pass's message carries no kir position */
 	po.max_unroll = o->max_unroll;
-	/* kopt verifies the module it parsed; kpyc's, in memory, too */
-	if (verify(m, NULL, d))
+	/* kopt verifies the module it parsed.  Here kpyc's module, fresh
+	 * from our own frontend, is verified once: after the passes (below),
+	 * where a frontend bug shows too, or here when no pass runs or the
+	 * output is kir. */
+	if ((!o->npipe || o->emit == CHAIN_KIR) && verify(m, NULL, d))
 		goto done;
 	modrename(m); /* the names kopt reads in the pipe */
 	for (i = 0; i < o->npipe; i++)
 		if (o->pipe[i]->fn(m, &po) || d->nerr)
 			goto done;
-	/* and kcuda (kcpu) the one kopt printed */
+	/* and kcuda (kcpu) verifies the one kopt printed */
 	if (o->npipe && o->emit != CHAIN_KIR) {
 		if (verify(m, NULL, d))
 			goto done;

@@ -36,19 +36,27 @@ static void
 hugeheap(void)
 {
 #if defined(MADV_HUGEPAGE) && defined(M_TOP_PAD) && defined(M_TRIM_THRESHOLD)
-	enum { HEAP = 64 << 20, HUGE = 2 << 20 };
+	enum { HEAP = 64 << 20, HUGE = 2 << 20, BLOCK = 64 << 10 };
 	uintptr_t lo, hi;
-	void *p;
+	void *p, *keep[8];
+	int n = 0;
 
 	if (!mallopt(M_TOP_PAD, HEAP) || !mallopt(M_TRIM_THRESHOLD, 2 * HEAP))
 		return;
 	if (!(p = malloc(1)))
 		return;
+	/* Where libc allocated before main (a static kpyc), the heap has its
+	 * first, small top pad: take blocks (under the mmap threshold) until
+	 * malloc extends the heap, by HEAP now. */
+	while (n < (int)countof(keep) && (uintptr_t)sbrk(0) - (uintptr_t)p < HEAP / 2 && (keep[n] = malloc(BLOCK)))
+		n++;
 	lo = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
 	hi = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE - 1);
 	/* p in the brk heap, just below the break */
 	if ((uintptr_t)p < (uintptr_t)sbrk(0) && (uintptr_t)sbrk(0) - (uintptr_t)p <= 2 * (uintptr_t)HEAP && lo < hi)
 		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	while (n > 0)
+		free(keep[--n]);
 	free(p);
 #endif
 }

@@ -43,20 +43,21 @@ void
 srcindex(const Src *src)
 {
 	LineIdx x = {src->text, src->len, NULL, 1};
-	size_t i, n = 1;
+	const char *p, *end;
+	size_t n = 1;
 
 	if (!src->text)
 		return;
-	for (i = 0; i < src->len; i++)
-		if (src->text[i] == '\n')
-			n++;
+	end = src->text + src->len;
+	/* memchr: the newlines found a vector at a time, not a byte */
+	for (p = src->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
 	if (n > UINT32_MAX)
 		return; /* diagnostics scan */
 	x.start = xmalloc(n * sizeof *x.start);
 	x.start[0] = 0;
-	for (i = 0; i < src->len; i++)
-		if (src->text[i] == '\n')
-			x.start[x.n++] = i + 1;
+	for (p = src->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		x.start[x.n++] = (size_t)(p - src->text) + 1;
 	if (nlineidx == caplineidx) {
 		caplineidx = caplineidx ? 2 * caplineidx : 8;
 		lineidx = xrealloc(lineidx, caplineidx * sizeof *lineidx);

@@ -496,8 +496,11 @@ void vmfree(ValMap *vm);
 typedef struct StrMap {
 	const char **key;  /* per slot: a key, or NULL */
 	uint32_t *val;     /* per slot: its value */
+	uint32_t *hash;    /* per slot: its key's hash (compared before the key) */
 	uint32_t n, cap;   /* keys; slots (0 or a power of two) */
 	bool own;          /* the map owns copies of its keys */
+	Arena *keys;       /* when set, new keys are copied here instead
+	                    * (the arena's: neither own nor freed by the map) */
 } StrMap;
 
 /* The value of key k, or NULL when k is absent. */

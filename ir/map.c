@@ -50,14 +50,14 @@ strhash(const char *s)
 	return (uint32_t)hash64(s, strlen(s), 0);
 }
 
-/* The slot of k, or the free slot where it would go (cap > 0). */
+/* The slot of k (hash h), or the free slot where it would go (cap > 0). */
 static uint32_t
-smslot(const StrMap *sm, const char *k)
+smslot(const StrMap *sm, const char *k, uint32_t h)
 {
 	uint32_t i;
 
-	for (i = strhash(k) & (sm->cap - 1); sm->key[i]; i = (i + 1) & (sm->cap - 1))
-		if (strcmp(sm->key[i], k) == 0)
+	for (i = h & (sm->cap - 1); sm->key[i]; i = (i + 1) & (sm->cap - 1))
+		if (sm->hash[i] == h && strcmp(sm->key[i], k) == 0)
 			break;
 	return i;
 }
@@ -69,38 +69,45 @@ smget(const StrMap *sm, const char *k)
 
 	if (!sm->cap)
 		return NULL;
-	i = smslot(sm, k);
+	i = smslot(sm, k, strhash(k));
 	return sm->key[i] ? &sm->val[i] : NULL;
 }
 
 uint32_t *
 smput(StrMap *sm, const char *k, bool *added)
 {
-	uint32_t i;
+	uint32_t i, h = strhash(k);
 
 	if (2 * (sm->n + 1) > sm->cap) {
 		uint32_t ocap = sm->cap, j;
 		const char **okey = sm->key;
-		uint32_t *oval = sm->val;
+		uint32_t *oval = sm->val, *ohash = sm->hash;
 		sm->cap = ocap ? 2 * ocap : 64;
 		sm->key = xcalloc(sm->cap, sizeof *sm->key);
-		sm->val = xcalloc(sm->cap, sizeof *sm->val);
+		sm->val = xmalloc(sm->cap * sizeof *sm->val);
+		sm->hash = xmalloc(sm->cap * sizeof *sm->hash);
+		/* the keys are distinct: each goes to the first free slot from
+		 * its stored hash, no hashing nor comparing again */
 		for (j = 0; j < ocap; j++) {
 			if (!okey[j])
 				continue;
-			i = smslot(sm, okey[j]);
+			for (i = ohash[j] & (sm->cap - 1); sm->key[i]; i = (i + 1) & (sm->cap - 1))
+				;
 			sm->key[i] = okey[j];
 			sm->val[i] = oval[j];
+			sm->hash[i] = ohash[j];
 		}
 		free(okey);
 		free(oval);
+		free(ohash);
 	}
-	i = smslot(sm, k);
+	i = smslot(sm, k, h);
 	if (added)
 		*added = !sm->key[i];
 	if (!sm->key[i]) {
-		sm->key[i] = sm->own ? xstrdup(k) : k;
+		sm->key[i] = sm->keys ? astrdup(sm->keys, k) : sm->own ? xstrdup(k) : k;
 		sm->val[i] = 0;
+		sm->hash[i] = h;
 		sm->n++;
 	}
 	return &sm->val[i];
@@ -112,7 +119,7 @@ smclear(StrMap *sm)
 	uint32_t i;
 
 	for (i = 0; i < sm->cap; i++) {
-		if (sm->own)
+		if (sm->own && !sm->keys)
 			free((char *)sm->key[i]);
 		sm->key[i] = NULL;
 	}
@@ -125,7 +132,9 @@ smfree(StrMap *sm)
 	smclear(sm);
 	free(sm->key);
 	free(sm->val);
+	free(sm->hash);
 	sm->key = NULL;
 	sm->val = NULL;
+	sm->hash = NULL;
 	sm->cap = 0;
 }
