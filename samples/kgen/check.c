@@ -767,8 +767,8 @@ check_stmt(Ck *c, const Stmt *s)
 			bad(c, "break/continue outside a loop");
 		break;
 	case S_RETURN:
-		if (!c->fn || s->nidx != c->fn->nrets)
-			bad(c, "return outside a function or with the wrong count");
+		if (c->fn ? s->nidx != c->fn->nrets : s->nidx != 0)
+			bad(c, "return with the wrong count (a kernel returns nothing)");
 		for (i = 0; i < s->nidx; i++) {
 			check_expr(c, s->idx[i]);
 			if (c->fn && i < c->fn->nrets && !ty_eq(s->idx[i]->ty, c->fn->rets[i]))

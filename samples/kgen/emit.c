@@ -310,7 +310,7 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 		buf_puts(b, "continue");
 		break;
 	case S_RETURN:
-		buf_puts(b, "return ");
+		buf_puts(b, s->nidx ? "return " : "return"); /* a kernel's early exit: no value */
 		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
 		break;
 	case S_UNPACK:

@@ -532,6 +532,7 @@ void rec_twist(Gen *g);
 void rec_strain(Gen *g);
 void rec_noise(Gen *g);
 void rec_cells(Gen *g);
+bool rec_short(Gen *g, const char *cat); /* a short kernel for the family's share, else false */
 void recipe_vary(Gen *g);
 
 extern const int ncategories;
