@@ -766,6 +766,11 @@ check_stmt(Ck *c, const Stmt *s)
 		if (!c->loops)
 			bad(c, "break/continue outside a loop");
 		break;
+	case S_ASSERT:
+		check_expr(c, s->e);
+		if (s->e->ty.kind != TY_BOOL)
+			bad(c, "assert of a %s, not a condition", tname(s->e->ty, c->k));
+		break;
 	case S_RETURN:
 		if (c->fn ? s->nidx != c->fn->nrets : s->nidx != 0)
 			bad(c, "return with the wrong count (a kernel returns nothing)");

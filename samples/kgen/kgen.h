@@ -269,6 +269,7 @@ typedef enum StmtKind {
 	S_RETURN,   /* return idx[0], ..., idx[nidx-1] */
 	S_UNPACK,   /* vars[0], ..., vars[nvars-1] = e */
 	S_SETATTR,  /* var.s = e, or var[k] = e when s is "[k]" (a vector component) */
+	S_ASSERT,   /* assert e: a condition true by construction (shapes that agree) */
 } StmtKind;
 
 typedef struct Block {

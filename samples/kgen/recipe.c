@@ -3209,6 +3209,28 @@ rec_short(Gen *g, const char *cat)
 		default: sf_cells(g, b, &S, form[i]); break;
 		}
 	}
+	/* now and then the check of a careful writer that an output and an input
+	 * agree in size (true by the runner convention: every array has the
+	 * launch's shape); only where no other line reads a shape (a repeat) */
+	if (S.nd == 1 && fi != 1 && fi != 4 && rng_pct(&g->rng, 15)) {
+		Var *in = NULL, *out = NULL;
+		int p;
+
+		for (p = 0; p < g->k->nparams; p++) {
+			Var *v = g->k->params[p];
+
+			if (v->role == V_ARRAY && v->io == IO_IN && !in && v->elem.kind != TY_INT)
+				in = v;
+			if (v->role == V_ARRAY && v->io == IO_OUT && !out)
+				out = v;
+		}
+		if (in && out) {
+			Stmt *a = st_new(g->A, S_ASSERT);
+
+			a->e = ex_cmp(g->A, OP_EQ, ex_shape(g->A, out, 0), ex_shape(g->A, in, 0));
+			block_insert(g->A, b, 1, a);
+		}
+	}
 	/* inputs first, then what the kernel writes, each in the order made */
 	{
 		Kernel *k = g->k;
