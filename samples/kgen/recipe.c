@@ -2675,12 +2675,10 @@ sf_histogram(Gen *g, Block *b, Short *S, int f)
 	switch (f) {
 	case 0: {
 		const char *fn = rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL;
-		int how = pick(g, 3); /* x, x * x, |x| */
+		bool mag = rng_pct(&g->rng, 35); /* x or |x| (sums of squares are the optimiser's) */
 		Expr *e = load_tid(g, x);
 
-		if (how == 1)
-			e = mul(g, e, load_tid(g, x));
-		else if (how == 2)
+		if (mag)
 			e = call1(g, "wp.abs", F(), 1.0, e);
 
 		if (rng_pct(&g->rng, 40))
@@ -2790,7 +2788,15 @@ sf_sdf(Gen *g, Block *b, Short *S, int f)
 	case 0:
 		o = arr(g, rng_pct(&g->rng, 50) ? "dist" : "sdf", F(), IO_OUT);
 		need_scalar(g, &S->in[1], "center", T);
-		sstore(g, b, S, o, sub(g, call1(g, "wp.length", F(), 2.0, sub(g, load_tid(g, p), use(g, S->in[1]))), factor(g, &S->in[2], "radius", 0.5)));
+		if (S->n == 3 && rng_pct(&g->rng, 40)) { /* through a helper that does only that */
+			Func *f = sdf_sphere_fn(g);
+			Expr *q = sub(g, load_tid(g, p), use(g, S->in[1]));
+
+			f->used = true;
+			sstore(g, b, S, o, ex_call(g->A, f->name, F(), 84.0, 2, q, factor(g, &S->in[2], "radius", 0.5)));
+		} else {
+			sstore(g, b, S, o, sub(g, call1(g, "wp.length", F(), 2.0, sub(g, load_tid(g, p), use(g, S->in[1]))), factor(g, &S->in[2], "radius", 0.5)));
+		}
 		phrase(S, "sphere", "distance", "evaluates the signed distance to a sphere");
 		break;
 	case 1:
@@ -2811,6 +2817,16 @@ sf_sdf(Gen *g, Block *b, Short *S, int f)
 		sstore(g, b, S, o, sub(g, call2(g, "wp.dot", F(), 2.0, load_tid(g, p), use(g, S->in[5])), factor(g, &S->in[6], "offset", 0.25)));
 		phrase(S, "plane", "distance", "measures the signed height above a plane");
 		break;
+	case 6: { /* the distance to a box, by a helper (3-D) */
+		Func *f = sdf_box_fn(g);
+		Var *h = need_scalar(g, &S->in[7], "half_extents", V(3));
+
+		f->used = true;
+		o = arr(g, rng_pct(&g->rng, 50) ? "dist" : "box_sdf", F(), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, f->name, F(), 135.0, 2, load_tid(g, p), use(g, h)));
+		phrase(S, "box", "distance", "evaluates the signed distance to a box centred at the origin");
+		break;
+	}
 	case 5: { /* the box by center and half extents */
 		Var *c = need_scalar(g, &S->in[1], "center", T), *h = need_scalar(g, &S->in[7], "half_extents", T);
 		Expr *q = sub(g, load_tid(g, p), use(g, c));
@@ -3119,7 +3135,7 @@ rec_short(Gen *g, const char *cat)
 	 * svd2, qr3), so that a default run still uses every one */
 	static const struct { const char *cat; int nf, ndim, pct; } fam[] = {
 		{ "particle_step", 5, 1, 60 }, { "mass_spring", 4, 1, 60 }, { "diffusion", 4, 3, 60 }, { "image_filter", 4, 2, 60 },
-		{ "binning", 4, 1, 60 }, { "optimizer", 4, 2, 60 }, { "distance_field", 5, 1, 60 }, { "box_outcode", 6, 1, 60 },
+		{ "binning", 4, 1, 60 }, { "optimizer", 4, 2, 60 }, { "distance_field", 5, 1, 60 }, { "box_outcode", 7, 1, 60 },
 		{ "monte_carlo", 4, 1, 60 }, { "noise_field", 2, 1, 60 }, { "rigid_pose", 7, 1, 40 }, { "training_loss", 4, 2, 60 },
 		{ "spatial_motion", 4, 1, 60 }, { "deformation", 5, 1, 35 }, { "cell_state", 3, 2, 60 },
 	};
@@ -3139,11 +3155,15 @@ rec_short(Gen *g, const char *cat)
 	form[0] = pick(g, nf);
 	form[1] = (form[0] + 1 + pick(g, nf - 1 > 0 ? nf - 1 : 1)) % nf;
 	if (!strcmp(cat, "box_outcode")) { /* the box is what the family is about */
-		form[0] = rng_pct(&g->rng, 50) ? 2 : 5;
-		if (form[1] == 2 || form[1] == 5)
+		form[0] = 2 + 3 * pick(g, 3); /* 2, 5, 8 -> 6 below */
+		if (form[0] == 8)
+			form[0] = 6;
+		if (form[1] == 2 || form[1] == 5 || form[1] == 6 || form[1] == form[0])
 			n = 1;
 	}
 	S.n = rng_pct(&g->rng, 70) ? 3 : 2;
+	if (form[0] == 6 && S.n == 2) /* the box helper is 3-D */
+		form[0] = 5;
 	S.prev = rng_pct(&g->rng, 30);
 	/* grids of 2 or 3 dimensions; other elementwise forms on 1 or 2, but
 	 * accumulators (single elements, one index) only in 1-D launches */
