@@ -1751,9 +1751,14 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 		k->seed = o->seed;
 		k->index = index;
 		g->depth = rng_range(&g->rng, o->depth > 1 ? o->depth - 1 : 1, o->depth > 0 ? o->depth : 1);
-		categories[cat].build(g);
-		if (!strncmp(categories[cat].desc, "recipe:", 7))
+		if (!strncmp(categories[cat].desc, "recipe:", 7)) {
+			/* a share of every recipe family is the short kernel people write most */
+			if (!rec_short(g, categories[cat].name))
+				categories[cat].build(g);
 			recipe_vary(g);
+		} else {
+			categories[cat].build(g);
+		}
 		tidy_loads(g);
 		tidy_units(&k->body);
 		for (i = 0; i < k->nfuncs; i++)

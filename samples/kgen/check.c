@@ -766,9 +766,14 @@ check_stmt(Ck *c, const Stmt *s)
 		if (!c->loops)
 			bad(c, "break/continue outside a loop");
 		break;
+	case S_ASSERT:
+		check_expr(c, s->e);
+		if (s->e->ty.kind != TY_BOOL)
+			bad(c, "assert of a %s, not a condition", tname(s->e->ty, c->k));
+		break;
 	case S_RETURN:
-		if (!c->fn || s->nidx != c->fn->nrets)
-			bad(c, "return outside a function or with the wrong count");
+		if (c->fn ? s->nidx != c->fn->nrets : s->nidx != 0)
+			bad(c, "return with the wrong count (a kernel returns nothing)");
 		for (i = 0; i < s->nidx; i++) {
 			check_expr(c, s->idx[i]);
 			if (c->fn && i < c->fn->nrets && !ty_eq(s->idx[i]->ty, c->fn->rets[i]))

@@ -309,8 +309,12 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 	case S_CONTINUE:
 		buf_puts(b, "continue");
 		break;
+	case S_ASSERT:
+		buf_puts(b, "assert ");
+		emit_expr(b, s->e, k);
+		break;
 	case S_RETURN:
-		buf_puts(b, "return ");
+		buf_puts(b, s->nidx ? "return " : "return"); /* a kernel's early exit: no value */
 		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
 		break;
 	case S_UNPACK:

@@ -269,6 +269,7 @@ typedef enum StmtKind {
 	S_RETURN,   /* return idx[0], ..., idx[nidx-1] */
 	S_UNPACK,   /* vars[0], ..., vars[nvars-1] = e */
 	S_SETATTR,  /* var.s = e, or var[k] = e when s is "[k]" (a vector component) */
+	S_ASSERT,   /* assert e: a condition true by construction (shapes that agree) */
 } StmtKind;
 
 typedef struct Block {
@@ -532,6 +533,7 @@ void rec_twist(Gen *g);
 void rec_strain(Gen *g);
 void rec_noise(Gen *g);
 void rec_cells(Gen *g);
+bool rec_short(Gen *g, const char *cat); /* a short kernel for the family's share, else false */
 void recipe_vary(Gen *g);
 
 extern const int ncategories;

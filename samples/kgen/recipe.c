@@ -2388,3 +2388,893 @@ rec_cells(Gen *g)
 		      "Claims the thread's own flag with wp.atomic_cas(flag, 0, 1) and keeps the old value", NULL);
 	}
 }
+
+
+/* ----------------------------------------------------------------- short forms */
+
+/* The short kernels people write most: a copy with a scale, an axpy, a clamp, a
+ * normalise, a one-line update, a gather through an index computed from the
+ * thread index, a reduction of one value, a 2-D stencil of a few taps.  Each
+ * recipe family has its own one-line forms; a short kernel holds one or two of
+ * them (several related outputs), sharing inputs and locals, so the median
+ * kernel is as short as the median of Warp's examples.  Inputs are made when a
+ * form first needs them: an unused one is never declared. */
+
+typedef struct Short {
+	int n;              /* width of the family's vectors */
+	int nd;             /* launch dimensions */
+	int axis;           /* grids: the axis of the taps */
+	bool prev;          /* chains: the neighbour's index is j, not nxt */
+	Var *in[10];        /* inputs and shared locals, by slot of the family */
+	const char *ph[2];  /* what each form does, a phrase ("advances ...") */
+	int nph;
+	const char *verb, *noun;
+	int nbias;          /* per-element offsets made by sstore */
+} Short;
+
+static Var *
+need(Gen *g, Var **slot, const char *nm, Type t, int io)
+{
+	if (!*slot)
+		*slot = arr(g, nm, t, io);
+	return *slot;
+}
+
+static Var *
+need_scalar(Gen *g, Var **slot, const char *nm, Type t)
+{
+	if (!*slot)
+		*slot = scalar(g, nm, t);
+	return *slot;
+}
+
+/* A factor: a kernel parameter (made once), or a literal constant a person
+ * would have typed in */
+static Expr *
+factor(Gen *g, Var **slot, const char *nm, double v)
+{
+	if (*slot || rng_pct(&g->rng, 60))
+		return use(g, need_scalar(g, slot, nm, F()));
+	return lit(g, v);
+}
+
+static void
+phrase(Short *S, const char *verb, const char *noun, const char *ph)
+{
+	if (!S->nph) {
+		S->verb = verb;
+		S->noun = noun;
+	}
+	S->ph[S->nph++] = ph;
+}
+
+/* particles: x, v, dt, gravity, damping, mass, forces, inv_mass */
+/* out[i] = e, optionally weighted per element (e * w[i]) or offset per element
+ * (e + bias[i]): what people add to a one-liner to mask or shift it */
+static void
+sstore(Gen *g, Block *b, Short *S, Var *o, Expr *e)
+{
+	int k = e->ty.kind, m = pick(g, 5);
+
+	if (k != TY_FLOAT && k != TY_VEC && k != TY_MAT)
+		m = 0;
+	if (m == 1)
+		e = mul(g, e, load_tid(g, need(g, &S->in[8], rng_pct(&g->rng, 50) ? "weights" : "mask", F(), IO_IN)));
+	else if (m == 2 && S->nbias < 2) {
+		Var *bv = arr(g, S->nbias ? "offset" : "bias", e->ty, IO_IN);
+
+		S->nbias++;
+		e = add(g, e, load_tid(g, bv));
+	}
+	store(g, b, o, e);
+}
+
+static void
+sf_particles(Gen *g, Block *b, Short *S, int f)
+{
+	Type T = V(S->n);
+	Var *o;
+	Expr *e, *s;
+
+	switch (f) {
+	case 0: /* x + v * dt */
+		need(g, &S->in[0], "x", T, IO_IN);
+		need(g, &S->in[1], "v", T, IO_IN);
+		need_scalar(g, &S->in[2], "dt", F());
+		e = mul(g, load_tid(g, S->in[1]), use(g, S->in[2]));
+		e = add(g, load_tid(g, S->in[0]), e);
+		o = arr(g, "x_new", T, IO_OUT);
+		sstore(g, b, S, o, e);
+		phrase(S, "advect", "particles", "advances each position by its velocity times dt");
+		break;
+	case 1: /* v + g * dt, or (v + g * dt) * damping */
+		if (rng_pct(&g->rng, 50)) {
+			s = use(g, need_scalar(g, &S->in[3], "gravity", T));
+		} else {
+			double gv[3] = { 0.0, -9.8, 0.0 };
+
+			s = vlit(g, S->n, gv);
+		}
+		need_scalar(g, &S->in[2], "dt", F());
+		e = add(g, load_tid(g, need(g, &S->in[1], "v", T, IO_IN)), mul(g, s, use(g, S->in[2])));
+		if (rng_pct(&g->rng, 40)) {
+			s = factor(g, &S->in[4], "damping", 0.99);
+			e = mul(g, e, s);
+		}
+		o = arr(g, "v_new", T, IO_OUT);
+		sstore(g, b, S, o, e);
+		phrase(S, "apply", "gravity", "adds gravity times dt to each velocity");
+		break;
+	case 2: /* |v| */
+		{
+			bool sq = rng_pct(&g->rng, 35);
+
+			o = arr(g, sq ? "speed_sq" : "speed", F(), IO_OUT);
+			sstore(g, b, S, o, call1(g, sq ? "wp.length_sq" : "wp.length", F(), sq ? 4.0 : 2.0, load_tid(g, need(g, &S->in[1], "v", T, IO_IN))));
+		}
+		phrase(S, "measure", "speeds", "writes each particle's speed");
+		break;
+	case 3: { /* 0.5 m |v|^2, m per particle or one mass */
+		Var *v = need(g, &S->in[1], "v", T, IO_IN);
+		Expr *m;
+
+		o = arr(g, rng_pct(&g->rng, 50) ? "kinetic" : "energy", F(), IO_OUT);
+		if (rng_pct(&g->rng, 50))
+			m = load_tid(g, need(g, &S->in[5], "mass", F(), IO_IN));
+		else
+			m = use(g, need_scalar(g, &S->in[9], "particle_mass", F()));
+		e = mul(g, lit(g, 0.5), m);
+		sstore(g, b, S, o, mul(g, e, call2(g, "wp.dot", F(), 8.0, load_tid(g, v), load_tid(g, v))));
+		phrase(S, "compute", "kinetic_energy", "computes each particle's kinetic energy");
+		break;
+	}
+	default: /* f * w */
+		need(g, &S->in[6], rng_pct(&g->rng, 50) ? "f" : "forces", T, IO_IN);
+		need(g, &S->in[7], "inv_mass", F(), IO_IN);
+		e = mul(g, load_tid(g, S->in[6]), load_tid(g, S->in[7]));
+		o = arr(g, "accel", T, IO_OUT);
+		sstore(g, b, S, o, e);
+		phrase(S, "compute", "accelerations", "turns forces into accelerations by the inverse masses");
+		break;
+	}
+}
+
+/* chains: x, the neighbour index, d = x[j] - x[i], stiffness */
+static Var *
+chain_delta(Gen *g, Block *b, Short *S)
+{
+	Var *x = need(g, &S->in[0], "x", V(S->n), IO_IN);
+
+	if (!S->in[1]) {
+		Expr *sh = ex_shape(g->A, x, 0), *k;
+
+		k = add(g, use(g, g->tid[0]), ilit(g, 1));
+		S->in[1] = let(g, b, S->prev ? "j" : "nxt", ex_bin(g->A, OP_MOD, k, sh, I(), BIG));
+		S->in[1]->nonneg = true;
+	}
+	if (!S->in[2])
+		S->in[2] = let(g, b, rng_pct(&g->rng, 50) ? "d" : "delta",
+			       sub(g, ex_load(g->A, x, 1, (Expr *[]){ use(g, S->in[1]) }), load_tid(g, x)));
+	return S->in[2];
+}
+
+static void
+sf_springs(Gen *g, Block *b, Short *S, int f)
+{
+	Var *d = chain_delta(g, b, S), *o;
+	Expr *k;
+
+	switch (f) {
+	case 0:
+		o = arr(g, "rest_length", F(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.length", F(), 4.0, use(g, d)));
+		phrase(S, "measure", "rest_lengths", "measures the spring to the neighbouring particle of a closed chain");
+		break;
+	case 1:
+		k = factor(g, &S->in[3], "stiffness", 100.0);
+		o = arr(g, "f_spring", V(S->n), IO_OUT);
+		sstore(g, b, S, o, mul(g, k, use(g, d)));
+		phrase(S, "pull", "chain", "pulls each particle toward its neighbour with a zero-length spring");
+		break;
+	case 2:
+		o = arr(g, rng_pct(&g->rng, 50) ? "dirs" : "tangent", V(S->n), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.normalize", V(S->n), 1.0, use(g, d)));
+		phrase(S, "compute", "tangents", "writes the unit direction to the neighbour");
+		break;
+	default:
+		o = arr(g, "stretch", F(), IO_OUT);
+		sstore(g, b, S, o, call2(g, "wp.dot", F(), 4.0, use(g, d), use(g, d)));
+		phrase(S, "measure", "stretch", "writes the squared distance to the neighbour");
+		break;
+	}
+}
+
+/* u at the thread's cell moved by o along axis ax, clamped into the grid */
+static Expr *
+tap(Gen *g, Var *u, int ax, int o)
+{
+	Expr *idx[3];
+	int d;
+
+	for (d = 0; d < u->ndim; d++) {
+		Expr *t = use(g, g->tid[d]);
+
+		if (d == ax && o < 0)
+			t = call2(g, "wp.max", I(), BIG, sub(g, t, ilit(g, -o)), ilit(g, 0));
+		else if (d == ax && o > 0)
+			t = call2(g, "wp.min", I(), BIG, add(g, t, ilit(g, o)), sub(g, ex_shape(g->A, u, d), ilit(g, 1)));
+		idx[d] = t;
+	}
+	return ex_load(g->A, u, u->ndim, idx);
+}
+
+/* grids: u, its two clamped neighbours along one axis, a gain */
+static void
+grid_taps(Gen *g, Block *b, Short *S, Var *u)
+{
+	static const char *const lo[3] = { "left", "down", "back" }, *const hi[3] = { "right", "up", "front" };
+
+	if (S->in[1])
+		return;
+	S->in[1] = let(g, b, lo[S->axis], tap(g, u, S->axis, -1));
+	S->in[2] = let(g, b, hi[S->axis], tap(g, u, S->axis, 1));
+}
+
+static void
+sf_grid(Gen *g, Block *b, Short *S, int f, bool image)
+{
+	Var *u = S->in[0], *o;
+	Expr *e;
+
+	switch (f) {
+	case 0:
+		e = mul(g, load_tid(g, u), factor(g, &S->in[3], image ? "gain" : "scale", 0.5));
+		if (image)
+			e = ex_call(g->A, "wp.clamp", F(), 1.0, 3, e, lit(g, 0.0), lit(g, 1.0));
+		o = arr(g, image ? "dst" : "scaled", F(), IO_OUT);
+		sstore(g, b, S, o, e);
+		phrase(S, image ? "adjust" : "scale", u->name, image ? "applies a gain and clamps to the unit range" : "scales every cell by a factor");
+		break;
+	case 1: {
+		Expr *c, *side;
+
+		grid_taps(g, b, S, u);
+		c = mul(g, lit(g, 0.5), load_tid(g, u));
+		side = mul(g, lit(g, 0.25), add(g, use(g, S->in[1]), use(g, S->in[2])));
+		o = arr(g, image ? "blurred" : "smoothed", F(), IO_OUT);
+		sstore(g, b, S, o, add(g, c, side));
+		phrase(S, image ? "blur" : "smooth", u->name, arena_printf(g->A, "smooths along axis %d with a three-tap filter", S->axis));
+		break;
+	}
+	case 2:
+		grid_taps(g, b, S, u);
+		o = arr(g, S->axis == 0 ? "dx" : S->axis == 1 ? "dy" : "dz", F(), IO_OUT);
+		sstore(g, b, S, o, mul(g, lit(g, 0.5), sub(g, use(g, S->in[2]), use(g, S->in[1]))));
+		phrase(S, "differentiate", u->name, "takes a central difference clamped at the borders");
+		break;
+	default: {
+		bool below = rng_pct(&g->rng, 40), flag = rng_pct(&g->rng, 40);
+		Expr *c;
+
+		need_scalar(g, &S->in[4], "threshold", F());
+		c = ex_cmp(g->A, below ? OP_LT : OP_GT, load_tid(g, u), use(g, S->in[4]));
+		o = arr(g, image ? "binary" : below ? "below" : "above", flag ? I() : F(), IO_OUT);
+		sstore(g, b, S, o, flag ? ex_call(g->A, "wp.where", I(), 1.0, 3, c, ilit(g, 1), ilit(g, 0))
+					: ex_call(g->A, "wp.where", F(), 1.0, 3, c, lit(g, 1.0), lit(g, 0.0)));
+		phrase(S, "threshold", u->name, below ? "marks the cells below a threshold" : "marks the cells above a threshold");
+		break;
+	}
+	}
+}
+
+static void
+sf_histogram(Gen *g, Block *b, Short *S, int f)
+{
+	Var *x = S->in[0], *acc;
+
+	switch (f) {
+	case 0: {
+		const char *fn = rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL;
+		bool mag = rng_pct(&g->rng, 35); /* x or |x| (sums of squares are the optimiser's) */
+		Expr *e = load_tid(g, x);
+
+		if (mag)
+			e = call1(g, "wp.abs", F(), 1.0, e);
+
+		if (rng_pct(&g->rng, 40))
+			e = mul(g, load_tid(g, need(g, &S->in[1], "weights", F(), IO_IN)), e);
+		acc = arr(g, "total", F(), IO_ACC);
+		atomic(g, b, fn, acc, ilit(g, 0), e);
+		phrase(S, "sum", x->name, "sums the values with an atomic add");
+		break;
+	}
+	case 1: {
+		bool mag = rng_pct(&g->rng, 60);
+
+		acc = arr(g, "peak", F(), IO_ACC);
+		atomic(g, b, "wp.atomic_max", acc, ilit(g, 0), mag ? call1(g, "wp.abs", F(), 1.0, load_tid(g, x)) : load_tid(g, x));
+		phrase(S, "find", "peak", mag ? "finds the largest magnitude with an atomic max" : "finds the largest value with an atomic max");
+		break;
+	}
+	case 2:
+		acc = arr(g, "lowest", F(), IO_ACC);
+		if (rng_pct(&g->rng, 60)) {
+			atomic(g, b, "wp.atomic_min", acc, ilit(g, 0), load_tid(g, x));
+			phrase(S, "find", "minimum", "finds the smallest value with an atomic min");
+		} else {
+			atomic(g, b, "wp.atomic_min", acc, ilit(g, 0), call1(g, "wp.abs", F(), 1.0, load_tid(g, x)));
+			phrase(S, "find", "minimum", "finds the smallest magnitude with an atomic min");
+		}
+		break;
+	default: {
+		int nb = 4 << pick(g, 3);
+		const char *kn = rng_pct(&g->rng, 50) ? "k" : "bin";
+		bool minmax = rng_pct(&g->rng, 40), wt = rng_pct(&g->rng, 35);
+		Expr *t = mul(g, add(g, load_tid(g, x), lit(g, 1.0)), lit(g, 0.5 * nb));
+		Var *k;
+
+		acc = arr(g, rng_pct(&g->rng, 50) ? "counts" : "hist", wt ? F() : I(), IO_ACC);
+		if (rng_pct(&g->rng, 40))
+			t = call1(g, "wp.floor", F(), t->bound, t);
+		k = let(g, b, kn, clamp_index(g, minmax, call1(g, "int", I(), nb + 1, t), acc));
+		k->nonneg = true;
+		atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, acc, use(g, k),
+		       wt ? load_tid(g, need(g, &S->in[1], "weights", F(), IO_IN)) : ilit(g, 1));
+		phrase(S, "count", x->name, arena_printf(g->A, "counts the values from -1 to 1 into %d bins", nb));
+		break;
+	}
+	}
+}
+
+static void
+sf_optimizer(Gen *g, Block *b, Short *S, int f)
+{
+	Var *gr = S->in[0], *o;
+	Expr *e;
+
+	switch (f) {
+	case 0: /* w - lr * g, or w - lr * (g + wd * w) */
+		e = load_tid(g, gr);
+		if (rng_pct(&g->rng, 35))
+		{
+			Expr *wd = factor(g, &S->in[3], "weight_decay", 0.01);
+
+			e = add(g, e, mul(g, wd, load_tid(g, need(g, &S->in[1], "params", F(), IO_IN))));
+		}
+		e = mul(g, factor(g, &S->in[2], "lr", 0.01), e);
+		o = arr(g, "params_new", F(), IO_OUT);
+		sstore(g, b, S, o, sub(g, load_tid(g, need(g, &S->in[1], "params", F(), IO_IN)), e));
+		phrase(S, "sgd", "step", "takes a gradient-descent step on the parameters");
+		break;
+	case 1: /* momentum */
+		e = factor(g, &S->in[4], "momentum", 0.9);
+		e = mul(g, e, load_tid(g, need(g, &S->in[5], "velocity", F(), IO_IN)));
+		o = arr(g, "velocity_new", F(), IO_OUT);
+		sstore(g, b, S, o, add(g, e, load_tid(g, gr)));
+		phrase(S, "update", "momentum", "updates the momentum buffer with the gradient");
+		break;
+	case 2: {
+		Expr *lo, *hi;
+
+		if (rng_pct(&g->rng, 60)) {
+			Var *lim = let(g, b, "c", call1(g, "wp.abs", F(), 1.0, use(g, need_scalar(g, &S->in[6], "max_grad", F()))));
+
+			lo = ex_un(g->A, OP_NEG, use(g, lim));
+			hi = use(g, lim);
+		} else {
+			lo = lit(g, -1.0);
+			hi = lit(g, 1.0);
+		}
+		o = arr(g, "grad_clipped", F(), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, "wp.clamp", F(), 1.0, 3, load_tid(g, gr), lo, hi));
+		phrase(S, "clip", "gradients", "clamps every gradient to a symmetric limit");
+		break;
+	}
+	default:
+		o = arr(g, "grad_norm_sq", F(), IO_ACC);
+		atomic(g, b, "wp.atomic_add", o, ilit(g, 0), mul(g, load_tid(g, gr), load_tid(g, gr)));
+		phrase(S, "accumulate", "grad_norm", "sums the squared gradients for a global norm");
+		break;
+	}
+}
+
+static void
+sf_sdf(Gen *g, Block *b, Short *S, int f)
+{
+	Var *p = S->in[0], *o;
+	Type T = V(S->n);
+
+	switch (f) {
+	case 0:
+		o = arr(g, rng_pct(&g->rng, 50) ? "dist" : "sdf", F(), IO_OUT);
+		need_scalar(g, &S->in[1], "center", T);
+		if (S->n == 3 && rng_pct(&g->rng, 40)) { /* through a helper that does only that */
+			Func *f = sdf_sphere_fn(g);
+			Expr *q = sub(g, load_tid(g, p), use(g, S->in[1]));
+
+			f->used = true;
+			sstore(g, b, S, o, ex_call(g->A, f->name, F(), 84.0, 2, q, factor(g, &S->in[2], "radius", 0.5)));
+		} else {
+			sstore(g, b, S, o, sub(g, call1(g, "wp.length", F(), 2.0, sub(g, load_tid(g, p), use(g, S->in[1]))), factor(g, &S->in[2], "radius", 0.5)));
+		}
+		phrase(S, "sphere", "distance", "evaluates the signed distance to a sphere");
+		break;
+	case 1:
+		o = arr(g, "normals", T, IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.normalize", T, 1.0, load_tid(g, p)));
+		phrase(S, "normalize", "points", "projects the points onto the unit sphere");
+		break;
+	case 2:
+		o = arr(g, rng_pct(&g->rng, 50) ? "closest" : "clamped", T, IO_OUT);
+		need_scalar(g, &S->in[3], "lower", T);
+		need_scalar(g, &S->in[4], "upper", T);
+		sstore(g, b, S, o, call2(g, "wp.min", T, 1.0, call2(g, "wp.max", T, 1.0, load_tid(g, p), use(g, S->in[3])), use(g, S->in[4])));
+		phrase(S, "clamp", "points", "finds the closest point of an axis-aligned box");
+		break;
+	case 3:
+		o = arr(g, "height", F(), IO_OUT);
+		need_scalar(g, &S->in[5], "normal", T);
+		sstore(g, b, S, o, sub(g, call2(g, "wp.dot", F(), 2.0, load_tid(g, p), use(g, S->in[5])), factor(g, &S->in[6], "offset", 0.25)));
+		phrase(S, "plane", "distance", "measures the signed height above a plane");
+		break;
+	case 6: { /* the distance to a box, by a helper (3-D) */
+		Func *f = sdf_box_fn(g);
+		Var *h = need_scalar(g, &S->in[7], "half_extents", V(3));
+
+		f->used = true;
+		o = arr(g, rng_pct(&g->rng, 50) ? "dist" : "box_sdf", F(), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, f->name, F(), 135.0, 2, load_tid(g, p), use(g, h)));
+		phrase(S, "box", "distance", "evaluates the signed distance to a box centred at the origin");
+		break;
+	}
+	case 5: { /* the box by center and half extents */
+		Var *c = need_scalar(g, &S->in[1], "center", T), *h = need_scalar(g, &S->in[7], "half_extents", T);
+		Expr *q = sub(g, load_tid(g, p), use(g, c));
+
+		q = call2(g, "wp.min", T, 1.0, call2(g, "wp.max", T, 1.0, q, ex_un(g->A, OP_NEG, use(g, h))), use(g, h));
+		o = arr(g, "closest", T, IO_OUT);
+		sstore(g, b, S, o, add(g, use(g, c), q));
+		phrase(S, "clamp", "points", "finds the closest point of a box given by its center and half extents");
+		break;
+	}
+	default:
+		o = arr(g, "inside", I(), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, "wp.where", I(), 1.0, 3, ex_cmp(g->A, OP_LT, call1(g, "wp.length", F(), 2.0, load_tid(g, p)),
+			use(g, need_scalar(g, &S->in[2], "radius", F()))), ilit(g, 1), ilit(g, 0)));
+		phrase(S, "flag", "inside", "flags the points inside a ball");
+		break;
+	}
+}
+
+static void
+sf_sampling(Gen *g, Block *b, Short *S, int f)
+{
+	Var *st = S->in[0], *o;
+
+	switch (f) {
+	case 0: {
+		static const char *const fn[] = { "wp.sample_unit_sphere_surface", "wp.sample_unit_sphere", "wp.sample_unit_hemisphere_surface", "wp.sample_unit_cube" };
+		static const char *const ph[] = { "draws a uniform direction", "draws a point of the unit ball", "draws a direction of the upper hemisphere",
+						  "draws a point of the unit cube" };
+		int w = pick(g, 4);
+
+		o = arr(g, w == 0 || w == 2 ? "dirs" : "points", V(3), IO_OUT);
+		sstore(g, b, S, o, call1(g, fn[w], V(3), 1.0, use(g, st)));
+		phrase(S, "sample", o->name, ph[w]);
+		break;
+	}
+	case 1: {
+		static const char *const fn[] = { "wp.sample_unit_disk", "wp.sample_unit_square", "wp.sample_unit_ring" };
+		static const char *const ph[] = { "draws a point of the unit disk", "draws a point of the unit square", "draws a point of the unit circle" };
+		int w = pick(g, 3);
+
+		o = arr(g, rng_pct(&g->rng, 50) ? "uv" : "offsets", V(2), IO_OUT);
+		sstore(g, b, S, o, call1(g, fn[w], V(2), 1.0, use(g, st)));
+		phrase(S, "sample", o->name, ph[w]);
+		break;
+	}
+	case 2: {
+		Expr *z = mul(g, factor(g, &S->in[2], "sigma", 0.1), call1(g, "wp.randn", F(), 6.0, use(g, st)));
+
+		o = arr(g, "noisy", F(), IO_OUT);
+		sstore(g, b, S, o, add(g, load_tid(g, need(g, &S->in[1], "signal", F(), IO_IN)), z));
+		phrase(S, "add", "noise", "adds Gaussian noise to a signal");
+		break;
+	}
+	default:
+		o = arr(g, "u", F(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.randf", F(), 1.0, use(g, st)));
+		phrase(S, "draw", "uniform", "draws a uniform number between zero and one");
+		break;
+	}
+}
+
+static void
+sf_noise(Gen *g, Block *b, Short *S, int f)
+{
+	Var *st = S->in[0], *p = S->in[1], *o;
+	Expr *q, *e;
+
+	if (!S->in[4]) /* the scaled point, shared by the forms */
+		S->in[4] = let(g, b, "q", mul(g, load_tid(g, p), factor(g, &S->in[2], "frequency", 4.0)));
+	q = use(g, S->in[4]);
+
+	switch (f) {
+	case 0:
+		e = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), q);
+		if (rng_pct(&g->rng, 40))
+			e = mul(g, use(g, need_scalar(g, &S->in[3], "amplitude", F())), e);
+		o = arr(g, rng_pct(&g->rng, 50) ? "heights" : "values", F(), IO_OUT);
+		sstore(g, b, S, o, e);
+		phrase(S, "evaluate", "noise", "evaluates Perlin noise at scaled points");
+		break;
+	default:
+		o = arr(g, "density", F(), IO_OUT);
+		sstore(g, b, S, o, call2(g, "wp.max", F(), 1.0, ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), q), lit(g, 0.0)));
+		phrase(S, "threshold", "noise", "keeps the positive part of a noise field");
+		break;
+	}
+}
+
+static void
+sf_rigid(Gen *g, Block *b, Short *S, int f)
+{
+	Var *X0 = S->in[0], *o;
+
+	switch (f) {
+	case 0:
+		o = arr(g, "x_world", V(3), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, "wp.transform_point", V(3), 12.0, 2, load_tid(g, X0), load_tid(g, need(g, &S->in[1], "x_local", V(3), IO_IN))));
+		phrase(S, "transform", "points", "maps body-frame points to world space");
+		break;
+	case 1:
+		o = arr(g, "n_world", V(3), IO_OUT);
+		sstore(g, b, S, o, ex_call(g->A, "wp.transform_vector", V(3), 12.0, 2, load_tid(g, X0), load_tid(g, need(g, &S->in[2], "n_local", V(3), IO_IN))));
+		phrase(S, "rotate", "normals", "rotates body-frame directions into world space");
+		break;
+	case 2:
+		o = arr(g, "origins", V(3), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.transform_get_translation", V(3), 1.0, load_tid(g, X0)));
+		phrase(S, "extract", "origins", "copies out each pose's translation");
+		break;
+	case 3:
+		o = arr(g, "rotations", Q(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.transform_get_rotation", Q(), 1.0, load_tid(g, X0)));
+		phrase(S, "extract", "rotations", "copies out each pose's rotation");
+		break;
+	case 4:
+		if (rng_pct(&g->rng, 60)) {
+			o = arr(g, "world_pose", X(), IO_OUT);
+			sstore(g, b, S, o, ex_call(g->A, "wp.transform_multiply", X(), 12.0, 2, load_tid(g, X0), load_tid(g, need(g, &S->in[3], "local_pose", X(), IO_IN))));
+			phrase(S, "compose", "poses", "composes each pose with a local offset pose");
+		} else {
+			Expr *inv = call1(g, "wp.transform_inverse", X(), 12.0, load_tid(g, need(g, &S->in[3], "parent_pose", X(), IO_IN)));
+
+			o = arr(g, "relative", X(), IO_OUT);
+			sstore(g, b, S, o, ex_call(g->A, "wp.transform_multiply", X(), 12.0, 2, inv, load_tid(g, X0)));
+			phrase(S, "relative", "poses", "expresses each pose relative to its parent's");
+		}
+		break;
+	case 6: { /* the angle of the rotation about a hinge axis (swing-twist) */
+		double e[3] = { 0, 0, 0 };
+		bool sg = rng_pct(&g->rng, 40);
+		Expr *q;
+
+		e[pick(g, 3)] = 1.0;
+		q = call1(g, "wp.transform_get_rotation", Q(), 1.0, load_tid(g, X0));
+		o = arr(g, "joint_angle", F(), IO_OUT);
+		sstore(g, b, S, o, call2(g, sg ? "wp.quat_twist_angle_signed" : "wp.quat_twist_angle", F(), 4.0, vlit(g, 3, e), q));
+		phrase(S, "measure", "joint_angles", "measures the twist angle of each rotation about a hinge axis");
+		break;
+	}
+	default:
+		o = arr(g, "inv_pose", X(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.transform_inverse", X(), 12.0, load_tid(g, X0)));
+		phrase(S, "invert", "poses", "inverts every pose");
+		break;
+	}
+}
+
+static void
+sf_loss(Gen *g, Block *b, Short *S, int f)
+{
+	Var *o;
+
+	if (!S->in[2])
+		S->in[2] = let(g, b, rng_pct(&g->rng, 50) ? "r" : "diff", sub(g, load_tid(g, S->in[0]), load_tid(g, S->in[1])));
+	switch (f) {
+	case 0:
+		o = arr(g, "residual", F(), IO_OUT);
+		sstore(g, b, S, o, use(g, S->in[2]));
+		phrase(S, "compute", "residuals", "writes each residual");
+		break;
+	case 1: {
+		Expr *e = mul(g, use(g, S->in[2]), use(g, S->in[2]));
+
+		if (rng_pct(&g->rng, 40))
+			e = mul(g, load_tid(g, need(g, &S->in[4], "weights", F(), IO_IN)), e);
+		o = arr(g, "loss", F(), IO_ACC);
+		atomic(g, b, "wp.atomic_add", o, ilit(g, 0), e);
+		phrase(S, "squared", "error", "sums the squared error with an atomic add");
+		break;
+	}
+	case 2:
+		{
+			Expr *e = call1(g, "wp.abs", F(), 2.0, use(g, S->in[2]));
+
+			if (rng_pct(&g->rng, 40))
+				e = mul(g, load_tid(g, need(g, &S->in[4], "weights", F(), IO_IN)), e);
+			o = arr(g, "l1", F(), IO_ACC);
+			atomic(g, b, "wp.atomic_add", o, ilit(g, 0), e);
+		}
+		phrase(S, "absolute", "error", "sums the absolute error with an atomic add");
+		break;
+	default:
+		o = arr(g, "grad", F(), IO_OUT);
+		sstore(g, b, S, o, mul(g, factor(g, &S->in[3], "scale", 2.0), use(g, S->in[2])));
+		phrase(S, "compute", "loss_grad", "writes the gradient of the squared error");
+		break;
+	}
+}
+
+static void
+sf_twist(Gen *g, Block *b, Short *S, int f)
+{
+	Var *qd = S->in[0], *o;
+
+	switch (f) {
+	case 0:
+		o = arr(g, "omega", F(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.length", F(), 2.0, call1(g, "wp.spatial_top", V(3), 1.0, load_tid(g, qd))));
+		phrase(S, "compute", "angular_speed", "computes each body's angular speed");
+		break;
+	case 1:
+		o = arr(g, "v_com", V(3), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.spatial_bottom", V(3), 1.0, load_tid(g, qd)));
+		phrase(S, "extract", "linear_velocity", "extracts the linear part of each twist");
+		break;
+	case 3: {
+		Var *qd_i = let(g, b, "t", load_tid(g, qd));
+		Expr *w = call1(g, "wp.spatial_top", V(3), 1.0, use(g, qd_i)), *v = call1(g, "wp.spatial_bottom", V(3), 1.0, use(g, qd_i));
+
+		o = arr(g, "v_point", V(3), IO_OUT);
+		sstore(g, b, S, o, add(g, v, call2(g, "wp.cross", V(3), 2.0, w, load_tid(g, need(g, &S->in[2], "r", V(3), IO_IN)))));
+		phrase(S, "compute", "point_velocity", "computes the velocity of a point on each body");
+		break;
+	}
+	default:
+		o = arr(g, "qd_scaled", SV(), IO_OUT);
+		sstore(g, b, S, o, mul(g, load_tid(g, qd), factor(g, &S->in[1], "dt", 0.01)));
+		phrase(S, "scale", "twists", "scales every twist by a time step");
+		break;
+	}
+}
+
+static void
+sf_strain(Gen *g, Block *b, Short *S, int f)
+{
+	Var *o;
+
+	if (!S->in[1]) {
+		Expr *id = ex_new(g->A, E_CALL, M(3), 0);
+
+		id->s = "wp.identity(n=3, dtype=float)";
+		id->bound = 1.0;
+		id->flags = EF_CONST;
+		S->in[1] = let(g, b, "F", add(g, id, load_tid(g, S->in[0])));
+	}
+	switch (f) {
+	case 0:
+		o = arr(g, "J", F(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.determinant", F(), 64.0, use(g, S->in[1])));
+		phrase(S, "compute", "volume_ratio", "computes the volume ratio det(I + H) of the deformation");
+		break;
+	case 1:
+		o = arr(g, "tr", F(), IO_OUT);
+		sstore(g, b, S, o, call1(g, "wp.trace", F(), 8.0, use(g, S->in[1])));
+		phrase(S, "compute", "trace", "computes the trace of the deformation gradient");
+		break;
+	case 2:
+		o = arr(g, "F_out", M(3), IO_OUT);
+		sstore(g, b, S, o, use(g, S->in[1]));
+		phrase(S, "assemble", "def_grad", "assembles F = I + H from the displacement gradient");
+		break;
+	case 3:
+		o = arr(g, "C", M(3), IO_OUT);
+		sstore(g, b, S, o, ex_bin(g->A, OP_MATMUL, call1(g, "wp.transpose", M(3), 2.0, use(g, S->in[1])), use(g, S->in[1]), M(3), 12.0));
+		phrase(S, "compute", "cauchy_green", "computes the right Cauchy-Green tensor of the deformation");
+		break;
+	default: {
+		Expr *e = sub(g, call2(g, "wp.ddot", F(), 36.0, use(g, S->in[1]), use(g, S->in[1])), lit(g, 3.0));
+
+		o = arr(g, "psi", F(), IO_OUT);
+		sstore(g, b, S, o, mul(g, factor(g, &S->in[2], "mu", 0.5), e));
+		phrase(S, "compute", "strain_energy", "evaluates a neo-Hookean style energy density of the deformation");
+		break;
+	}
+	}
+}
+
+static void
+sf_cells(Gen *g, Block *b, Short *S, int f)
+{
+	Var *o;
+
+	switch (f) {
+	case 0:
+		o = arr(g, "timers_out", I(), IO_OUT);
+		sstore(g, b, S, o, call2(g, "wp.max", I(), 8.0, sub(g, load_tid(g, need(g, &S->in[0], "timers", I(), IO_IN)), ilit(g, 1)), ilit(g, 0)));
+		phrase(S, "tick", "timers", "counts each timer down to zero");
+		break;
+	case 1:
+		need(g, &S->in[3], "age", F(), IO_IN);
+		need_scalar(g, &S->in[4], "dt", F());
+		o = arr(g, "age_out", F(), IO_OUT);
+		sstore(g, b, S, o, add(g, load_tid(g, S->in[3]), use(g, S->in[4])));
+		phrase(S, "age", "cells", "ages every cell by the time step");
+		break;
+	default:
+		o = arr(g, "occupied", I(), IO_OUT);
+		need(g, &S->in[1], "density", F(), IO_IN);
+		need_scalar(g, &S->in[2], "threshold", F());
+		sstore(g, b, S, o, ex_call(g->A, "wp.where", I(), 1.0, 3, ex_cmp(g->A, OP_GT, load_tid(g, S->in[1]), use(g, S->in[2])), ilit(g, 1), ilit(g, 0)));
+		phrase(S, "mark", "occupied", "marks the cells whose density exceeds a threshold");
+		break;
+	}
+}
+
+/* A short kernel of the recipe family `cat` (one of its forms, or two), for the
+ * family's share of short kernels; false for the others: the caller builds the
+ * recipe's full kernel. */
+bool
+rec_short(Gen *g, const char *cat)
+{
+	/* forms, the most launch dimensions (elementwise forms run on grids too),
+	 * and the share of the family's kernels that are short (percent): less
+	 * where only the long form reaches some operations (quat_twist_angle,
+	 * svd2, qr3), so that a default run still uses every one */
+	static const struct { const char *cat; int nf, ndim, pct; } fam[] = {
+		{ "particle_step", 5, 1, 60 }, { "mass_spring", 4, 1, 60 }, { "diffusion", 4, 3, 60 }, { "image_filter", 4, 2, 60 },
+		{ "binning", 4, 1, 60 }, { "optimizer", 4, 2, 60 }, { "distance_field", 5, 1, 60 }, { "box_outcode", 7, 1, 60 },
+		{ "monte_carlo", 4, 1, 60 }, { "noise_field", 2, 1, 60 }, { "rigid_pose", 7, 1, 40 }, { "training_loss", 4, 2, 60 },
+		{ "spatial_motion", 4, 1, 60 }, { "deformation", 5, 1, 35 }, { "cell_state", 3, 2, 60 },
+	};
+	Block *b = &g->k->body;
+	Short S;
+	int fi, nf, form[2], n, i;
+	Buf h = { 0 };
+
+	for (fi = 0; fi < (int)(sizeof fam / sizeof fam[0]) && strcmp(fam[fi].cat, cat); fi++)
+		;
+	if (fi == (int)(sizeof fam / sizeof fam[0]) || !rng_pct(&g->rng, fam[fi].pct))
+		return false;
+	memset(&S, 0, sizeof S);
+	nclauses = 0;
+	nf = fam[fi].nf;
+	n = nf > 1 && rng_pct(&g->rng, 50) ? 2 : 1;
+	form[0] = pick(g, nf);
+	form[1] = (form[0] + 1 + pick(g, nf - 1 > 0 ? nf - 1 : 1)) % nf;
+	if (!strcmp(cat, "box_outcode")) { /* the box is what the family is about */
+		form[0] = 2 + 3 * pick(g, 3); /* 2, 5, 8 -> 6 below */
+		if (form[0] == 8)
+			form[0] = 6;
+		if (form[1] == 2 || form[1] == 5 || form[1] == 6 || form[1] == form[0])
+			n = 1;
+	}
+	S.n = rng_pct(&g->rng, 70) ? 3 : 2;
+	if (form[0] == 6 && S.n == 2) /* the box helper is 3-D */
+		form[0] = 5;
+	S.prev = rng_pct(&g->rng, 30);
+	/* grids of 2 or 3 dimensions; other elementwise forms on 1 or 2, but
+	 * accumulators (single elements, one index) only in 1-D launches */
+	S.nd = fam[fi].ndim == 3 ? 2 + pick(g, 2) : fam[fi].ndim == 2 && rng_pct(&g->rng, 35) ? 2 : 1;
+	if (fi == 3)
+		S.nd = 2;
+	for (i = 0; i < n; i++)
+		if ((fi == 5 && form[i] == 3) || (fi == 11 && (form[i] == 1 || form[i] == 2)))
+			S.nd = 1;
+	S.axis = pick(g, S.nd);
+	set_launch(g, S.nd);
+	/* the input every form of the family reads */
+	switch (fi) {
+	case 2:
+	case 3: S.in[0] = arr(g, fi == 3 ? ONE(((const char *const[]){ "img", "image", "src" })) : ONE(((const char *const[]){ "u", "temp", "density", "phi" })), F(), IO_IN); break;
+	case 4: S.in[0] = arr(g, ONE(((const char *const[]){ "values", "samples", "data" })), F(), IO_IN); break;
+	case 5: S.in[0] = arr(g, rng_pct(&g->rng, 50) ? "gradient" : "grads", F(), IO_IN); break;
+	case 6:
+	case 7: S.in[0] = arr(g, ONE(((const char *const[]){ "points", "p", "queries" })), V(S.n), IO_IN); break;
+	case 8:
+	case 9: S.in[9] = scalar(g, "seed", I()); break;
+	case 10: S.in[0] = arr(g, ONE(((const char *const[]){ "body_q", "poses", "xforms" })), X(), IO_IN); break;
+	case 11:
+		S.in[0] = arr(g, rng_pct(&g->rng, 50) ? "pred" : "y_pred", F(), IO_IN);
+		S.in[1] = arr(g, rng_pct(&g->rng, 50) ? "target" : "y_true", F(), IO_IN);
+		break;
+	case 12: S.in[0] = arr(g, rng_pct(&g->rng, 50) ? "body_qd" : "twists", SV(), IO_IN); break;
+	case 13: S.in[0] = arr(g, rng_pct(&g->rng, 50) ? "grad_u" : "displacement_grad", M(3), IO_IN); break;
+	}
+	if (fi == 9) {
+		const char *pn = rng_pct(&g->rng, 50) ? "points" : "coords";
+
+		S.in[1] = arr(g, pn, S.n == 3 && rng_pct(&g->rng, 30) ? F() : V(S.n), IO_IN);
+	}
+	emit_tid(g, b);
+	if (fi == 8)
+		S.in[0] = let(g, b, rng_pct(&g->rng, 50) ? "state" : "rng", ex_call(g->A, "wp.rand_init", U(), 0, 2, use(g, S.in[9]), use(g, g->tid[0])));
+	else if (fi == 9)
+		S.in[0] = let(g, b, "state", ex_call(g->A, "wp.rand_init", U(), 0, 1, use(g, S.in[9])));
+	/* the early exit of inactive elements, as simulation code skips them */
+	if (rng_pct(&g->rng, 20)) {
+		Var *fl = arr(g, ONE(((const char *const[]){ "active", "flags", "enabled" })), I(), IO_IN);
+		Stmt *s = if_stmt(g, b, ex_cmp(g->A, OP_EQ, load_tid(g, fl), ilit(g, 0)));
+
+		block_push(g->A, &s->body, st_new(g->A, S_RETURN));
+	}
+	for (i = 0; i < n; i++) {
+		switch (fi) {
+		case 0: sf_particles(g, b, &S, form[i]); break;
+		case 1: sf_springs(g, b, &S, form[i]); break;
+		case 2:
+		case 3: sf_grid(g, b, &S, form[i], fi == 3); break;
+		case 4: sf_histogram(g, b, &S, form[i]); break;
+		case 5: sf_optimizer(g, b, &S, form[i]); break;
+		case 6:
+		case 7: sf_sdf(g, b, &S, form[i]); break;
+		case 8: sf_sampling(g, b, &S, form[i]); break;
+		case 9: sf_noise(g, b, &S, form[i]); break;
+		case 10: sf_rigid(g, b, &S, form[i]); break;
+		case 11: sf_loss(g, b, &S, form[i]); break;
+		case 12: sf_twist(g, b, &S, form[i]); break;
+		case 13: sf_strain(g, b, &S, form[i]); break;
+		default: sf_cells(g, b, &S, form[i]); break;
+		}
+	}
+	/* now and then the check of a careful writer that an output and an input
+	 * agree in size (true by the runner convention: every array has the
+	 * launch's shape); only where no other line reads a shape (a repeat) */
+	if (S.nd == 1 && fi != 1 && fi != 4 && rng_pct(&g->rng, 15)) {
+		Var *in = NULL, *out = NULL;
+		int p;
+
+		for (p = 0; p < g->k->nparams; p++) {
+			Var *v = g->k->params[p];
+
+			if (v->role == V_ARRAY && v->io == IO_IN && !in && v->elem.kind != TY_INT)
+				in = v;
+			if (v->role == V_ARRAY && v->io == IO_OUT && !out)
+				out = v;
+		}
+		if (in && out) {
+			Stmt *a = st_new(g->A, S_ASSERT);
+
+			a->e = ex_cmp(g->A, OP_EQ, ex_shape(g->A, out, 0), ex_shape(g->A, in, 0));
+			block_insert(g->A, b, 1, a);
+		}
+	}
+	/* inputs first, then what the kernel writes, each in the order made */
+	{
+		Kernel *k = g->k;
+		Var *ps[MAX_PARAMS];
+		int np = 0, pass, p;
+
+		for (pass = 0; pass < 2; pass++)
+			for (p = 0; p < k->nparams; p++)
+				if ((k->params[p]->role == V_ARRAY && k->params[p]->io != IO_IN) == (pass == 1))
+					ps[np++] = k->params[p];
+		memcpy(k->params, ps, sizeof(Var *) * (size_t)np);
+	}
+	name(g, S.verb, S.noun);
+	buf_printf(&h, "%c%s", S.ph[0][0] - 'a' + 'A', S.ph[0] + 1);
+	if (S.nph > 1)
+		buf_printf(&h, " and %s", S.ph[1]);
+	buf_puts(&h, ".");
+	g->k->gist[g->k->ngist++] = arena_strdup(g->A, h.s);
+	buf_free(&h);
+	buf_printf(&h, "This kernel %s", S.ph[0]);
+	if (S.nph > 1)
+		buf_printf(&h, ", then %s", S.ph[1]);
+	buf_puts(&h, ".");
+	g->k->gist[g->k->ngist++] = arena_strdup(g->A, h.s);
+	buf_free(&h);
+	return true;
+}
