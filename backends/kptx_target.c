@@ -16,8 +16,9 @@
  * host: the default triple, the generic CPU of its architecture (x86-64:
  * the code runs on any x86-64), position-independent code, so that the
  * object can be linked into a shared object krun loads.
- * Then `default<O3>` (the new pass manager's, LLVMRunPasses) and the target
- * machine's assembly (PTX) or object writer.
+ * Then `default<On>` (the new pass manager's, LLVMRunPasses; -O n, 1 for
+ * nvptx and 3 for host unless told) and the target machine's assembly
+ * (PTX) or object writer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +297,7 @@ kptxmachine(Module *m, const KptxOpts *o, char **triple)
 	const char *cpu;
 	LLVMTargetRef target;
 	LLVMTargetMachineRef tm;
+	LLVMCodeGenOptLevel lvl;
 
 	*triple = host ? LLVMGetDefaultTargetTriple() : LLVMCreateMessage("nvptx64-nvidia-cuda");
 	inittargets(host);
@@ -305,7 +307,14 @@ kptxmachine(Module *m, const KptxOpts *o, char **triple)
 		return NULL;
 	}
 	cpu = host ? (strncmp(*triple, "x86_64", 6) == 0 ? "x86-64" : "generic") : o->arch;
-	tm = LLVMCreateTargetMachine(target, *triple, cpu, "", o->optlevel ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+	/* the code generator's level: host, Aggressive at every -O but 0 (its
+	 * objects are those of before); nvptx, Aggressive at -O3 only:
+	 * Default runs EarlyCSE where Aggressive runs GVN twice before
+	 * instruction selection (docs/kptx-startup.md) */
+	lvl = !o->optlevel ? LLVMCodeGenLevelNone
+	      : host || o->optlevel == 3 ? LLVMCodeGenLevelAggressive
+	                                 : LLVMCodeGenLevelDefault;
+	tm = LLVMCreateTargetMachine(target, *triple, cpu, "", lvl,
 	                             host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
 	if (!tm)
 		moderror(o, m, "cannot create the target machine", cpu);
