@@ -27,7 +27,8 @@ usage(FILE *f)
 	        "                        pipeline) or obj (default for host; host only)\n"
 	        "      --libdevice=PATH  libdevice.10.bc (default: $KPY_LIBDEVICE, else\n"
 	        "                        %s)\n"
-	        "  -O N                  optimization level 0..3 (default 3: default<O3>)\n"
+	        "  -O N                  optimization level 0..3: default<ON> (default 1\n"
+	        "                        for nvptx, 3 for host)\n"
 	        "      --fmad=on|off     contract a*b+c into fma (default: on for nvptx, as\n"
 	        "                        nvcc; off for host, as kcpu)\n"
 	        "      --fast-math       nvptx: as nvcc's --use_fast_math (flush f32 denormals\n"
@@ -69,7 +70,7 @@ main(int argc, char **argv)
 	progname = "kptx";
 	o.target = KPTX_NVPTX;
 	o.arch = "sm_80";
-	o.optlevel = 3;
+	o.optlevel = -1; /* not given: 1 for nvptx, 3 for host */
 	o.libdevice = getenv("KPY_LIBDEVICE");
 	if (!o.libdevice || !*o.libdevice)
 		o.libdevice = KPY_LIBDEVICE;
@@ -135,6 +136,8 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (o.optlevel < 0)
+		o.optlevel = KPTX_OPTLEVEL(o.target == KPTX_HOST);
 	o.emit = o.target == KPTX_HOST ? EMIT_OBJ : EMIT_PTX;
 	if (emit) {
 		if (strcmp(emit, "ptx") == 0)

@@ -10,7 +10,7 @@
  *                  grid-stride loop (kcuda's parameter list), or kcpu's
  *                  extern "C" kpy_launch_K and kernel table (kpy/kinfo.h);
  *   kptx_target.c  libdevice (linked and internalized), the new pass
- *                  manager's O3, and the target machine writing PTX,
+ *                  manager's default<On>, and the target machine writing PTX,
  *                  LLVM IR or an object file;
  *   kptx_jit.c     the host code loaded in process through LLVM's ORC JIT.
  * kptx.c is the command line.  Memory: the kir module lives in its arena;
@@ -27,12 +27,17 @@
 enum { KPTX_NVPTX, KPTX_HOST };            /* targets */
 enum { EMIT_PTX, EMIT_LL, EMIT_OBJ };      /* outputs */
 
+/* The default -O: 1 for nvptx (as good PTX as O3 on tests/ptx's kernels, for
+ * less time; docs/kptx-startup.md), 3 for host (krun's JIT objects). */
+#define KPTX_OPTLEVEL(host) ((host) ? 3 : 1)
+
 typedef struct KptxOpts {
 	int target;            /* KPTX_NVPTX or KPTX_HOST */
 	int emit;              /* EMIT_* */
 	const char *arch;      /* nvptx: "sm_80" */
 	const char *libdevice; /* path of libdevice.10.bc (nvptx) */
-	int optlevel;          /* 0..3: the pass pipeline default<On> */
+	int optlevel;          /* 0..3: the pass pipeline default<On>; kptx's default
+	                        * KPTX_OPTLEVEL(host) */
 	bool fmad;             /* contract a*b+c into fma (nvptx default, as nvcc) */
 	bool fastmath;         /* --fast-math (nvptx): nvcc's --use_fast_math (ftz, approximate
 	                        * sqrt, division and f32 sin/cos/exp/log/pow) */

@@ -16,8 +16,9 @@
  * host: the default triple, the generic CPU of its architecture (x86-64:
  * the code runs on any x86-64), position-independent code, so that the
  * object can be linked into a shared object krun loads.
- * Then `default<O3>` (the new pass manager's, LLVMRunPasses) and the target
- * machine's assembly (PTX) or object writer.
+ * Then `default<On>` (the new pass manager's, LLVMRunPasses; -O n, 1 for
+ * nvptx and 3 for host unless told) and the target machine's assembly
+ * (PTX) or object writer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,44 @@ lap(const KptxOpts *o, double *t, const char *what)
 	lapcpu = c;
 }
 
+/* nvptx's -O1 pipeline: LLVM 19's default<O1> as `opt -passes='default<O1>'
+ * -print-pipeline-passes` prints it for nvptx64-nvidia-cuda, less four of its
+ * eight instcombines (the one after bdce and the last one of the inliner's
+ * function simplification, the one after loop-unroll, and the two around
+ * the loop vectorizer, which is dropped with loop-distribute and
+ * loop-load-elim: it does nothing for NVPTX here).  kopt has already
+ * inlined, unrolled, folded and CSE'd the kernel; the instcombines were 40%
+ * of the pipeline's time.  docs/kptx-startup.md has the measurements. */
+#define IC "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>"
+#define SCFG_(r, u)                                                                                  \
+	"simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;" r "switch-range-to-icmp;no-switch-to-" \
+	"lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts;speculate-blocks;simplify-cond-"    \
+	"branch;" u "speculate-unpredictables>"
+#define SCFG SCFG_("", "no-")
+static const char nvptxo1[] =
+	"annotation2metadata,forceattrs,function(nvvm-reflect,nvvm-intr-range),inferattrs,"
+	"coro-early,function<eager-inv>(ee-instrument<>,lower-expect," SCFG_("no-", "no-") ","
+	"sroa<modify-cfg>,early-cse<>),openmp-opt,ipsccp,called-value-propagation,globalopt,"
+	"always-inline,require<globals-aa>,function(invalidate<aa>),require<profile-summary>,"
+	"cgscc(devirt<4>(inline,function-attrs<skip-non-recursive-function-attrs>,"
+	"function<eager-inv;no-rerun>(sroa<modify-cfg>,early-cse<memssa>," SCFG "," IC ",libcalls-shrinkwrap,"
+	SCFG ",reassociate,loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,"
+	"loop-rotate<header-duplication;no-prepare-for-lto>,licm<allowspeculation>,"
+	"simple-loop-unswitch<no-nontrivial;trivial>)," SCFG "," IC ",loop(loop-idiom,"
+	"indvars,loop-deletion,loop-unroll-full),sroa<modify-cfg>,memcpyopt,sccp,bdce,coro-elide,"
+	"adce," SCFG "),"
+	"function-attrs,function(require<should-not-run-function-passes>),coro-split)),"
+	"deadargelim,coro-cleanup,globalopt,globaldce,elim-avail-extern,rpo-function-attrs,"
+	"recompute-globalsaa,function<eager-inv>(float2int,lower-constant-intrinsics,"
+	"loop(loop-rotate<header-duplication;no-prepare-for-lto>,loop-deletion),loop-unroll<O1>,"
+	"transform-warning,sroa<preserve-cfg>,infer-alignment,loop-mssa(licm<allowspeculation>),"
+	"alignment-from-assumptions,loop-sink,instsimplify,div-rem-pairs,tailcallelim,"
+	SCFG_("", "") "),"
+	"globaldce,constmerge,cg-profile,rel-lookup-table-converter,function(annotation-remarks)";
+#undef IC
+#undef SCFG
+#undef SCFG_
+
 LLVMTargetMachineRef
 kptxmachine(Module *m, const KptxOpts *o, char **triple)
 {
@@ -296,6 +335,7 @@ kptxmachine(Module *m, const KptxOpts *o, char **triple)
 	const char *cpu;
 	LLVMTargetRef target;
 	LLVMTargetMachineRef tm;
+	LLVMCodeGenOptLevel lvl;
 
 	*triple = host ? LLVMGetDefaultTargetTriple() : LLVMCreateMessage("nvptx64-nvidia-cuda");
 	inittargets(host);
@@ -305,7 +345,14 @@ kptxmachine(Module *m, const KptxOpts *o, char **triple)
 		return NULL;
 	}
 	cpu = host ? (strncmp(*triple, "x86_64", 6) == 0 ? "x86-64" : "generic") : o->arch;
-	tm = LLVMCreateTargetMachine(target, *triple, cpu, "", o->optlevel ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+	/* the code generator's level: host, Aggressive at every -O but 0 (its
+	 * objects are those of before); nvptx, Aggressive at -O3 only:
+	 * Default runs EarlyCSE where Aggressive runs GVN twice before
+	 * instruction selection (docs/kptx-startup.md) */
+	lvl = !o->optlevel ? LLVMCodeGenLevelNone
+	      : host || o->optlevel == 3 ? LLVMCodeGenLevelAggressive
+	                                 : LLVMCodeGenLevelDefault;
+	tm = LLVMCreateTargetMachine(target, *triple, cpu, "", lvl,
 	                             host ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
 	if (!tm)
 		moderror(o, m, "cannot create the target machine", cpu);
@@ -347,8 +394,14 @@ kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef t
 		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
 		char pipe[32];
 		LLVMErrorRef e;
-		snprintf(pipe, sizeof pipe, "default<O%d>", o->optlevel);
-		e = LLVMRunPasses(mod, pipe, tm, po);
+		const char *passes = pipe;
+		if (!host && o->optlevel == 1) {
+			passes = nvptxo1;
+			snprintf(pipe, sizeof pipe, "kptx's O1 pipeline");
+		} else {
+			snprintf(pipe, sizeof pipe, "default<O%d>", o->optlevel);
+		}
+		e = LLVMRunPasses(mod, passes, tm, po);
 		LLVMDisposePassBuilderOptions(po);
 		lap(o, &t, pipe);
 		if (e) {

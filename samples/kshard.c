@@ -344,7 +344,7 @@ kptx(const char *in, const char *out, const char *arch, bool host)
 	o.target = host ? KPTX_HOST : KPTX_NVPTX;
 	o.emit = host ? EMIT_OBJ : EMIT_PTX;
 	o.arch = arch;
-	o.optlevel = 3;
+	o.optlevel = KPTX_OPTLEVEL(host);
 	o.fmad = !host;
 	o.verify = true;
 	o.libdevice = getenv("KPY_LIBDEVICE");

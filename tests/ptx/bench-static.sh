@@ -12,6 +12,7 @@
 #   atom.g  global atomics and reductions (atom.global*, red.global*)
 #   gen     generic loads, stores and atomics (no state space)
 #   sqrt~   approximate f32 square roots (sqrt.approx.*f32)
+#   instr   PTX instructions (labels and directives not counted)
 # Instructions are counted in the entry and the .func bodies it calls.
 # Totals over the kernels both sides compiled close the table.
 set -u
@@ -30,7 +31,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-ptx-static.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# stat PTX OUT: "kernel regs spill ldg stg atomg generic sqrtapprox" lines
+# stat PTX OUT: "kernel regs spill ldg stg atomg generic sqrtapprox instr" lines
 stat() {
 	"$PTXAS" -arch="$ARCH" -v "$1" -o "$tmp/x.cubin" 2>"$tmp/ptxas.txt" || { head -5 "$tmp/ptxas.txt" >&2; return 1; }
 	"$PY" - "$1" "$tmp/ptxas.txt" >"$2" <<'PYEOF'
@@ -40,6 +41,7 @@ funcs, calls, entries, cur, depth, stmt = {}, {}, [], None, 0, ''
 def count(f, op):
     p = op.split('.')
     c = funcs[f]
+    c[5] += 1
     if p[0] in ('ld', 'ldu', 'st', 'atom', 'red'):
         sp = [x for x in p[1:] if x.startswith(SPACES)]
         if not sp:
@@ -53,7 +55,7 @@ for line in open(sys.argv[1]):
     m = re.match(r'^(?:\.visible\s+|\.weak\s+)?(\.entry|\.func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)', s)
     if m and depth == 0:
         cur = m.group(2)
-        funcs.setdefault(cur, [0, 0, 0, 0, 0])
+        funcs.setdefault(cur, [0, 0, 0, 0, 0, 0])
         calls.setdefault(cur, set())
         if m.group(1) == '.entry':
             entries.append(cur)
@@ -81,7 +83,7 @@ for line in open(sys.argv[1]):
         calls[cur].add(c.group(1))
 def total(f, seen):
     if f in seen or f not in funcs:
-        return [0] * 5
+        return [0] * 6
     seen.add(f)
     t = list(funcs[f])
     for g in calls[f]:
@@ -99,7 +101,7 @@ PYEOF
 }
 
 echo "== kptx/kcuda per kernel, $ARCH (kcuda: nvcc -ptx; both: ptxas -v)"
-printf '%-40s %9s %9s %11s %11s %11s %9s %7s\n' kernel regs spill ld.g st.g atom.g gen 'sqrt~'
+printf '%-40s %9s %9s %11s %11s %11s %9s %7s %11s\n' kernel regs spill ld.g st.g atom.g gen 'sqrt~' instr
 : >"$tmp/all"
 for f in "$S"/tests/ptx/kernels/*.kir "$S"/tests/run/*.krun "$S"/tests/ptx/bench/*.py; do
 	n=$(basename "$f"); n=${n%.*}
@@ -121,22 +123,22 @@ for f in "$S"/tests/ptx/kernels/*.kir "$S"/tests/run/*.krun "$S"/tests/ptx/bench
 		   "$NVCC" -arch="$ARCH" -ptx -std=c++17 -I"$S/runtime/include" "$tmp/$n.$dir.cu" -o "$tmp/$n.$dir.n.ptx" 2>/dev/null; then
 			stat "$tmp/$n.$dir.n.ptx" "$tmp/n.stat" || :
 		fi
-		while read -r k r1 s1 l1 t1 a1 g1 q1; do
+		while read -r k r1 s1 l1 t1 a1 g1 q1 i1; do
 			# a backward module holds the forward kernels too: those are
 			# listed with the forward module
 			case $dir:$k in bwd:*_adj) ;; bwd:*) continue ;; esac
 			set -- $(grep "^$k " "$tmp/n.stat") ""
 			if [ -n "$1" ]; then
-				printf '%-40s %4s/%-4s %4s/%-4s %5s/%-5s %5s/%-5s %5s/%-5s %4s/%-4s %3s/%-3s\n' "$n.$k" \
-					"$r1" "$2" "$s1" "$3" "$l1" "$4" "$t1" "$5" "$a1" "$6" "$g1" "$7" "$q1" "$8"
-				echo "$r1 $2 $s1 $3 $l1 $4 $t1 $5 $a1 $6 $g1 $7 $q1 $8" >>"$tmp/all"
+				printf '%-40s %4s/%-4s %4s/%-4s %5s/%-5s %5s/%-5s %5s/%-5s %4s/%-4s %3s/%-3s %5s/%-5s\n' "$n.$k" \
+					"$r1" "$2" "$s1" "$3" "$l1" "$4" "$t1" "$5" "$a1" "$6" "$g1" "$7" "$q1" "$8" "$i1" "$9"
+				echo "$r1 $2 $s1 $3 $l1 $4 $t1 $5 $a1 $6 $g1 $7 $q1 $8 $i1 $9" >>"$tmp/all"
 			else
-				printf '%-40s %4s/-    %4s/-    %5s/-     %5s/-     %5s/-     %4s/-    %3s/-\n' "$n.$k" \
-					"$r1" "$s1" "$l1" "$t1" "$a1" "$g1" "$q1"
+				printf '%-40s %4s/-    %4s/-    %5s/-     %5s/-     %5s/-     %4s/-    %3s/-   %5s/-\n' "$n.$k" \
+					"$r1" "$s1" "$l1" "$t1" "$a1" "$g1" "$q1" "$i1"
 			fi
 		done <"$tmp/k.stat"
 	done
 done
 awk '{ for (i = 1; i <= NF; i++) t[i] += $i } END {
-	printf "totals over %d kernels both compiled, kptx/kcuda: regs %d/%d, spill %d/%d, ld.global %d/%d, st.global %d/%d, atom.global %d/%d, generic %d/%d, sqrt.approx.f32 %d/%d\n",
-		NR, t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14] }' "$tmp/all"
+	printf "totals over %d kernels both compiled, kptx/kcuda: regs %d/%d, spill %d/%d, ld.global %d/%d, st.global %d/%d, atom.global %d/%d, generic %d/%d, sqrt.approx.f32 %d/%d, instructions %d/%d\n",
+		NR, t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15], t[16] }' "$tmp/all"
