@@ -39,10 +39,18 @@ fi
 # and runs (docs/dataset-engine.md)
 JITOPT=${KPY_JIT_OPT:-0}
 
-# time per stage (not part of the dataset: OUT/timing/SHARD)
+# CPU time (user+system, of this shell and of the children it waited for,
+# in nanoseconds) per stage: not part of the dataset, OUT/timing/SHARD
 declare -A T
-lastns=$(date +%s%N)
-lap() { local now; now=$(date +%s%N); T[$1]=$(( ${T[$1]:-0} + now - lastns )); lastns=$now; }
+TICK_NS=$(( 1000000000 / $(getconf CLK_TCK 2>/dev/null || echo 100) ))
+if [ -r /proc/$$/stat ]; then
+	# utime stime cutime cstime: fields 14-17 (the second, "(bash)", has no blank)
+	cpuns() { local f; read -r -a f </proc/$$/stat; REPLY=$(( (f[13] + f[14] + f[15] + f[16]) * TICK_NS )); }
+else
+	cpuns() { REPLY=0; }
+fi
+cpuns; lastns=$REPLY
+lap() { cpuns; T[$1]=$(( ${T[$1]:-0} + REPLY - lastns )); lastns=$REPLY; }
 
 work="$OUT/work/$SHARD"
 case $work in *[[:space:]]*)
@@ -98,8 +106,10 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 	{ echo "shard.sh: kshard failed" >&2; exit 2; }
 names=()
 for m in "$work"/py/*.meta; do names+=("$(basename "$m" .meta)"); done
-# its time per stage, into this shard's table
-addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); done <"$1"; lastns=$(date +%s%N); }
+# kshard's own table (CPU time per stage, in its children too) splits its
+# time: what is left is the row kshard (forks, copies, starting up)
+addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); T[kshard]=$(( T[kshard] - v )); done <"$1"; }
+lap kshard
 addtimes "$work/compile.timing"
 
 # ---- the shard as a unit --------------------------------------------------
@@ -114,6 +124,7 @@ if [ -s "$work/good" ]; then
 	kopts=()
 	[ -n "$PTXAS" ] && kopts+=(--ptx)
 	"$BIN/kshard" --unit "${kopts[@]}" --arch "$ARCH" --timing "$work/unit.timing" "$work" || unit_ok=0
+	lap kshard
 	addtimes "$work/unit.timing"
 	if [ $unit_ok = 0 ]; then
 		# cannot happen for kernels that passed on their own; say so loudly
@@ -214,7 +225,10 @@ if [ -s "$work/good" ]; then
 		lap other
 		st=()
 		bstart=$(date +%s.%N)
-		mapfile -t st < <("$BIN/krun" --batch "$work/batch")
+		# (into a file, not a process substitution: krun is waited for, and
+		# its CPU time counted, here)
+		"$BIN/krun" --batch "$work/batch" >"$work/batch.st"
+		mapfile -t st <"$work/batch.st"
 		lap krun
 		awk -v s="$SHARD" -v n="$(grep -c '' "$work/good.names")" -v r="${#st[@]}" -v t0="$bstart" -v t1="$(date +%s.%N)" \
 			'BEGIN { printf "dataset: shard %s: checked %d kernels, %d runs (%.1f kernels/s)\n", s, n, r, n / (t1 - t0 + 1e-9) }' >&2
