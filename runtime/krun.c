@@ -6,7 +6,7 @@
  *   krun MODULE.so|MODULE.cpp|MODULE.kir --kernel NAME [--dim N[,M..]] [--seed S]
  *        [--in NAME=FILE.npy]... [--set NAME=VALUE]... [--shape NAME=N[,M..]]...
  *        [--out DIR] [--backward [--adj NAME=FILE.npy]...]
- *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--unchecked] [--quiet]
+ *        [--gradcheck [--tol T] [--eps E] [--samples N] [--directions D]] [--unchecked] [--quiet]
  *
  * A .cpp is compiled with the configured C++ compiler into a cache keyed
  * by a hash of its contents, the runtime headers' and the compile command
@@ -73,6 +73,7 @@ typedef struct Opts {
 	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
 	int samples;
+	int directions;       /* --directions: gradient check along D random directions */
 	int timing;           /* --time=N: N more launches, timed */
 	int optlevel;         /* -O N: a .kir module's optimization level */
 } Opts;
@@ -117,6 +118,8 @@ usage(FILE *f)
 	        "      --tol=T              gradcheck: largest relative error (default 1e-6)\n"
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
+	        "      --directions=D       gradcheck: along D random directions of each array instead\n"
+	        "                           (elements where one meets a kink; default 0: elements)\n"
 	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
 	        "      --double             run the double-precision build (f32 as f64) and\n"
 	        "                           write its float32 arrays as float64\n"
@@ -1201,6 +1204,91 @@ projdiff(const Run *plus, const Run *minus, const Run *w, const int *outs, int n
 	return s;
 }
 
+/* --directions D, the gradient check along directions: for each of D seeded
+ * directions v of the whole array x (v_e uniform in [-1, 1]), perturb every
+ * element at once, x_e +- h*s_e*v_e with s_e = max(|x_e|, 1) and h = eps,
+ * and compare (L(x+hsv) - L(x-hsv)) / 2h with the backward kernel's
+ * adjoints projected on the same direction, sum(ana_e*s_e*v_e): two launches
+ * a direction where the elementwise check takes two an element, and every
+ * element, not a sample, weighs in (a wrong sign on a single element moves
+ * the projection).  The same kink, noise and h/2 tests as per element.
+ * Returns 1 when every direction was judged (*worst, *wn, *wa: the largest
+ * relative error and its numbers), 0 when one met a kink or a map that is
+ * not smooth at this scale (the caller checks elements instead), -1 when a
+ * launch stopped. */
+static int
+directional(Run *work, const Run *base, const Run *l0, const Run *w, const int *outs, int nout, int pi,
+            const NpyArray *adj, const kpy_launch_bounds *b, const Mod *md, const Opts *o, double *worst, double *wn,
+            double *wa)
+{
+	const NpyArray *x = &base->args[pi].a;
+	int64_t n = x->count, e;
+	double *v = xcalloc((size_t)n + 1, sizeof(double)), h = o->eps;
+	int d, rc = 1;
+
+	*worst = 0;
+	for (d = 0; d < o->directions && rc == 1; d++) {
+		double ana = 0, num, dp, dm, mag = 0, noise, den, rel;
+		int k;
+		for (e = 0; e < n; e++) {
+			double x0 = kpy_get(x->data, x->dtype, e);
+			v[e] = (2 * kpy_uniform(o->seed, kpy_stream("gradcheck-direction") + (uint64_t)pi,
+			                        (uint64_t)d * (uint64_t)n + (uint64_t)e) - 1) * fmax(fabs(x0), 1.0);
+			ana += kpy_get(adj->data, adj->dtype, e) * v[e];
+		}
+		/* step h, then (when the error exceeds the tolerance) h/2 */
+		for (k = 0; k < 2; k++) {
+			double hk = k ? h / 2 : h, dpk, dmk, magk = 0, numk;
+			copydata(work, base);
+			for (e = 0; e < n; e++)
+				kpy_set(work->args[pi].a.data, x->dtype, e, kpy_get(x->data, x->dtype, e) + hk * v[e]);
+			if (launch(work, b, md, o) < 0) {
+				rc = -1;
+				break;
+			}
+			dpk = projdiff(work, l0, w, outs, nout, &magk);
+			copydata(work, base);
+			for (e = 0; e < n; e++)
+				kpy_set(work->args[pi].a.data, x->dtype, e, kpy_get(x->data, x->dtype, e) - hk * v[e]);
+			if (launch(work, b, md, o) < 0) {
+				rc = -1;
+				break;
+			}
+			dmk = projdiff(l0, work, w, outs, nout, &magk);
+			numk = (dpk + dmk) / (2 * hk);
+			if (k == 0) {
+				dp = dpk, dm = dmk, mag = magk, num = numk;
+				if (fabs(dp / h - dm / h) > 1e-2 * fmax(1.0, fabs(num))) {
+					rc = 0; /* a kink or a jump somewhere along the direction */
+					break;
+				}
+				noise = 256 * DBL_EPSILON * mag / (2 * h);
+				den = fmax(fmax(fabs(num), fabs(ana)), 1e-3);
+				rel = fmax(fabs(num - ana) - noise, 0) / den;
+				if (rel <= o->tol)
+					break;
+			} else {
+				double noise2 = noise + 256 * DBL_EPSILON * magk / h, r2;
+				if (fmax(fabs(num - numk) - noise2, 0) / den > o->tol) {
+					rc = 0; /* not smooth at this scale */
+					break;
+				}
+				numk = (4 * numk - num) / 3; /* Richardson */
+				r2 = fmax(fabs(numk - ana) - 2 * noise2, 0) / den;
+				if (r2 < rel)
+					rel = r2, num = numk;
+			}
+		}
+		if (rc == 1 && (d == 0 || rel > *worst)) {
+			*worst = rel;
+			*wn = num;
+			*wa = ana;
+		}
+	}
+	free(v);
+	return rc;
+}
+
 static int
 gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 {
@@ -1284,6 +1372,26 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 				printf("gradcheck %s: no adjoint for %s\n", k->name, k->params[pi].name);
 				rc = 1;
 				continue;
+			}
+			if (o->directions > 0) {
+				int dr = directional(&work, &base, &work2, &w, outs, nout, pi, &back.args[ai].a, b, md, o, &worst,
+				                     &wn, &wa);
+				if (dr < 0) {
+					rc = 1; /* a launch stopped at an out-of-bounds access */
+					break;
+				}
+				if (dr > 0) {
+					bool bad = worst > o->tol;
+					printf("gradcheck %s %s: %d directions over %lld elements, worst relative error %.3g"
+					       " (numeric %.9g, analytic %.9g) %s\n",
+					       k->name, k->params[pi].name, o->directions, (long long)n, worst, wn, wa,
+					       !bad ? "ok" : minmax ? "rule (Warp's atomic_min/max gradient rule, not the derivative)" : "FAIL");
+					if (bad && !minmax)
+						rc = 1;
+					continue;
+				}
+				/* a kink along a direction: element by element, as without --directions */
+				worst = wn = wa = 0;
 			}
 			nchk = n <= o->samples ? (int)n : o->samples;
 			idx = xcalloc((size_t)nchk + 1, sizeof(int64_t));
@@ -1430,7 +1538,7 @@ oncrash(int sig)
 static int
 krunmain(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_DIRECTIONS, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
 	       OPT_SANDBOX, OPT_COMPILE, OPT_TIME };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
@@ -1446,6 +1554,7 @@ krunmain(int argc, char **argv)
 		{"tol", required_argument, NULL, OPT_TOL},
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"directions", required_argument, NULL, OPT_DIRECTIONS},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"order", required_argument, NULL, OPT_ORDER},
@@ -1567,6 +1676,15 @@ krunmain(int argc, char **argv)
 				{ rc = 2; goto done; }
 			}
 			o.samples = (int)v;
+			break;
+		}
+		case OPT_DIRECTIONS: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 0 || v > 1 << 16) {
+				fprintf(stderr, "krun: bad --directions '%s'\n", optarg);
+				{ rc = 2; goto done; }
+			}
+			o.directions = (int)v;
 			break;
 		}
 		case OPT_TIME: {

@@ -185,7 +185,10 @@ if [ -s "$work/good" ]; then
 		#   1 forward, 2 backward (bounds-checked, as every run);
 		#   3-6 forward, compare, backward, compare with the threads reversed,
 		#   7-10 the same shuffled;
-		#   11 the gradient check (unless ad warned: not a true gradient);
+		#   11 the gradient check (unless ad warned: not a true gradient),
+		#      along 2 random directions of each input array (krun
+		#      --directions: 4 launches an array, not 512, and every element
+		#      weighs in), element by element where a direction meets a kink;
 		#   12-13 the C++ build's forward (bounds-checked), compare
 		# then their exit statuses decide the checks, in the same order
 		: >"$work/batch"
@@ -212,9 +215,9 @@ if [ -s "$work/good" ]; then
 				if [ -s "$d/adwarn" ]; then
 					:
 				elif [ -n "$host" ] && grep -qE '= (p|curl)?noise ' "$d/ad.kir"; then
-					echo "krun $host --kernel $u --dim $dim --seed $SEED --gradcheck >$d/grad.out 2>$d/e11"
+					echo "krun $host --kernel $u --dim $dim --seed $SEED --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
 				else
-					echo "$run --gradcheck >$d/grad.out 2>$d/e11"
+					echo "$run --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
 				fi
 				if [ -n "$host" ]; then
 					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout -q 2>$d/e12"
