@@ -1961,103 +1961,208 @@ redirect(int fd, const char *path)
 	return true;
 }
 
+/* A command of a batch file. */
+typedef struct Cmd {
+	char *words[128];
+	int nw;
+	char *out, *err;
+} Cmd;
+
+/* A krun command that must have a process of its own: --sandbox confines
+ * the process for good, --out - re-points standard output, --unchecked
+ * code can write anywhere, --time launches for long. */
+static bool
+needsfork(const Cmd *c)
+{
+	int i;
+
+	for (i = 1; i < c->nw; i++)
+		if (strcmp(c->words[i], "--sandbox") == 0 || strncmp(c->words[i], "--sandbox=", 10) == 0 ||
+		    strcmp(c->words[i], "--unchecked") == 0 || strcmp(c->words[i], "--out=-") == 0 ||
+		    (strcmp(c->words[i], "--out") == 0 && i + 1 < c->nw && strcmp(c->words[i + 1], "-") == 0) ||
+		    (strcmp(c->words[i], "-o") == 0 && i + 1 < c->nw && strcmp(c->words[i + 1], "-") == 0) ||
+		    strcmp(c->words[i], "-o-") == 0 || strcmp(c->words[i], "--time") == 0 ||
+		    strncmp(c->words[i], "--time=", 7) == 0)
+			return true;
+	return false;
+}
+
+/* Run command c in this process (a compare, a krun run) or in a child of
+ * it (needsfork), its standard error to its 2> file or to errfd; returns
+ * its exit status. */
+static int
+batchcmd(Cmd *c, int errfd, int statusfd)
+{
+	int status;
+
+	fflush(NULL);
+	dup2(errfd, 2);
+	if (strcmp(c->words[0], "compare") == 0) {
+		if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+			return 2;
+		status = kpy_comparedirs("kpack", c->words[1], c->words[2], strtod(c->words[3], NULL),
+		                         strtod(c->words[4], NULL));
+	} else if (needsfork(c)) {
+		pid_t pid;
+		if ((pid = fork()) < 0) {
+			fprintf(stderr, "krun: fork: %s\n", strerror(errno));
+			return 2;
+		}
+		if (pid == 0) {
+			int r;
+			close(statusfd);
+			if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+				_exit(2);
+			optind = 0; /* getopt starts afresh */
+			r = krunmain(c->nw, c->words);
+			fflush(NULL);
+			_exit(r);
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
+				return 2;
+			}
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	} else {
+		if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+			return 2;
+		optind = 0; /* getopt starts afresh */
+		status = krunmain(c->nw, c->words);
+	}
+	fflush(NULL);
+	return status;
+}
+
 /* --batch FILE: each line a command, words separated by blanks (no
  * quoting), with optional ">FILE" and "2>FILE" words:
- *   krun MODULE ARGS...         a krun run, in a child forked from this
- *                               process (module builds loaded once)
+ *   krun MODULE ARGS...         a krun run
  *   compare DIR1 DIR2 RTOL ATOL  kpack compare DIR1 DIR2
  * Blank lines and lines starting with '#' are skipped.  Prints each
- * command's exit status (128 + N for a signal N) on its own line. */
+ * command's exit status (128 + N for a signal N) on its own line.
+ *
+ * The file is read and checked whole (a bad line: exit 2, nothing run), the
+ * module builds its krun commands name are loaded here once (JIT-compiled,
+ * or g++-built and dlopened), then one worker process forked from this one
+ * runs the commands in order, in process, each into its own files (a fork
+ * a command cost more CPU than most runs: the page tables of a process that
+ * holds LLVM), and sends each status back.  A command that ends the worker
+ * (a crash, a fault handler's exit) gets the worker's exit status, as it
+ * got its own child's before, and a fresh worker forked from here goes on
+ * with the next command: no command's end costs another its run.  The
+ * builds are bounds-checked, so a run cannot write into the next one's
+ * memory; the commands that could (--unchecked), that change the process
+ * for good (--sandbox, --out -) or run long (--time) get a child of the
+ * worker each, as every command did before. */
 static int
 batch(const char *file)
 {
 	char *text = readfile(file, NULL), *line, *save = NULL;
 	Loaded *loaded = NULL;
-	int nloaded = 0, lineno = 0, i, rc = 0;
+	Cmd *cmds = NULL;
+	int ncmds = 0, nloaded = 0, lineno = 0, i, rc = 0, next, errfd;
 
 	if (!text) {
 		fprintf(stderr, "krun: cannot read %s: %s\n", file, strerror(errno));
 		return 2;
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *words[128], *w, *wsave = NULL, *out = NULL, *err = NULL;
-		int nw = 0, status;
+		char *w, *wsave = NULL;
+		Cmd c = {0};
 
 		lineno++;
 		for (w = strtok_r(line, " \t", &wsave); w; w = strtok_r(NULL, " \t", &wsave)) {
 			if (strncmp(w, "2>", 2) == 0)
-				err = w + 2;
+				c.err = w + 2;
 			else if (w[0] == '>')
-				out = w + 1;
-			else if (nw < 127)
-				words[nw++] = w;
+				c.out = w + 1;
+			else if (c.nw < 127)
+				c.words[c.nw++] = w;
 			else {
 				fprintf(stderr, "krun: %s:%d: more than 127 words\n", file, lineno);
 				rc = 2;
 				goto done;
 			}
 		}
-		words[nw] = NULL;
-		if (nw == 0 || words[0][0] == '#')
+		c.words[c.nw] = NULL;
+		if (c.nw == 0 || c.words[0][0] == '#')
 			continue;
-		if ((out && !*out) || (err && !*err)) {
+		if ((c.out && !*c.out) || (c.err && !*c.err)) {
 			fprintf(stderr, "krun: %s:%d: a redirection without a file\n", file, lineno);
 			rc = 2;
 			goto done;
 		}
-		fflush(NULL);
-		if (strcmp(words[0], "compare") == 0) {
-			int saved = dup(2);
-			double rtol, atol;
+		if (strcmp(c.words[0], "compare") == 0) {
 			char *e1, *e2;
-			if (nw != 5 || (rtol = strtod(words[3], &e1), *e1) || (atol = strtod(words[4], &e2), *e2)) {
+			if (c.nw != 5 || (strtod(c.words[3], &e1), *e1 || e1 == c.words[3]) ||
+			    (strtod(c.words[4], &e2), *e2 || e2 == c.words[4])) {
 				fprintf(stderr, "krun: %s:%d: compare DIR1 DIR2 RTOL ATOL\n", file, lineno);
 				rc = 2;
 				goto done;
 			}
-			if (err && !redirect(2, err))
-				status = 2;
-			else
-				status = kpy_comparedirs("kpack", words[1], words[2], rtol, atol);
-			fflush(stderr);
-			dup2(saved, 2);
-			close(saved);
-		} else if (strcmp(words[0], "krun") == 0) {
-			pid_t pid;
-			preload(&loaded, &nloaded, words, nw);
-			fflush(NULL);
-			if ((pid = fork()) < 0) {
-				fprintf(stderr, "krun: fork: %s\n", strerror(errno));
-				rc = 2;
-				goto done;
-			}
-			if (pid == 0) {
-				int r;
-				if (!redirect(1, out ? out : "/dev/null") || (err && !redirect(2, err)))
-					_exit(2);
-				optind = 0; /* getopt starts afresh */
-				r = krunmain(nw, words);
-				fflush(NULL);
-				_exit(r);
-			}
-			while (waitpid(pid, &status, 0) < 0)
-				if (errno != EINTR) {
-					fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
-					rc = 2;
-					goto done;
-				}
-			status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		} else {
-			fprintf(stderr, "krun: %s:%d: unknown command '%s' (krun or compare)\n", file, lineno, words[0]);
+		} else if (strcmp(c.words[0], "krun") != 0) {
+			fprintf(stderr, "krun: %s:%d: unknown command '%s' (krun or compare)\n", file, lineno, c.words[0]);
 			rc = 2;
 			goto done;
 		}
-		printf("%d\n", status);
+		cmds = xrealloc(cmds, (size_t)(ncmds + 1) * sizeof *cmds);
+		cmds[ncmds++] = c;
 	}
+	for (i = 0; i < ncmds; i++)
+		if (strcmp(cmds[i].words[0], "krun") == 0)
+			preload(&loaded, &nloaded, cmds[i].words, cmds[i].nw);
+	fflush(NULL);
+	if ((errfd = dup(2)) < 0) {
+		fprintf(stderr, "krun: dup: %s\n", strerror(errno));
+		rc = 2;
+		goto done;
+	}
+	for (next = 0; next < ncmds;) {
+		int p[2], st, ws;
+		ssize_t got;
+		pid_t pid;
+
+		fflush(NULL); /* nothing buffered here is written twice */
+		if (pipe(p) < 0 || (pid = fork()) < 0) {
+			fprintf(stderr, "krun: cannot start a worker: %s\n", strerror(errno));
+			rc = 2;
+			break;
+		}
+		if (pid == 0) {
+			close(p[0]);
+			for (i = next; i < ncmds; i++) {
+				st = batchcmd(&cmds[i], errfd, p[1]);
+				if (write(p[1], &st, sizeof st) != (ssize_t)sizeof st)
+					_exit(2);
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		while ((got = read(p[0], &st, sizeof st)) == (ssize_t)sizeof st || (got < 0 && errno == EINTR))
+			if (got > 0) {
+				printf("%d\n", st);
+				next++;
+			}
+		close(p[0]);
+		while (waitpid(pid, &ws, 0) < 0)
+			if (errno != EINTR) {
+				fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
+				rc = 2;
+				goto closed;
+			}
+		if (next < ncmds) {
+			/* the command that ended the worker */
+			printf("%d\n", WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws));
+			next++;
+		}
+	}
+closed:
+	close(errfd);
 done:
 	for (i = 0; i < nloaded; i++)
 		free(loaded[i].module);
 	free(loaded);
+	free(cmds);
 	free(text);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "krun: error writing standard output\n");

@@ -179,7 +179,7 @@ if [ -s "$work/good" ]; then
 			host="$work/shard.cpp"
 		fi
 		lap cxx
-		# the runs, every one a child of one krun process (krun --batch: the
+		# the runs, in one worker process of one krun (krun --batch: the
 		# shard module is compiled by the JIT once, in single and in double
 		# precision, and the C++ build loaded once); per kernel, in this order:
 		#   1 forward, 2 backward (bounds-checked, as every run);
