@@ -6,7 +6,7 @@
  *   krun MODULE.so|MODULE.cpp|MODULE.kir --kernel NAME [--dim N[,M..]] [--seed S]
  *        [--in NAME=FILE.npy]... [--set NAME=VALUE]... [--shape NAME=N[,M..]]...
  *        [--out DIR] [--backward [--adj NAME=FILE.npy]...]
- *        [--gradcheck [--tol T] [--eps E] [--samples N]] [--unchecked] [--quiet]
+ *        [--gradcheck [--tol T] [--eps E] [--samples N] [--directions D]] [--unchecked] [--quiet]
  *
  * A .cpp is compiled with the configured C++ compiler into a cache keyed
  * by a hash of its contents, the runtime headers' and the compile command
@@ -73,6 +73,7 @@ typedef struct Opts {
 	unsigned long long orderseed; /* --order=shuffle:SEED */
 	double tol, eps;
 	int samples;
+	int directions;       /* --directions: gradient check along D random directions */
 	int timing;           /* --time=N: N more launches, timed */
 	int optlevel;         /* -O N: a .kir module's optimization level */
 } Opts;
@@ -117,6 +118,8 @@ usage(FILE *f)
 	        "      --tol=T              gradcheck: largest relative error (default 1e-6)\n"
 	        "      --eps=E              gradcheck: relative step (default 1e-6)\n"
 	        "      --samples=N          gradcheck: elements checked per array (default 256)\n"
+	        "      --directions=D       gradcheck: along D random directions of each array instead\n"
+	        "                           (elements where one meets a kink; default 0: elements)\n"
 	        "      --unchecked          no bounds checks on array accesses (for timing)\n"
 	        "      --double             run the double-precision build (f32 as f64) and\n"
 	        "                           write its float32 arrays as float64\n"
@@ -1201,6 +1204,91 @@ projdiff(const Run *plus, const Run *minus, const Run *w, const int *outs, int n
 	return s;
 }
 
+/* --directions D, the gradient check along directions: for each of D seeded
+ * directions v of the whole array x (v_e uniform in [-1, 1]), perturb every
+ * element at once, x_e +- h*s_e*v_e with s_e = max(|x_e|, 1) and h = eps,
+ * and compare (L(x+hsv) - L(x-hsv)) / 2h with the backward kernel's
+ * adjoints projected on the same direction, sum(ana_e*s_e*v_e): two launches
+ * a direction where the elementwise check takes two an element, and every
+ * element, not a sample, weighs in (a wrong sign on a single element moves
+ * the projection).  The same kink, noise and h/2 tests as per element.
+ * Returns 1 when every direction was judged (*worst, *wn, *wa: the largest
+ * relative error and its numbers), 0 when one met a kink or a map that is
+ * not smooth at this scale (the caller checks elements instead), -1 when a
+ * launch stopped. */
+static int
+directional(Run *work, const Run *base, const Run *l0, const Run *w, const int *outs, int nout, int pi,
+            const NpyArray *adj, const kpy_launch_bounds *b, const Mod *md, const Opts *o, double *worst, double *wn,
+            double *wa)
+{
+	const NpyArray *x = &base->args[pi].a;
+	int64_t n = x->count, e;
+	double *v = xcalloc((size_t)n + 1, sizeof(double)), h = o->eps;
+	int d, rc = 1;
+
+	*worst = 0;
+	for (d = 0; d < o->directions && rc == 1; d++) {
+		double ana = 0, num, dp, dm, mag = 0, noise, den, rel;
+		int k;
+		for (e = 0; e < n; e++) {
+			double x0 = kpy_get(x->data, x->dtype, e);
+			v[e] = (2 * kpy_uniform(o->seed, kpy_stream("gradcheck-direction") + (uint64_t)pi,
+			                        (uint64_t)d * (uint64_t)n + (uint64_t)e) - 1) * fmax(fabs(x0), 1.0);
+			ana += kpy_get(adj->data, adj->dtype, e) * v[e];
+		}
+		/* step h, then (when the error exceeds the tolerance) h/2 */
+		for (k = 0; k < 2; k++) {
+			double hk = k ? h / 2 : h, dpk, dmk, magk = 0, numk;
+			copydata(work, base);
+			for (e = 0; e < n; e++)
+				kpy_set(work->args[pi].a.data, x->dtype, e, kpy_get(x->data, x->dtype, e) + hk * v[e]);
+			if (launch(work, b, md, o) < 0) {
+				rc = -1;
+				break;
+			}
+			dpk = projdiff(work, l0, w, outs, nout, &magk);
+			copydata(work, base);
+			for (e = 0; e < n; e++)
+				kpy_set(work->args[pi].a.data, x->dtype, e, kpy_get(x->data, x->dtype, e) - hk * v[e]);
+			if (launch(work, b, md, o) < 0) {
+				rc = -1;
+				break;
+			}
+			dmk = projdiff(l0, work, w, outs, nout, &magk);
+			numk = (dpk + dmk) / (2 * hk);
+			if (k == 0) {
+				dp = dpk, dm = dmk, mag = magk, num = numk;
+				if (fabs(dp / h - dm / h) > 1e-2 * fmax(1.0, fabs(num))) {
+					rc = 0; /* a kink or a jump somewhere along the direction */
+					break;
+				}
+				noise = 256 * DBL_EPSILON * mag / (2 * h);
+				den = fmax(fmax(fabs(num), fabs(ana)), 1e-3);
+				rel = fmax(fabs(num - ana) - noise, 0) / den;
+				if (rel <= o->tol)
+					break;
+			} else {
+				double noise2 = noise + 256 * DBL_EPSILON * magk / h, r2;
+				if (fmax(fabs(num - numk) - noise2, 0) / den > o->tol) {
+					rc = 0; /* not smooth at this scale */
+					break;
+				}
+				numk = (4 * numk - num) / 3; /* Richardson */
+				r2 = fmax(fabs(numk - ana) - 2 * noise2, 0) / den;
+				if (r2 < rel)
+					rel = r2, num = numk;
+			}
+		}
+		if (rc == 1 && (d == 0 || rel > *worst)) {
+			*worst = rel;
+			*wn = num;
+			*wa = ana;
+		}
+	}
+	free(v);
+	return rc;
+}
+
 static int
 gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 {
@@ -1284,6 +1372,26 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 				printf("gradcheck %s: no adjoint for %s\n", k->name, k->params[pi].name);
 				rc = 1;
 				continue;
+			}
+			if (o->directions > 0) {
+				int dr = directional(&work, &base, &work2, &w, outs, nout, pi, &back.args[ai].a, b, md, o, &worst,
+				                     &wn, &wa);
+				if (dr < 0) {
+					rc = 1; /* a launch stopped at an out-of-bounds access */
+					break;
+				}
+				if (dr > 0) {
+					bool bad = worst > o->tol;
+					printf("gradcheck %s %s: %d directions over %lld elements, worst relative error %.3g"
+					       " (numeric %.9g, analytic %.9g) %s\n",
+					       k->name, k->params[pi].name, o->directions, (long long)n, worst, wn, wa,
+					       !bad ? "ok" : minmax ? "rule (Warp's atomic_min/max gradient rule, not the derivative)" : "FAIL");
+					if (bad && !minmax)
+						rc = 1;
+					continue;
+				}
+				/* a kink along a direction: element by element, as without --directions */
+				worst = wn = wa = 0;
 			}
 			nchk = n <= o->samples ? (int)n : o->samples;
 			idx = xcalloc((size_t)nchk + 1, sizeof(int64_t));
@@ -1430,7 +1538,7 @@ oncrash(int sig)
 static int
 krunmain(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
+	enum { OPT_SET = 256, OPT_SHAPE, OPT_ADJ, OPT_TOL, OPT_EPS, OPT_SAMPLES, OPT_DIRECTIONS, OPT_UNCHECKED, OPT_ORDER, OPT_DOUBLE,
 	       OPT_SANDBOX, OPT_COMPILE, OPT_TIME };
 	static const struct option longopts[] = {
 		{"kernel", required_argument, NULL, 'k'},
@@ -1446,6 +1554,7 @@ krunmain(int argc, char **argv)
 		{"tol", required_argument, NULL, OPT_TOL},
 		{"eps", required_argument, NULL, OPT_EPS},
 		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"directions", required_argument, NULL, OPT_DIRECTIONS},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"unchecked", no_argument, NULL, OPT_UNCHECKED},
 		{"order", required_argument, NULL, OPT_ORDER},
@@ -1567,6 +1676,15 @@ krunmain(int argc, char **argv)
 				{ rc = 2; goto done; }
 			}
 			o.samples = (int)v;
+			break;
+		}
+		case OPT_DIRECTIONS: {
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 0 || v > 1 << 16) {
+				fprintf(stderr, "krun: bad --directions '%s'\n", optarg);
+				{ rc = 2; goto done; }
+			}
+			o.directions = (int)v;
 			break;
 		}
 		case OPT_TIME: {
@@ -1843,103 +1961,208 @@ redirect(int fd, const char *path)
 	return true;
 }
 
+/* A command of a batch file. */
+typedef struct Cmd {
+	char *words[128];
+	int nw;
+	char *out, *err;
+} Cmd;
+
+/* A krun command that must have a process of its own: --sandbox confines
+ * the process for good, --out - re-points standard output, --unchecked
+ * code can write anywhere, --time launches for long. */
+static bool
+needsfork(const Cmd *c)
+{
+	int i;
+
+	for (i = 1; i < c->nw; i++)
+		if (strcmp(c->words[i], "--sandbox") == 0 || strncmp(c->words[i], "--sandbox=", 10) == 0 ||
+		    strcmp(c->words[i], "--unchecked") == 0 || strcmp(c->words[i], "--out=-") == 0 ||
+		    (strcmp(c->words[i], "--out") == 0 && i + 1 < c->nw && strcmp(c->words[i + 1], "-") == 0) ||
+		    (strcmp(c->words[i], "-o") == 0 && i + 1 < c->nw && strcmp(c->words[i + 1], "-") == 0) ||
+		    strcmp(c->words[i], "-o-") == 0 || strcmp(c->words[i], "--time") == 0 ||
+		    strncmp(c->words[i], "--time=", 7) == 0)
+			return true;
+	return false;
+}
+
+/* Run command c in this process (a compare, a krun run) or in a child of
+ * it (needsfork), its standard error to its 2> file or to errfd; returns
+ * its exit status. */
+static int
+batchcmd(Cmd *c, int errfd, int statusfd)
+{
+	int status;
+
+	fflush(NULL);
+	dup2(errfd, 2);
+	if (strcmp(c->words[0], "compare") == 0) {
+		if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+			return 2;
+		status = kpy_comparedirs("kpack", c->words[1], c->words[2], strtod(c->words[3], NULL),
+		                         strtod(c->words[4], NULL));
+	} else if (needsfork(c)) {
+		pid_t pid;
+		if ((pid = fork()) < 0) {
+			fprintf(stderr, "krun: fork: %s\n", strerror(errno));
+			return 2;
+		}
+		if (pid == 0) {
+			int r;
+			close(statusfd);
+			if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+				_exit(2);
+			optind = 0; /* getopt starts afresh */
+			r = krunmain(c->nw, c->words);
+			fflush(NULL);
+			_exit(r);
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
+				return 2;
+			}
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	} else {
+		if (!redirect(1, c->out ? c->out : "/dev/null") || (c->err && !redirect(2, c->err)))
+			return 2;
+		optind = 0; /* getopt starts afresh */
+		status = krunmain(c->nw, c->words);
+	}
+	fflush(NULL);
+	return status;
+}
+
 /* --batch FILE: each line a command, words separated by blanks (no
  * quoting), with optional ">FILE" and "2>FILE" words:
- *   krun MODULE ARGS...         a krun run, in a child forked from this
- *                               process (module builds loaded once)
+ *   krun MODULE ARGS...         a krun run
  *   compare DIR1 DIR2 RTOL ATOL  kpack compare DIR1 DIR2
  * Blank lines and lines starting with '#' are skipped.  Prints each
- * command's exit status (128 + N for a signal N) on its own line. */
+ * command's exit status (128 + N for a signal N) on its own line.
+ *
+ * The file is read and checked whole (a bad line: exit 2, nothing run), the
+ * module builds its krun commands name are loaded here once (JIT-compiled,
+ * or g++-built and dlopened), then one worker process forked from this one
+ * runs the commands in order, in process, each into its own files (a fork
+ * a command cost more CPU than most runs: the page tables of a process that
+ * holds LLVM), and sends each status back.  A command that ends the worker
+ * (a crash, a fault handler's exit) gets the worker's exit status, as it
+ * got its own child's before, and a fresh worker forked from here goes on
+ * with the next command: no command's end costs another its run.  The
+ * builds are bounds-checked, so a run cannot write into the next one's
+ * memory; the commands that could (--unchecked), that change the process
+ * for good (--sandbox, --out -) or run long (--time) get a child of the
+ * worker each, as every command did before. */
 static int
 batch(const char *file)
 {
 	char *text = readfile(file, NULL), *line, *save = NULL;
 	Loaded *loaded = NULL;
-	int nloaded = 0, lineno = 0, i, rc = 0;
+	Cmd *cmds = NULL;
+	int ncmds = 0, nloaded = 0, lineno = 0, i, rc = 0, next, errfd;
 
 	if (!text) {
 		fprintf(stderr, "krun: cannot read %s: %s\n", file, strerror(errno));
 		return 2;
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *words[128], *w, *wsave = NULL, *out = NULL, *err = NULL;
-		int nw = 0, status;
+		char *w, *wsave = NULL;
+		Cmd c = {0};
 
 		lineno++;
 		for (w = strtok_r(line, " \t", &wsave); w; w = strtok_r(NULL, " \t", &wsave)) {
 			if (strncmp(w, "2>", 2) == 0)
-				err = w + 2;
+				c.err = w + 2;
 			else if (w[0] == '>')
-				out = w + 1;
-			else if (nw < 127)
-				words[nw++] = w;
+				c.out = w + 1;
+			else if (c.nw < 127)
+				c.words[c.nw++] = w;
 			else {
 				fprintf(stderr, "krun: %s:%d: more than 127 words\n", file, lineno);
 				rc = 2;
 				goto done;
 			}
 		}
-		words[nw] = NULL;
-		if (nw == 0 || words[0][0] == '#')
+		c.words[c.nw] = NULL;
+		if (c.nw == 0 || c.words[0][0] == '#')
 			continue;
-		if ((out && !*out) || (err && !*err)) {
+		if ((c.out && !*c.out) || (c.err && !*c.err)) {
 			fprintf(stderr, "krun: %s:%d: a redirection without a file\n", file, lineno);
 			rc = 2;
 			goto done;
 		}
-		fflush(NULL);
-		if (strcmp(words[0], "compare") == 0) {
-			int saved = dup(2);
-			double rtol, atol;
+		if (strcmp(c.words[0], "compare") == 0) {
 			char *e1, *e2;
-			if (nw != 5 || (rtol = strtod(words[3], &e1), *e1) || (atol = strtod(words[4], &e2), *e2)) {
+			if (c.nw != 5 || (strtod(c.words[3], &e1), *e1 || e1 == c.words[3]) ||
+			    (strtod(c.words[4], &e2), *e2 || e2 == c.words[4])) {
 				fprintf(stderr, "krun: %s:%d: compare DIR1 DIR2 RTOL ATOL\n", file, lineno);
 				rc = 2;
 				goto done;
 			}
-			if (err && !redirect(2, err))
-				status = 2;
-			else
-				status = kpy_comparedirs("kpack", words[1], words[2], rtol, atol);
-			fflush(stderr);
-			dup2(saved, 2);
-			close(saved);
-		} else if (strcmp(words[0], "krun") == 0) {
-			pid_t pid;
-			preload(&loaded, &nloaded, words, nw);
-			fflush(NULL);
-			if ((pid = fork()) < 0) {
-				fprintf(stderr, "krun: fork: %s\n", strerror(errno));
-				rc = 2;
-				goto done;
-			}
-			if (pid == 0) {
-				int r;
-				if (!redirect(1, out ? out : "/dev/null") || (err && !redirect(2, err)))
-					_exit(2);
-				optind = 0; /* getopt starts afresh */
-				r = krunmain(nw, words);
-				fflush(NULL);
-				_exit(r);
-			}
-			while (waitpid(pid, &status, 0) < 0)
-				if (errno != EINTR) {
-					fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
-					rc = 2;
-					goto done;
-				}
-			status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		} else {
-			fprintf(stderr, "krun: %s:%d: unknown command '%s' (krun or compare)\n", file, lineno, words[0]);
+		} else if (strcmp(c.words[0], "krun") != 0) {
+			fprintf(stderr, "krun: %s:%d: unknown command '%s' (krun or compare)\n", file, lineno, c.words[0]);
 			rc = 2;
 			goto done;
 		}
-		printf("%d\n", status);
+		cmds = xrealloc(cmds, (size_t)(ncmds + 1) * sizeof *cmds);
+		cmds[ncmds++] = c;
 	}
+	for (i = 0; i < ncmds; i++)
+		if (strcmp(cmds[i].words[0], "krun") == 0)
+			preload(&loaded, &nloaded, cmds[i].words, cmds[i].nw);
+	fflush(NULL);
+	if ((errfd = dup(2)) < 0) {
+		fprintf(stderr, "krun: dup: %s\n", strerror(errno));
+		rc = 2;
+		goto done;
+	}
+	for (next = 0; next < ncmds;) {
+		int p[2], st, ws;
+		ssize_t got;
+		pid_t pid;
+
+		fflush(NULL); /* nothing buffered here is written twice */
+		if (pipe(p) < 0 || (pid = fork()) < 0) {
+			fprintf(stderr, "krun: cannot start a worker: %s\n", strerror(errno));
+			rc = 2;
+			break;
+		}
+		if (pid == 0) {
+			close(p[0]);
+			for (i = next; i < ncmds; i++) {
+				st = batchcmd(&cmds[i], errfd, p[1]);
+				if (write(p[1], &st, sizeof st) != (ssize_t)sizeof st)
+					_exit(2);
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		while ((got = read(p[0], &st, sizeof st)) == (ssize_t)sizeof st || (got < 0 && errno == EINTR))
+			if (got > 0) {
+				printf("%d\n", st);
+				next++;
+			}
+		close(p[0]);
+		while (waitpid(pid, &ws, 0) < 0)
+			if (errno != EINTR) {
+				fprintf(stderr, "krun: waitpid: %s\n", strerror(errno));
+				rc = 2;
+				goto closed;
+			}
+		if (next < ncmds) {
+			/* the command that ended the worker */
+			printf("%d\n", WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws));
+			next++;
+		}
+	}
+closed:
+	close(errfd);
 done:
 	for (i = 0; i < nloaded; i++)
 		free(loaded[i].module);
 	free(loaded);
+	free(cmds);
 	free(text);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "krun: error writing standard output\n");

@@ -39,10 +39,18 @@ fi
 # and runs (docs/dataset-engine.md)
 JITOPT=${KPY_JIT_OPT:-0}
 
-# time per stage (not part of the dataset: OUT/timing/SHARD)
+# CPU time (user+system, of this shell and of the children it waited for,
+# in nanoseconds) per stage: not part of the dataset, OUT/timing/SHARD
 declare -A T
-lastns=$(date +%s%N)
-lap() { local now; now=$(date +%s%N); T[$1]=$(( ${T[$1]:-0} + now - lastns )); lastns=$now; }
+TICK_NS=$(( 1000000000 / $(getconf CLK_TCK 2>/dev/null || echo 100) ))
+if [ -r /proc/$$/stat ]; then
+	# utime stime cutime cstime: fields 14-17 (the second, "(bash)", has no blank)
+	cpuns() { local f; read -r -a f </proc/$$/stat; REPLY=$(( (f[13] + f[14] + f[15] + f[16]) * TICK_NS )); }
+else
+	cpuns() { REPLY=0; }
+fi
+cpuns; lastns=$REPLY
+lap() { cpuns; T[$1]=$(( ${T[$1]:-0} + REPLY - lastns )); lastns=$REPLY; }
 
 work="$OUT/work/$SHARD"
 case $work in *[[:space:]]*)
@@ -98,8 +106,10 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 	{ echo "shard.sh: kshard failed" >&2; exit 2; }
 names=()
 for m in "$work"/py/*.meta; do names+=("$(basename "$m" .meta)"); done
-# its time per stage, into this shard's table
-addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); done <"$1"; lastns=$(date +%s%N); }
+# kshard's own table (CPU time per stage, in its children too) splits its
+# time: what is left is the row kshard (forks, copies, starting up)
+addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); T[kshard]=$(( T[kshard] - v )); done <"$1"; }
+lap kshard
 addtimes "$work/compile.timing"
 
 # ---- the shard as a unit --------------------------------------------------
@@ -114,6 +124,7 @@ if [ -s "$work/good" ]; then
 	kopts=()
 	[ -n "$PTXAS" ] && kopts+=(--ptx)
 	"$BIN/kshard" --unit "${kopts[@]}" --arch "$ARCH" --timing "$work/unit.timing" "$work" || unit_ok=0
+	lap kshard
 	addtimes "$work/unit.timing"
 	if [ $unit_ok = 0 ]; then
 		# cannot happen for kernels that passed on their own; say so loudly
@@ -168,13 +179,41 @@ if [ -s "$work/good" ]; then
 			host="$work/shard.cpp"
 		fi
 		lap cxx
-		# the runs, every one a child of one krun process (krun --batch: the
+		# a noise kernel's gradient is checked on a C++ build in double
+		# throughout (the JIT's double variant computes noise in float,
+		# runtime/jit.c): on a unit of those kernels alone (kshard --unit
+		# of a folder whose good lists them), so that krun's double build
+		# compiles them and not the whole shard again
+		declare -A isnoise=()
+		noisecpp=""
+		if [ -n "$host" ]; then
+			for n in $(grep -lE '= (p|curl)?noise ' $(for n in $(cat "$work/good.names"); do echo "$work/k/$n/ad.kir"; done)); do
+				n=${n%/ad.kir}
+				isnoise[${n##*/}]=1
+				echo "$n/kernel.py"
+			done >"$work/noise.good"
+			if [ -s "$work/noise.good" ]; then
+				mkdir -p "$work/noise"
+				mv "$work/noise.good" "$work/noise/good"
+				if "$BIN/kshard" --unit --arch "$ARCH" --timing "$work/noise.timing" "$work/noise" 2>/dev/null; then
+					noisecpp=$work/noise/shard.cpp
+				else
+					noisecpp=$host
+				fi
+				lap kshard
+				addtimes "$work/noise.timing"
+			fi
+		fi
+		# the runs, in one worker process of one krun (krun --batch: the
 		# shard module is compiled by the JIT once, in single and in double
 		# precision, and the C++ build loaded once); per kernel, in this order:
 		#   1 forward, 2 backward (bounds-checked, as every run);
 		#   3-6 forward, compare, backward, compare with the threads reversed,
 		#   7-10 the same shuffled;
-		#   11 the gradient check (unless ad warned: not a true gradient);
+		#   11 the gradient check (unless ad warned: not a true gradient),
+		#      along 2 random directions of each input array (krun
+		#      --directions: 4 launches an array, not 512, and every element
+		#      weighs in), element by element where a direction meets a kink;
 		#   12-13 the C++ build's forward (bounds-checked), compare
 		# then their exit statuses decide the checks, in the same order
 		: >"$work/batch"
@@ -195,15 +234,13 @@ if [ -s "$work/good" ]; then
 					echo "compare $d/bout $d/bo.$ord 1e-4 1e-5 2>$d/e$((i + 3))"
 					i=$((i + 4))
 				done
-				# (the JIT's double variant computes noise in float, runtime/jit.c:
-				# a noise kernel's gradient is checked on the C++ build, in double
-				# throughout)
+				# (a noise kernel's on the C++ build of the noise unit, above)
 				if [ -s "$d/adwarn" ]; then
 					:
-				elif [ -n "$host" ] && grep -qE '= (p|curl)?noise ' "$d/ad.kir"; then
-					echo "krun $host --kernel $u --dim $dim --seed $SEED --gradcheck >$d/grad.out 2>$d/e11"
+				elif [ -n "${isnoise[$n]:-}" ]; then
+					echo "krun $noisecpp --kernel $u --dim $dim --seed $SEED --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
 				else
-					echo "$run --gradcheck >$d/grad.out 2>$d/e11"
+					echo "$run --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
 				fi
 				if [ -n "$host" ]; then
 					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout -q 2>$d/e12"
@@ -214,7 +251,10 @@ if [ -s "$work/good" ]; then
 		lap other
 		st=()
 		bstart=$(date +%s.%N)
-		mapfile -t st < <("$BIN/krun" --batch "$work/batch")
+		# (into a file, not a process substitution: krun is waited for, and
+		# its CPU time counted, here)
+		"$BIN/krun" --batch "$work/batch" >"$work/batch.st"
+		mapfile -t st <"$work/batch.st"
 		lap krun
 		awk -v s="$SHARD" -v n="$(grep -c '' "$work/good.names")" -v r="${#st[@]}" -v t0="$bstart" -v t1="$(date +%s.%N)" \
 			'BEGIN { printf "dataset: shard %s: checked %d kernels, %d runs (%.1f kernels/s)\n", s, n, r, n / (t1 - t0 + 1e-9) }' >&2
