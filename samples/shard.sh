@@ -179,31 +179,6 @@ if [ -s "$work/good" ]; then
 			host="$work/shard.cpp"
 		fi
 		lap cxx
-		# a noise kernel's gradient is checked on a C++ build in double
-		# throughout (the JIT's double variant computes noise in float,
-		# runtime/jit.c): on a unit of those kernels alone (kshard --unit
-		# of a folder whose good lists them), so that krun's double build
-		# compiles them and not the whole shard again
-		declare -A isnoise=()
-		noisecpp=""
-		if [ -n "$host" ]; then
-			for n in $(grep -lE '= (p|curl)?noise ' $(for n in $(cat "$work/good.names"); do echo "$work/k/$n/ad.kir"; done)); do
-				n=${n%/ad.kir}
-				isnoise[${n##*/}]=1
-				echo "$n/kernel.py"
-			done >"$work/noise.good"
-			if [ -s "$work/noise.good" ]; then
-				mkdir -p "$work/noise"
-				mv "$work/noise.good" "$work/noise/good"
-				if "$BIN/kshard" --unit --arch "$ARCH" --timing "$work/noise.timing" "$work/noise" 2>/dev/null; then
-					noisecpp=$work/noise/shard.cpp
-				else
-					noisecpp=$host
-				fi
-				lap kshard
-				addtimes "$work/noise.timing"
-			fi
-		fi
 		# the runs, in one worker process of one krun (krun --batch: the
 		# shard module is compiled by the JIT once, in single and in double
 		# precision, and the C++ build loaded once); per kernel, in this order:
@@ -234,14 +209,7 @@ if [ -s "$work/good" ]; then
 					echo "compare $d/bout $d/bo.$ord 1e-4 1e-5 2>$d/e$((i + 3))"
 					i=$((i + 4))
 				done
-				# (a noise kernel's on the C++ build of the noise unit, above)
-				if [ -s "$d/adwarn" ]; then
-					:
-				elif [ -n "${isnoise[$n]:-}" ]; then
-					echo "krun $noisecpp --kernel $u --dim $dim --seed $SEED --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
-				else
-					echo "$run --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
-				fi
+				[ -s "$d/adwarn" ] || echo "$run --gradcheck --directions 2 >$d/grad.out 2>$d/e11"
 				if [ -n "$host" ]; then
 					echo "krun $host --kernel $u --dim $dim --seed $SEED --out $d/hout -q 2>$d/e12"
 					echo "compare $d/out $d/hout 1e-4 1e-5 2>$d/e13"
