@@ -386,13 +386,14 @@ npyable(const kpy_param_info *p)
 	return p->type.kind == KPY_ARRAY && p->type.elem != KPY_STRUCT;
 }
 
-/* Write the array arguments of kernel k for trial t into dir. */
+/* Write the array arguments of kernel k for trial t into dir, or keep
+ * them in keep[i], i the parameter's index (the python target's). */
 static int
-makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, char *why, size_t n)
+makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, NpyArray *keep, char *why, size_t n)
 {
 	int i;
 
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (!keep && mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		snprintf(why, n, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -421,6 +422,10 @@ makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, ch
 			kpy_fill(a.data, a.dtype, a.count, t->seed, kpy_stream(p->name));
 		else
 			fillwide(&a, t->seed, kpy_stream(p->name));
+		if (keep) {
+			keep[i] = a;
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/%s.npy", dir, p->name);
 		if (npy_write(path, &a, err, sizeof err) < 0) {
 			snprintf(why, n, "%s", err);
@@ -559,11 +564,10 @@ typedef struct PyJob {
 	size_t len;
 	const char *kname;       /* the record's kernel (its file NAME.py) */
 	bool backward;
-	const char *cand;        /* where it may write its kir */
-	const char *box;         /* what it may read once sandboxed: the inputs */
-	const char *ref;         /* the reference's folder (KEVAL_SELFTEST=ref) */
+	const char *box;         /* the folder it may read once sandboxed (empty) */
 	const kpy_kernel_info *k; /* the kernel the trials launch (the reference's table) */
 	const Trial *t;
+	NpyArray *const *in;     /* per trial, per parameter of k: the inputs */
 	double cpu;              /* CPU seconds per step (the compile, each run) */
 } PyJob;
 
@@ -597,7 +601,8 @@ pychild(void *arg, int fd)
 {
 	const PyJob *j = arg;
 	FILE *f = fdopen(fd, "w");
-	char kir[PATH_MAX + 16], why[1024] = "", dir[PATH_MAX + 16];
+	char why[1024] = "";
+	Buf kir = {0};
 	const char *self = getenv("KEVAL_SELFTEST");
 	double t0 = now();
 	struct rlimit r;
@@ -607,9 +612,9 @@ pychild(void *arg, int fd)
 	if (!f)
 		_exit(120);
 	cpufor(j->cpu);
-	snprintf(kir, sizeof kir, "%s/half.kir", j->cand);
-	ok = evalpy_compile(j->text, j->len, j->kname, j->backward, kir, why, sizeof why) == 0 &&
-	     evalpy_load(kir, false, &m, why, sizeof why) == 0;
+	ok = evalpy_compile(j->text, j->len, j->kname, j->backward, &kir, why, sizeof why) == 0 &&
+	     evalpy_load("half.kir", &kir, false, &m, why, sizeof why) == 0;
+	buffree(&kir);
 	fprintf(f, "#compile %d %.6f %zu\n%s", ok, now() - t0, strlen(why), why);
 	fflush(f);
 	if (!ok)
@@ -630,11 +635,7 @@ pychild(void *arg, int fd)
 			(void)socket(AF_INET, SOCK_STREAM, 0);
 		} else if (strncmp(self, "write:", 6) == 0) {
 			(void)open(path, O_WRONLY | O_CREAT, 0600);
-		} else if (strcmp(self, "ref") == 0 || strncmp(self, "read:", 5) == 0) {
-			if (strcmp(self, "ref") == 0) {
-				snprintf(dir, sizeof dir, "%s/half.kir", j->ref);
-				path = dir;
-			}
+		} else if (strncmp(self, "read:", 5) == 0) {
 			if (open(path, O_RDONLY) >= 0) {
 				fprintf(stderr, "keval: selftest: error: the candidate's process could read %s\n", path);
 				_exit(99);
@@ -649,9 +650,9 @@ pychild(void *arg, int fd)
 		int rc;
 		if (!s)
 			_exit(122);
-		snprintf(dir, sizeof dir, "%s/in%d", j->box, t->data);
 		cpufor(j->cpu);
-		rc = evalpy_run(&m, j->k->name, j->k, &t->b, t->seed, t->order, dir, true, false, s, why, sizeof why);
+		rc = evalpy_run(&m, j->k->name, j->k, j->in[t->data], &t->b, t->seed, t->order, true, false, s, why,
+		                sizeof why);
 		if (fclose(s) != 0)
 			_exit(122);
 		fflush(stdout);
@@ -767,7 +768,7 @@ runpy(PyJob *j, const Limits *lim, cJSON *v, Out *cout, int *sb, char *why, size
 
 /* The reference's run of trial t (module m, f32 or dbl), in this process. */
 static void
-runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const char *dir, bool dbl, Out *o)
+runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const NpyArray *in, bool dbl, Out *o)
 {
 	char *mem = NULL;
 	size_t len = 0;
@@ -779,7 +780,7 @@ runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const char *dir
 		snprintf(o->why, sizeof o->why, "out of memory");
 		return;
 	}
-	rc = evalpy_run(m, k->name, k, &t->b, t->seed, "forward", dir, false, dbl, s, o->why, sizeof o->why);
+	rc = evalpy_run(m, k->name, k, in, &t->b, t->seed, "forward", false, dbl, s, o->why, sizeof o->why);
 	if (fclose(s) == 0 && rc == 0) {
 		Buf b;
 		b.s = mem;
@@ -790,6 +791,59 @@ runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const char *dir
 		snprintf(o->why, sizeof o->why, "out of memory");
 	}
 	free(mem);
+}
+
+/* The python target's reference modules (f32, f64), built once per
+ * process and record: a batch builds them before it forks a record's
+ * tasks, which inherit the code (their outputs are computed by each task
+ * once its candidate has exited, never before). */
+typedef struct RefMod {
+	char *py;        /* the record's Python */
+	char *kname;
+	bool backward;
+	bool ok;
+	PyMod m32, m64;
+	char why[1024];  /* else: why not */
+} RefMod;
+
+static RefMod *refmods;
+static int nrefmods;
+
+static bool isident(const char *s);
+
+static const RefMod *
+refmod(const char *py, const char *kname, bool backward)
+{
+	RefMod *r;
+	Buf kir = {0};
+	int i;
+
+	for (i = 0; i < nrefmods; i++)
+		if (refmods[i].backward == backward && strcmp(refmods[i].kname, kname) == 0 &&
+		    strcmp(refmods[i].py, py) == 0)
+			return &refmods[i];
+	refmods = xrealloc(refmods, sizeof *refmods * (size_t)(nrefmods + 1));
+	r = &refmods[nrefmods++];
+	memset(r, 0, sizeof *r);
+	r->py = xstrdup(py);
+	r->kname = xstrdup(kname);
+	r->backward = backward;
+	r->ok = evalpy_compile(py, strlen(py), kname, backward, &kir, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, false, &r->m32, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, true, &r->m64, r->why, sizeof r->why) == 0;
+	buffree(&kir);
+	return r;
+}
+
+void
+keval_preload(const char *rectext, bool backward)
+{
+	cJSON *rec = cJSON_Parse(rectext);
+	const char *kname = rec ? keval_getstr(rec, "kernel") : NULL, *py = rec ? keval_getstr(rec, "python") : NULL;
+
+	if (kname && py && isident(kname))
+		refmod(py, kname, backward);
+	cJSON_Delete(rec);
 }
 
 /* ---- comparison ---------------------------------------------------- */
@@ -1567,6 +1621,7 @@ keval_score(const KevalOpts *o)
 	char host[200];
 	PyMod pref32, pref64;
 	int pysandbox = -1;
+	NpyArray *pyin[NTRIALS] = {NULL};
 
 	if (!(rec = readrecord(o, why, sizeof why)))
 		return badrecord(o, v, why);
@@ -1639,12 +1694,7 @@ keval_score(const KevalOpts *o)
 	mkdir(box, 0700);
 	/* the reference's C++ (python: its kir, in process) */
 	if (o->target == TARGET_PYTHON) {
-		snprintf(dir, sizeof dir, "%s/half.kir", ref);
-		if (evalpy_compile(py, strlen(py), kname, o->backward, dir, why, sizeof why) < 0) {
-			free(candtext);
-			cJSON_Delete(rec);
-			return badrecord(o, v, why);
-		}
+		/* compiled and loaded below (refmod) */
 	} else if (writetext(ref, "k.py", py, strlen(py)) != 0 || (snprintf(why, sizeof why, "%s.py", kname),
 	                                                    writetext(ref, why, py, strlen(py)) != 0) ||
 	    pipeline(ref, kname, o->backward, true, why, sizeof why) < 0) {
@@ -1729,13 +1779,14 @@ keval_score(const KevalOpts *o)
 	}
 	/* the reference's modules; its kernel table (trusted code) */
 	if (o->target == TARGET_PYTHON) {
-		snprintf(dir, sizeof dir, "%s/half.kir", ref);
-		if (evalpy_load(dir, false, &pref32, why, sizeof why) < 0 ||
-		    evalpy_load(dir, true, &pref64, why, sizeof why) < 0) {
+		const RefMod *rm = refmod(py, kname, o->backward);
+		if (!rm->ok) {
 			free(candtext);
 			cJSON_Delete(rec);
-			return badrecord(o, v, why);
+			return badrecord(o, v, rm->why);
 		}
+		pref32 = rm->m32;
+		pref64 = rm->m64;
 		kernels = pref32.kernels;
 		nk = pref32.nkernels;
 	} else {
@@ -1793,7 +1844,10 @@ keval_score(const KevalOpts *o)
 		} else {
 			snprintf(dir, sizeof dir, "%s/in%d", box, i);
 		}
-		if (makeinputs(k, &t[i], i, dir, why, sizeof why) < 0) {
+		/* python: kept in memory, for its child and the reference */
+		if (o->target == TARGET_PYTHON)
+			pyin[i] = xcalloc((size_t)k->nparams + 1, sizeof(NpyArray));
+		if (makeinputs(k, &t[i], i, dir, pyin[i], why, sizeof why) < 0) {
 			cJSON_Delete(rec);
 			return badrecord(o, v, why);
 		}
@@ -1830,11 +1884,10 @@ keval_score(const KevalOpts *o)
 		job.len = candlen;
 		job.kname = kname;
 		job.backward = o->backward;
-		job.cand = cand;
 		job.box = box;
-		job.ref = ref;
 		job.k = k;
 		job.t = t;
+		job.in = pyin;
 		job.cpu = o->cpu;
 		tc = now();
 		if (!runpy(&job, &lim, v, cout, &pysandbox, why, sizeof why)) {
@@ -1871,8 +1924,8 @@ keval_score(const KevalOpts *o)
 		for (i = 0; i < NTRIALS; i++) {
 			snprintf(dir, sizeof dir, "%s/in%d", box, i);
 			if (o->target == TARGET_PYTHON) {
-				runref(&pref32, k, &t[i], dir, false, &r32[i]);
-				runref(&pref64, k, &t[i], dir, true, &r64[i]);
+				runref(&pref32, k, &t[i], pyin[i], false, &r32[i]);
+				runref(&pref64, k, &t[i], pyin[i], true, &r64[i]);
 				continue;
 			}
 			runone(refso, k, &t[i], dir, NULL, NULL, &r32[i]);
@@ -1937,6 +1990,11 @@ keval_score(const KevalOpts *o)
 	}
 	for (i = 0; i < NRUNS; i++)
 		outfree(&cout[i]);
+	for (i = 0; i < NTRIALS; i++) {
+		for (ki = 0; pyin[i] && ki < k->nparams; ki++)
+			npy_free(&pyin[i][ki]);
+		free(pyin[i]);
+	}
 	if (judged == 0) {
 		free(so);
 		free(refso);

@@ -79,8 +79,7 @@ kopt(const char *list, const Buf *in, const char *name, Buf *out, Diag *d)
 }
 
 int
-evalpy_compile(const char *text, size_t len, const char *name, bool backward, const char *kir, char *why,
-               size_t n)
+evalpy_compile(const char *text, size_t len, const char *name, bool backward, Buf *kir, char *why, size_t n)
 {
 	char *msg = NULL, file[300];
 	size_t mlen = 0;
@@ -89,7 +88,7 @@ evalpy_compile(const char *text, size_t len, const char *name, bool backward, co
 	Src src;
 	Diag d;
 	Module *m;
-	Buf k = {0}, ad = {0}, half = {0};
+	Buf k = {0}, ad = {0};
 	const char *tool = "kpyc";
 	int rc = -1;
 
@@ -107,13 +106,8 @@ evalpy_compile(const char *text, size_t len, const char *name, bool backward, co
 		printmod(&k, m);
 		modfree(m);
 		tool = "kopt";
-		if (kopt("ad,O", &k, "k.kir", &ad, &d) == 0 &&
-		    kopt(backward ? "backward" : "forward", &ad, "ad.kir", &half, &d) == 0) {
-			if (writefile(kir, half.s, half.n) == 0)
-				rc = 0;
-			else
-				fprintf(err, "error: cannot write %s: %s\n", kir, strerror(errno));
-		}
+		if (kopt("ad,O", &k, "k.kir", &ad, &d) == 0 && kopt(backward ? "backward" : "forward", &ad, "ad.kir", kir, &d) == 0)
+			rc = 0;
 	}
 	fclose(err);
 	if (rc < 0) {
@@ -125,7 +119,6 @@ evalpy_compile(const char *text, size_t len, const char *name, bool backward, co
 	free(msg);
 	buffree(&k);
 	buffree(&ad);
-	buffree(&half);
 	return rc;
 }
 
@@ -143,15 +136,15 @@ onbounds(const kpy_bounds_fault *f)
 }
 
 int
-evalpy_load(const char *kir, bool dbl, PyMod *m, char *why, size_t n)
+evalpy_load(const char *name, const Buf *kir, bool dbl, PyMod *m, char *why, size_t n)
 {
 	const int32_t *v, *nk, *f32;
 	void (**handler)(const kpy_bounds_fault *);
 
 	memset(m, 0, sizeof *m);
 	/* its diagnostics on standard error */
-	if (!(m->jit = jitload(kir, dbl, true, 0))) {
-		snprintf(why, n, "error: the JIT failed on %s", kir);
+	if (!(m->jit = jitloadtext(name, kir->s, kir->n, dbl, true, 0))) {
+		snprintf(why, n, "error: the JIT failed on %s", name);
 		return -1;
 	}
 	v = jitsym(m->jit, "kpy_abi_version");
@@ -161,7 +154,7 @@ evalpy_load(const char *kir, bool dbl, PyMod *m, char *why, size_t n)
 	m->structs = jitsym(m->jit, "kpy_structs");
 	handler = (void (**)(const kpy_bounds_fault *))jitsym(m->jit, "kpy_bounds_handler");
 	if (!v || !nk || !f32 || !m->kernels || !m->structs || !handler || *v != KPY_ABI_VERSION) {
-		snprintf(why, n, "%s: the JIT's module has no kernel table or bounds checks", kir);
+		snprintf(why, n, "%s: the JIT's module has no kernel table or bounds checks", name);
 		return -1;
 	}
 	*handler = onbounds;
@@ -280,7 +273,7 @@ npyable(const kpy_param_info *p)
  * --shape): adjoints after their primals. */
 static int
 makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info *ref, const kpy_launch_bounds *b,
-         unsigned long long seed, const char *dir, char *why, size_t n)
+         unsigned long long seed, const NpyArray *in, char *why, size_t n)
 {
 	const kpy_kernel_info *fw = k->forward >= 0 ? &m->kernels[k->forward] : NULL;
 	int i, pass;
@@ -293,28 +286,49 @@ makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < k->nparams; i++) {
 			const kpy_param_info *p = &k->params[i], *rp = findparam(ref, p->name);
+			const NpyArray *x = rp && npyable(rp) ? &in[rp - ref->params] : NULL;
 			const KpyArg *primal = NULL;
 			KpyArgSpec spec;
 			int32_t shape[4];
-			char path[PATH_MAX + 200], err[1024];
-			int d, j;
+			char err[1024];
+			int d, j, er;
+			int64_t edims[2];
 			if ((p->adjoint_of >= 0 && fw) != (pass == 1))
 				continue;
 			memset(&spec, 0, sizeof spec);
-			if (rp && npyable(rp)) {
-				snprintf(path, sizeof path, "%s/%s.npy", dir, p->name);
-				spec.inpath = path;
+			if (x) {
+				/* krun --in=P=FILE, from memory: the file's checks, then
+				 * its data in the build's storage type */
+				er = npyable(p) ? kpy_elem_shape(&p->type, edims) : -1;
+				if (er < 0 || x->dtype != p->type.dtype || x->ndim != p->type.ndim + er) {
+					snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
+					         k->name);
+					runfree(r);
+					return -1;
+				}
+				for (d = 0; d < er; d++)
+					if (x->shape[p->type.ndim + d] != edims[d]) {
+						snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
+						         k->name);
+						runfree(r);
+						return -1;
+					}
+				for (d = 0; d < p->type.ndim; d++)
+					shape[d] = (int32_t)x->shape[d];
+				spec.shape = shape;
+				spec.zero = true;
 			}
 			if (p->adjoint_of >= 0 && fw) {
 				const kpy_param_info *fp = &fw->params[p->adjoint_of];
-				spec.zero = !(fp->access & KPY_WRITE);
+				if (!x)
+					spec.zero = !(fp->access & KPY_WRITE);
 				for (j = 0; j < k->nparams; j++)
 					if (k->params[j].adjoint_of < 0 && r->args[j].p &&
 					    strcmp(k->params[j].name, fp->name) == 0)
 						primal = &r->args[j];
 				if (primal && (!primal->isarray || primal->ndim != p->type.ndim))
 					primal = NULL;
-				if (primal && !spec.inpath) {
+				if (primal && !x) {
 					for (d = 0; d < p->type.ndim; d++)
 						shape[d] = (int32_t)primal->a.shape[d];
 					spec.shape = shape;
@@ -324,6 +338,15 @@ makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info
 				snprintf(why, n, "%s", err);
 				runfree(r);
 				return -1;
+			}
+			if (x) {
+				if (r->args[i].a.count != x->count) {
+					snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
+					         k->name);
+					runfree(r);
+					return -1;
+				}
+				kpy_convert(r->args[i].a.data, r->args[i].a.dtype, x->data, x->dtype, x->count);
 			}
 		}
 	bind(r);
@@ -446,9 +469,9 @@ writeout(const Run *r, const PyMod *m, bool dbl, FILE *f)
 }
 
 int
-evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const kpy_launch_bounds *b,
-           unsigned long long seed, const char *order, const char *dir, bool guard, bool dbl, FILE *f, char *why,
-           size_t n)
+evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const NpyArray *in,
+           const kpy_launch_bounds *b, unsigned long long seed, const char *order, bool guard, bool dbl, FILE *f,
+           char *why, size_t n)
 {
 	const kpy_kernel_info *k = NULL;
 	int64_t *volatile perm = NULL;
@@ -473,7 +496,7 @@ evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const 
 			snprintf(why, n, "error: kernel %s has no parameter '%s'", k->name, ref->params[i].name);
 			return -1;
 		}
-	if (makeargs(&r, m, k, ref, b, seed, dir, why, n) < 0)
+	if (makeargs(&r, m, k, ref, b, seed, in, why, n) < 0)
 		return -1;
 	if (guard && guardargs(&r) < 0) {
 		snprintf(why, n, "out of memory");
