@@ -7,9 +7,12 @@
  * (what the candidate must match) and float64 (--double: the rounding
  * spread of the float32 build sets each array's tolerance).  A cpp
  * candidate is compiled by krun like any kcpu module (its compiler, flags,
- * bounds checks); a python one goes through the pipeline to kir, which krun
- * compiles in process with its JIT at -O0 (kptx's host code,
- * bounds-checked).
+ * bounds checks).  The python target (evalpy.c) makes no process per
+ * tool or per trial: the reference's Python goes through the frontend,
+ * the passes and krun's JIT (f32, f64) in keval, and the candidate gets one
+ * forked child that compiles and JITs it the same way (-O0, kptx's host
+ * code, bounds-checked), confines itself and makes all its runs (runpy,
+ * pychild).
  *
  * Trials: 3 seeds x 2 input distributions (krun's uniform data, and a wide
  * one: magnitudes 1e-3..1e3, both signs, exact zeros), launch sizes 1, odd
@@ -26,7 +29,8 @@
  * spread + 32 ulps (so a sentinel left, a zero, a float16 round trip fail).
  *
  * Memory: everything is freed by exit; a process scores one candidate (a
- * batch forks one process per task).
+ * batch forks one process per task, after it built a python task's
+ * reference: refmod, kept until exit).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* mkdtemp, pipe2, nftw */
@@ -1673,7 +1677,8 @@ keval_score(const KevalOpts *o)
 		return badrecord(o, v, why);
 	}
 	/* scratch: ref/ (the reference), cand/ (the candidate's sources),
-	 * box/ (what the sandboxed candidate may read: its module, inputs) */
+	 * box/ (what the sandboxed candidate may read: its module, inputs;
+	 * python: empty) */
 	{
 		const char *tmp = getenv("TMPDIR");
 		if (!tmp || !*tmp || strlen(tmp) > 400)
@@ -1689,8 +1694,11 @@ keval_score(const KevalOpts *o)
 	snprintf(ref, sizeof ref, "%s/ref", base);
 	snprintf(cand, sizeof cand, "%s/cand", base);
 	snprintf(box, sizeof box, "%s/box", base);
-	mkdir(ref, 0700);
-	mkdir(cand, 0700);
+	if (o->target != TARGET_PYTHON) {
+		/* python: nothing but its candidate's empty box */
+		mkdir(ref, 0700);
+		mkdir(cand, 0700);
+	}
 	mkdir(box, 0700);
 	/* the reference's C++ (python: its kir, in process) */
 	if (o->target == TARGET_PYTHON) {
