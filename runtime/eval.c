@@ -575,6 +575,11 @@ typedef struct PyJob {
 	double cpu;              /* CPU seconds per step (the compile, each run) */
 } PyJob;
 
+/* Reference runs made by this process (and the processes it was forked
+ * from): a candidate's process must start with none, or expected outputs
+ * would be in the memory it inherits. */
+static long refruns;
+
 /* Let this process use cpu more seconds of CPU from now (SIGXCPU then). */
 static void
 cpufor(double cpu)
@@ -615,6 +620,11 @@ pychild(void *arg, int fd)
 
 	if (!f)
 		_exit(120);
+	if (refruns) {
+		fprintf(stderr, "keval: error: %ld reference runs were made before the candidate's process started\n",
+		        refruns);
+		_exit(123);
+	}
 	cpufor(j->cpu);
 	ok = evalpy_compile(j->text, j->len, j->kname, j->backward, &kir, why, sizeof why) == 0 &&
 	     evalpy_load("half.kir", &kir, false, &m, why, sizeof why) == 0;
@@ -784,6 +794,7 @@ runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const NpyArray 
 		snprintf(o->why, sizeof o->why, "out of memory");
 		return;
 	}
+	refruns++;
 	rc = evalpy_run(m, k->name, k, in, &t->b, t->seed, "forward", false, dbl, s, o->why, sizeof o->why);
 	if (fclose(s) == 0 && rc == 0) {
 		Buf b;
