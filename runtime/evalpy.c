@@ -428,6 +428,33 @@ permutation(int64_t n, uint64_t seed)
 	return perm;
 }
 
+/* Launch r over b in order (forward, reverse, shuffle[:SEED]), as krun
+ * does.  0, or -1 at the first out-of-bounds access (in fault), the launch
+ * stopped there. */
+static int
+launch(const Run *r, const kpy_launch_bounds *b, const char *order)
+{
+	int64_t *volatile perm = NULL;
+	int64_t t;
+
+	if (strncmp(order, "shuffle", 7) == 0)
+		perm = permutation(b->size, order[7] == ':' ? strtoull(order + 8, NULL, 10) : 1);
+	if (setjmp(faultjmp)) {
+		free(perm);
+		return -1;
+	}
+	if (strcmp(order, "reverse") == 0)
+		for (t = b->size - 1; t >= 0; t--)
+			r->k->launch(b, t, t + 1, r->argp);
+	else if (perm)
+		for (t = 0; t < b->size; t++)
+			r->k->launch(b, perm[t], perm[t] + 1, r->argp);
+	else
+		r->k->launch(b, 0, b->size, r->argp);
+	free(perm);
+	return 0;
+}
+
 /* krun's writeout of every array of r to the --out=- stream f. */
 static int
 writeout(const Run *r, const PyMod *m, bool dbl, FILE *f)
@@ -474,10 +501,8 @@ evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const 
            char *why, size_t n)
 {
 	const kpy_kernel_info *k = NULL;
-	int64_t *volatile perm = NULL;
-	volatile int rc = 0;
+	int rc = 0, i;
 	Run r;
-	int i;
 
 	for (i = 0; i < m->nkernels && !k; i++)
 		if (strcmp(m->kernels[i].name, kname) == 0)
@@ -503,24 +528,9 @@ evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const 
 		runfree(&r);
 		return -1;
 	}
-	if (b->size > 0) {
-		if (strncmp(order, "shuffle", 7) == 0)
-			perm = permutation(b->size, order[7] == ':' ? strtoull(order + 8, NULL, 10) : 1);
-		if (setjmp(faultjmp)) {
-			faultmsg(&r, why, n);
-			rc = -1;
-		} else if (strcmp(order, "reverse") == 0) {
-			int64_t t;
-			for (t = b->size - 1; t >= 0; t--)
-				k->launch(b, t, t + 1, r.argp);
-		} else if (perm) {
-			int64_t t;
-			for (t = 0; t < b->size; t++)
-				k->launch(b, perm[t], perm[t] + 1, r.argp);
-		} else {
-			k->launch(b, 0, b->size, r.argp);
-		}
-		free(perm);
+	if (b->size > 0 && launch(&r, b, order) < 0) {
+		faultmsg(&r, why, n);
+		rc = -1;
 	}
 	if (rc == 0 && writeout(&r, m, dbl, f) < 0) {
 		snprintf(why, n, "error: cannot write the arrays");
