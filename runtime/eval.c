@@ -7,9 +7,12 @@
  * (what the candidate must match) and float64 (--double: the rounding
  * spread of the float32 build sets each array's tolerance).  A cpp
  * candidate is compiled by krun like any kcpu module (its compiler, flags,
- * bounds checks); a python one goes through the pipeline to kir, which krun
- * compiles in process with its JIT at -O0 (kptx's host code,
- * bounds-checked).
+ * bounds checks).  The python target (evalpy.c) makes no process per
+ * tool or per trial: the reference's Python goes through the frontend,
+ * the passes and krun's JIT (f32, f64) in keval, and the candidate gets one
+ * forked child that compiles and JITs it the same way (-O0, kptx's host
+ * code, bounds-checked), confines itself and makes all its runs (runpy,
+ * pychild).
  *
  * Trials: 3 seeds x 2 input distributions (krun's uniform data, and a wide
  * one: magnitudes 1e-3..1e3, both signs, exact zeros), launch sizes 1, odd
@@ -26,9 +29,12 @@
  * spread + 32 ulps (so a sentinel left, a zero, a float16 round trip fail).
  *
  * Memory: everything is freed by exit; a process scores one candidate (a
- * batch forks one process per task).
+ * batch forks one process per task, after it built a python task's
+ * reference: refmod, kept until exit).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* mkdtemp, pipe2, nftw */
+#endif
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -42,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +62,7 @@
 #include "sandbox.h"
 #include "incdir.h"
 #include "eval.h"
+#include "evalpy.h"
 
 enum { NSEEDS = 3, NDISTS = 2, NTRIALS = NSEEDS * NDISTS, NRUNS = NTRIALS + 2 };
 static const char *const distname[NDISTS] = {"uniform", "wide"};
@@ -114,10 +122,14 @@ now(void)
 
 /* Run argv (a tool of keval_tooldir when argv[0] has no slash) in cwd (or
  * here), with KPY_CACHE=cache when given, under limits lim when given;
- * capture its standard output and error.  0, or -1 when it could not
+ * capture its standard output and error.  Or, when fn is given, a forked
+ * child that calls fn(arg, fd) and exits: what it writes to fd is the
+ * output, its standard output and error are the error (the limits apply,
+ * except that of file sizes: fn sets it).  0, or -1 when it could not
  * start. */
 static int
-spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *p)
+spawnx(char **argv, void (*fn)(void *, int), void *arg, const char *cwd, const char *cache, const Limits *lim,
+       Proc *p)
 {
 	enum { OUTCAP = 512 << 20, ERRCAP = 64 << 10 };
 	char path[PATH_MAX + 64];
@@ -126,7 +138,9 @@ spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *
 	pid_t pid;
 
 	memset(p, 0, sizeof *p);
-	if (strchr(argv[0], '/'))
+	if (fn)
+		path[0] = 0;
+	else if (strchr(argv[0], '/'))
 		snprintf(path, sizeof path, "%s", argv[0]);
 	else
 		snprintf(path, sizeof path, "%s/%s", keval_tooldir, argv[0]);
@@ -149,7 +163,11 @@ spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *
 			dup2(fd, 0);
 			close(fd);
 		}
-		dup2(po[1], 1);
+		if (fn) {
+			dup2(pe[1], 1);
+		} else {
+			dup2(po[1], 1);
+		}
 		dup2(pe[1], 2);
 		if (cwd && chdir(cwd) < 0)
 			_exit(126);
@@ -162,13 +180,21 @@ spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *
 			setrlimit(RLIMIT_CPU, &r);
 			r.rlim_cur = r.rlim_max = 0;
 			setrlimit(RLIMIT_CORE, &r);
-			setrlimit(RLIMIT_FSIZE, &r);
+			if (!fn)
+				setrlimit(RLIMIT_FSIZE, &r);
 #if !defined(__SANITIZE_ADDRESS__)
 			if (lim->memory > 0) {
 				r.rlim_cur = r.rlim_max = (rlim_t)lim->memory << 20;
 				setrlimit(RLIMIT_AS, &r);
 			}
 #endif
+		}
+		if (fn) {
+			close(po[0]);
+			close(pe[0]);
+			fn(arg, po[1]);
+			fflush(NULL);
+			_exit(0);
 		}
 		execv(path, argv);
 		fprintf(stderr, "keval: cannot run %s: %s\n", path, strerror(errno));
@@ -227,6 +253,12 @@ spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *
 	if (!p->err.s)
 		bufputs(&p->err, "");
 	return 0;
+}
+
+static int
+spawn(char **argv, const char *cwd, const char *cache, const Limits *lim, Proc *p)
+{
+	return spawnx(argv, NULL, NULL, cwd, cache, lim, p);
 }
 
 static void
@@ -315,30 +347,6 @@ compile(const char *cpp, bool dbl, const char *cache, char *why, size_t n)
 	return so;
 }
 
-/* A python candidate's kir (dir/half.kir), compiled by krun's JIT as each
- * run compiles it (krun KIR --list): its path (malloc'd), or NULL with the
- * first error line. */
-static char *
-jitmodule(const char *dir, char *why, size_t n)
-{
-	char kir[PATH_MAX + 16];
-	char *argv[] = {"krun", kir, "-O", "0", "--list", NULL};
-	Proc p;
-	char *mod = NULL;
-
-	snprintf(kir, sizeof kir, "%s/half.kir", dir);
-	if (spawn(argv, NULL, NULL, NULL, &p) < 0) {
-		snprintf(why, n, "cannot run krun: %s", strerror(errno));
-		return NULL;
-	}
-	if (WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0)
-		mod = xstrdup(kir);
-	else
-		firstline(p.err.s, why, n);
-	procfree(&p);
-	return mod;
-}
-
 /* ---- inputs -------------------------------------------------------- */
 
 /* The wide distribution: floats 0 (1 in 8) or +-10^u, u uniform in
@@ -382,13 +390,14 @@ npyable(const kpy_param_info *p)
 	return p->type.kind == KPY_ARRAY && p->type.elem != KPY_STRUCT;
 }
 
-/* Write the array arguments of kernel k for trial t into dir. */
+/* Write the array arguments of kernel k for trial t into dir, or keep
+ * them in keep[i], i the parameter's index (the python target's). */
 static int
-makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, char *why, size_t n)
+makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, NpyArray *keep, char *why, size_t n)
 {
 	int i;
 
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (!keep && mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		snprintf(why, n, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -417,6 +426,10 @@ makeinputs(const kpy_kernel_info *k, const Trial *t, int ti, const char *dir, ch
 			kpy_fill(a.data, a.dtype, a.count, t->seed, kpy_stream(p->name));
 		else
 			fillwide(&a, t->seed, kpy_stream(p->name));
+		if (keep) {
+			keep[i] = a;
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/%s.npy", dir, p->name);
 		if (npy_write(path, &a, err, sizeof err) < 0) {
 			snprintf(why, n, "%s", err);
@@ -545,6 +558,307 @@ runone(const char *so, const kpy_kernel_info *k, const Trial *t, const char *dir
 	for (i = 0; i < k->nparams; i++)
 		free(store[i]);
 	free(store);
+}
+
+/* ---- the python target: one child per candidate -------------------- */
+
+/* What the child of a python candidate is given (evalpy.c does its work). */
+typedef struct PyJob {
+	const char *text;        /* the candidate's Python */
+	size_t len;
+	const char *kname;       /* the record's kernel (its file NAME.py) */
+	bool backward;
+	const char *box;         /* the folder it may read once sandboxed (empty) */
+	const kpy_kernel_info *k; /* the kernel the trials launch (the reference's table) */
+	const Trial *t;
+	NpyArray *const *in;     /* per trial, per parameter of k: the inputs */
+	double cpu;              /* CPU seconds per step (the compile, each run) */
+} PyJob;
+
+/* Reference runs made by this process (and the processes it was forked
+ * from): a candidate's process must start with none, or expected outputs
+ * would be in the memory it inherits. */
+static long refruns;
+
+/* Let this process use cpu more seconds of CPU from now (SIGXCPU then). */
+static void
+cpufor(double cpu)
+{
+	struct rusage u;
+	struct rlimit r;
+	double used;
+
+	if (getrusage(RUSAGE_SELF, &u) < 0 || getrlimit(RLIMIT_CPU, &r) < 0)
+		return;
+	used = (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+	       (double)u.ru_stime.tv_usec * 1e-6;
+	r.rlim_cur = (rlim_t)ceil(used + cpu);
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max)
+		r.rlim_cur = r.rlim_max;
+	setrlimit(RLIMIT_CPU, &r);
+}
+
+/* The child: compile the candidate (frontend, passes, JIT), confine itself
+ * (kpy_sandbox: box only), run every trial, each under its own CPU
+ * allowance, its arrays guarded by PROT_NONE pages and bounds-checked.
+ * Frames on fd, in order: "#compile OK SECONDS LEN\n" + LEN bytes (why
+ * not), "#sandbox LEVEL\n", then per run "#run I ok|fail LEN\n" + LEN
+ * bytes (krun's --out=- stream, or why not).  The reference's outputs do
+ * not exist yet: keval computes them once this process has ended. */
+static void
+pychild(void *arg, int fd)
+{
+	const PyJob *j = arg;
+	FILE *f = fdopen(fd, "w");
+	char why[1024] = "";
+	Buf kir = {0};
+	const char *self = getenv("KEVAL_SELFTEST");
+	double t0 = now();
+	struct rlimit r;
+	PyMod m;
+	int ok, sb, i;
+
+	if (!f)
+		_exit(120);
+	if (refruns) {
+		fprintf(stderr, "keval: error: %ld reference runs were made before the candidate's process started\n",
+		        refruns);
+		_exit(123);
+	}
+	cpufor(j->cpu);
+	ok = evalpy_compile(j->text, j->len, j->kname, j->backward, &kir, why, sizeof why) == 0 &&
+	     evalpy_load("half.kir", &kir, false, &m, why, sizeof why) == 0;
+	buffree(&kir);
+	fprintf(f, "#compile %d %.6f %zu\n%s", ok, now() - t0, strlen(why), why);
+	fflush(f);
+	if (!ok)
+		_exit(0);
+	r.rlim_cur = r.rlim_max = 0;
+	setrlimit(RLIMIT_FSIZE, &r);
+	if ((sb = kpy_sandbox(j->box, why, sizeof why)) < 0) {
+		fprintf(stderr, "keval: sandbox: %s\n", why);
+		_exit(121);
+	}
+	fprintf(f, "#sandbox %d\n", sb);
+	fflush(f);
+	if (self) {
+		/* KEVAL_SELFTEST (tests/keval/python-box.test): what the sandbox
+		 * must stop, tried here as the candidate's code would */
+		const char *path = strchr(self, ':') ? strchr(self, ':') + 1 : "";
+		if (strcmp(self, "socket") == 0) {
+			(void)socket(AF_INET, SOCK_STREAM, 0);
+		} else if (strncmp(self, "write:", 6) == 0) {
+			(void)open(path, O_WRONLY | O_CREAT, 0600);
+		} else if (strncmp(self, "read:", 5) == 0) {
+			if (open(path, O_RDONLY) >= 0) {
+				fprintf(stderr, "keval: selftest: error: the candidate's process could read %s\n", path);
+				_exit(99);
+			}
+		}
+	}
+	for (i = 0; i < NRUNS; i++) {
+		const Trial *t = &j->t[i];
+		char *mem = NULL;
+		size_t len = 0;
+		FILE *s = open_memstream(&mem, &len);
+		int rc;
+		if (!s)
+			_exit(122);
+		cpufor(j->cpu);
+		rc = evalpy_run(&m, j->k->name, j->k, j->in[t->data], &t->b, t->seed, t->order, true, false, s, why,
+		                sizeof why);
+		if (fclose(s) != 0)
+			_exit(122);
+		fflush(stdout);
+		if (rc == 0) {
+			fprintf(f, "#run %d ok %zu\n", i, len);
+			fwrite(mem, 1, len, f);
+		} else {
+			fprintf(f, "#run %d fail %zu\n%s", i, strlen(why), why);
+		}
+		fflush(f);
+		free(mem);
+	}
+	fclose(f);
+	fflush(NULL);
+	/* no exit handlers: LLVM's, or a leak checker's threads */
+	_exit(0);
+}
+
+/* Run a python candidate's child (job j, limits lim): its compile in v
+ * ("compiled", "compile_s", why in why), its runs in cout[NRUNS]; the
+ * sandbox's level in *sb (1 seccomp+landlock, 0 seccomp, -1 unknown).
+ * Returns whether it compiled. */
+static bool
+runpy(PyJob *j, const Limits *lim, cJSON *v, Out *cout, int *sb, char *why, size_t n)
+{
+	Limits all = *lim;
+	Proc p;
+	size_t at = 0;
+	int i, next = 0, compiled = -1;
+	double secs = 0;
+	char death[512] = "";
+
+	*sb = -1;
+	for (i = 0; i < NRUNS; i++)
+		memset(&cout[i], 0, sizeof cout[i]);
+	/* the time of the compile and of every run, each checked by the child */
+	all.cpu = lim->cpu * (NRUNS + 1);
+	why[0] = 0;
+	if (spawnx(NULL, pychild, j, NULL, NULL, &all, &p) < 0) {
+		snprintf(death, sizeof death, "cannot start the candidate's process: %s", strerror(errno));
+	} else {
+		/* the frames */
+		while (at < p.out.n) {
+			char *nl = memchr(p.out.s + at, '\n', p.out.n - at), st[8];
+			size_t len, body;
+			int ri, c;
+			if (!nl)
+				break;
+			body = (size_t)(nl + 1 - p.out.s);
+			if (sscanf(p.out.s + at, "#compile %d %lf %zu", &c, &secs, &len) == 3 && len <= p.out.n - body) {
+				compiled = c;
+				snprintf(why, n, "%.*s", (int)len, p.out.s + body);
+				at = body + len;
+			} else if (sscanf(p.out.s + at, "#sandbox %d", sb) == 1) {
+				at = body;
+			} else if (sscanf(p.out.s + at, "#run %d %7s %zu", &ri, st, &len) == 3 && ri == next &&
+			           len <= p.out.n - body) {
+				Out *o = &cout[next++];
+				if (strcmp(st, "ok") == 0) {
+					Buf b;
+					b.s = p.out.s + body;
+					b.n = len;
+					if (parsestream(&b, o) == 0)
+						o->ok = true;
+				} else {
+					snprintf(o->why, sizeof o->why, "exit 1: %.*s", (int)len, p.out.s + body);
+				}
+				at = body + len;
+			} else {
+				break;
+			}
+		}
+		if (p.walltime || (WIFSIGNALED(p.status) && (WTERMSIG(p.status) == SIGXCPU ||
+		                                              WTERMSIG(p.status) == SIGKILL)))
+			snprintf(death, sizeof death, "killed at the time limit (%g s of CPU)", lim->cpu);
+		else if (WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGSYS)
+			snprintf(death, sizeof death,
+			         "sandbox: a forbidden system call (a file opened for writing, a socket, exec, a new "
+			         "process...): killed, not carried out");
+		else if (WIFSIGNALED(p.status))
+			snprintf(death, sizeof death, "killed by signal %d", WTERMSIG(p.status));
+		else if (p.overflow)
+			snprintf(death, sizeof death, "too much output");
+		else if (WEXITSTATUS(p.status) != 0) {
+			char line[400];
+			firstline(p.err.s, line, sizeof line);
+			snprintf(death, sizeof death, "exit %d: %s", WEXITSTATUS(p.status), line);
+		} else if (compiled == 1 && next < NRUNS)
+			snprintf(death, sizeof death, "malformed output stream");
+		procfree(&p);
+	}
+	if (compiled != 1) {
+		if (compiled < 0 || !why[0])
+			snprintf(why, n, "%s", death[0] ? death : "the compile reported nothing");
+		cJSON_AddBoolToObject(v, "compiled", false);
+		cJSON_AddNumberToObject(v, "compile_s", secs);
+		return false;
+	}
+	cJSON_AddBoolToObject(v, "compiled", true);
+	cJSON_AddNumberToObject(v, "compile_s", secs);
+	for (i = next; i < NRUNS; i++) {
+		Out *o = &cout[i];
+		if (i > next) {
+			snprintf(o->why, sizeof o->why, "not run (an earlier run was killed)");
+			continue;
+		}
+		snprintf(o->why, sizeof o->why, "%s", death);
+		o->timeout = strncmp(death, "killed at the time", 18) == 0;
+		o->sandbox = strncmp(death, "sandbox:", 8) == 0;
+	}
+	return true;
+}
+
+/* The reference's run of trial t (module m, f32 or dbl), in this process. */
+static void
+runref(const PyMod *m, const kpy_kernel_info *k, const Trial *t, const NpyArray *in, bool dbl, Out *o)
+{
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *s = open_memstream(&mem, &len);
+	int rc;
+
+	memset(o, 0, sizeof *o);
+	if (!s) {
+		snprintf(o->why, sizeof o->why, "out of memory");
+		return;
+	}
+	refruns++;
+	rc = evalpy_run(m, k->name, k, in, &t->b, t->seed, "forward", false, dbl, s, o->why, sizeof o->why);
+	if (fclose(s) == 0 && rc == 0) {
+		Buf b;
+		b.s = mem;
+		b.n = len;
+		if (parsestream(&b, o) == 0)
+			o->ok = true;
+	} else if (rc == 0) {
+		snprintf(o->why, sizeof o->why, "out of memory");
+	}
+	free(mem);
+}
+
+/* The python target's reference modules (f32, f64), built once per
+ * process and record: a batch builds them before it forks a record's
+ * tasks, which inherit the code (their outputs are computed by each task
+ * once its candidate has exited, never before). */
+typedef struct RefMod {
+	char *py;        /* the record's Python */
+	char *kname;
+	bool backward;
+	bool ok;
+	PyMod m32, m64;
+	char why[1024];  /* else: why not */
+} RefMod;
+
+static RefMod *refmods;
+static int nrefmods;
+
+static bool isident(const char *s);
+
+static const RefMod *
+refmod(const char *py, const char *kname, bool backward)
+{
+	RefMod *r;
+	Buf kir = {0};
+	int i;
+
+	for (i = 0; i < nrefmods; i++)
+		if (refmods[i].backward == backward && strcmp(refmods[i].kname, kname) == 0 &&
+		    strcmp(refmods[i].py, py) == 0)
+			return &refmods[i];
+	refmods = xrealloc(refmods, sizeof *refmods * (size_t)(nrefmods + 1));
+	r = &refmods[nrefmods++];
+	memset(r, 0, sizeof *r);
+	r->py = xstrdup(py);
+	r->kname = xstrdup(kname);
+	r->backward = backward;
+	r->ok = evalpy_compile(py, strlen(py), kname, backward, &kir, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, false, &r->m32, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, true, &r->m64, r->why, sizeof r->why) == 0;
+	buffree(&kir);
+	return r;
+}
+
+void
+keval_preload(const char *rectext, bool backward)
+{
+	cJSON *rec = cJSON_Parse(rectext);
+	const char *kname = rec ? keval_getstr(rec, "kernel") : NULL, *py = rec ? keval_getstr(rec, "python") : NULL;
+
+	if (kname && py && isident(kname))
+		refmod(py, kname, backward);
+	cJSON_Delete(rec);
 }
 
 /* ---- comparison ---------------------------------------------------- */
@@ -1320,6 +1634,9 @@ keval_score(const KevalOpts *o)
 	bool gpu = o->target == TARGET_CUDA || o->target == TARGET_PTX;
 	Buf kb = {0};
 	char host[200];
+	PyMod pref32, pref64;
+	int pysandbox = -1;
+	NpyArray *pyin[NTRIALS] = {NULL};
 
 	if (!(rec = readrecord(o, why, sizeof why)))
 		return badrecord(o, v, why);
@@ -1371,7 +1688,8 @@ keval_score(const KevalOpts *o)
 		return badrecord(o, v, why);
 	}
 	/* scratch: ref/ (the reference), cand/ (the candidate's sources),
-	 * box/ (what the sandboxed candidate may read: its module, inputs) */
+	 * box/ (what the sandboxed candidate may read: its module, inputs;
+	 * python: empty) */
 	{
 		const char *tmp = getenv("TMPDIR");
 		if (!tmp || !*tmp || strlen(tmp) > 400)
@@ -1387,11 +1705,16 @@ keval_score(const KevalOpts *o)
 	snprintf(ref, sizeof ref, "%s/ref", base);
 	snprintf(cand, sizeof cand, "%s/cand", base);
 	snprintf(box, sizeof box, "%s/box", base);
-	mkdir(ref, 0700);
-	mkdir(cand, 0700);
+	if (o->target != TARGET_PYTHON) {
+		/* python: nothing but its candidate's empty box */
+		mkdir(ref, 0700);
+		mkdir(cand, 0700);
+	}
 	mkdir(box, 0700);
-	/* the reference's C++ */
-	if (writetext(ref, "k.py", py, strlen(py)) != 0 || (snprintf(why, sizeof why, "%s.py", kname),
+	/* the reference's C++ (python: its kir, in process) */
+	if (o->target == TARGET_PYTHON) {
+		/* compiled and loaded below (refmod) */
+	} else if (writetext(ref, "k.py", py, strlen(py)) != 0 || (snprintf(why, sizeof why, "%s.py", kname),
 	                                                    writetext(ref, why, py, strlen(py)) != 0) ||
 	    pipeline(ref, kname, o->backward, true, why, sizeof why) < 0) {
 		free(candtext);
@@ -1447,24 +1770,17 @@ keval_score(const KevalOpts *o)
 			cJSON_Delete(rec);
 			return keval_emit(o, v, 1);
 		}
+	} else if (o->target == TARGET_PYTHON) {
+		/* compiled by its own process (runpy), with the trials */
 	} else if (!gpu) {
 		Buf cpp = {0}, cache = {0};
 		bool ok = true;
 		bufprintf(&cache, "%s/cache", box);
-		if (o->target == TARGET_PYTHON) {
-			snprintf(why, sizeof why, "%s.py", kname);
-			/* kpy's own compiler all the way: the kir through krun's JIT
-			 * (bounds-checked, as a C++ build), no C++ compiler */
-			ok = writetext(cand, why, candtext, candlen) == 0 &&
-			     pipeline(cand, kname, o->backward, false, why, sizeof why) == 0 &&
-			     (so = jitmodule(cand, why, sizeof why)) != NULL;
-		} else {
-			ok = writetext(cand, "cand.cpp", candtext, candlen) == 0;
-			bufprintf(&cpp, "%s/cand.cpp", cand);
-			if (!ok)
-				snprintf(why, sizeof why, "cannot write the candidate: %s", strerror(errno));
-		}
-		if (ok && o->target != TARGET_PYTHON && !(so = compile(cpp.s, false, cache.s, why, sizeof why)))
+		ok = writetext(cand, "cand.cpp", candtext, candlen) == 0;
+		bufprintf(&cpp, "%s/cand.cpp", cand);
+		if (!ok)
+			snprintf(why, sizeof why, "cannot write the candidate: %s", strerror(errno));
+		if (ok && !(so = compile(cpp.s, false, cache.s, why, sizeof why)))
 			ok = false;
 		cJSON_AddBoolToObject(v, "compiled", ok);
 		cJSON_AddNumberToObject(v, "compile_s", now() - tc);
@@ -1481,7 +1797,18 @@ keval_score(const KevalOpts *o)
 		}
 	}
 	/* the reference's modules; its kernel table (trusted code) */
-	{
+	if (o->target == TARGET_PYTHON) {
+		const RefMod *rm = refmod(py, kname, o->backward);
+		if (!rm->ok) {
+			free(candtext);
+			cJSON_Delete(rec);
+			return badrecord(o, v, rm->why);
+		}
+		pref32 = rm->m32;
+		pref64 = rm->m64;
+		kernels = pref32.kernels;
+		nk = pref32.nkernels;
+	} else {
 		char cpp[PATH_MAX + 16];
 		snprintf(cpp, sizeof cpp, "%s/k.cpp", ref);
 		if (!(refso = compile(cpp, false, NULL, why, sizeof why)) ||
@@ -1491,14 +1818,14 @@ keval_score(const KevalOpts *o)
 			cJSON_Delete(rec);
 			return badrecord(o, v, why);
 		}
+		if (!(dl = dlopen(refso, RTLD_NOW | RTLD_LOCAL)) || !(kernels = dlsym(dl, "kpy_kernels")) ||
+		    !(nkp = dlsym(dl, "kpy_nkernels"))) {
+			snprintf(why, sizeof why, "cannot load the reference %s: %s", refso, dlerror());
+			cJSON_Delete(rec);
+			return badrecord(o, v, why);
+		}
+		nk = *nkp;
 	}
-	if (!(dl = dlopen(refso, RTLD_NOW | RTLD_LOCAL)) || !(kernels = dlsym(dl, "kpy_kernels")) ||
-	    !(nkp = dlsym(dl, "kpy_nkernels"))) {
-		snprintf(why, sizeof why, "cannot load the reference %s: %s", refso, dlerror());
-		cJSON_Delete(rec);
-		return badrecord(o, v, why);
-	}
-	nk = *nkp;
 	bufprintf(&kb, "%s%s", kname, o->backward ? ".adj" : "");
 	for (ki = 0; ki < nk; ki++)
 		if (strcmp(kernels[ki].name, kb.s) == 0)
@@ -1536,7 +1863,10 @@ keval_score(const KevalOpts *o)
 		} else {
 			snprintf(dir, sizeof dir, "%s/in%d", box, i);
 		}
-		if (makeinputs(k, &t[i], i, dir, why, sizeof why) < 0) {
+		/* python: kept in memory, for its child and the reference */
+		if (o->target == TARGET_PYTHON)
+			pyin[i] = xcalloc((size_t)k->nparams + 1, sizeof(NpyArray));
+		if (makeinputs(k, &t[i], i, dir, pyin[i], why, sizeof why) < 0) {
 			cJSON_Delete(rec);
 			return badrecord(o, v, why);
 		}
@@ -1566,7 +1896,31 @@ keval_score(const KevalOpts *o)
 		return rc;
 	}
 	/* every candidate run ends before the reference runs */
-	for (i = 0; i < NRUNS; i++) {
+	if (o->target == TARGET_PYTHON) {
+		PyJob job;
+		memset(&job, 0, sizeof job);
+		job.text = candtext;
+		job.len = candlen;
+		job.kname = kname;
+		job.backward = o->backward;
+		job.box = box;
+		job.k = k;
+		job.t = t;
+		job.in = pyin;
+		job.cpu = o->cpu;
+		tc = now();
+		if (!runpy(&job, &lim, v, cout, &pysandbox, why, sizeof why)) {
+			free(candtext);
+			cJSON_AddStringToObject(v, "error", why);
+			cJSON_AddBoolToObject(v, "pass", false);
+			cJSON_AddNumberToObject(v, "wall_s", now() - t0);
+			buffree(&kb);
+			cJSON_Delete(rec);
+			return keval_emit(o, v, 1);
+		}
+		free(candtext);
+	}
+	for (i = 0; i < NRUNS && o->target != TARGET_PYTHON; i++) {
 		if (o->score) {
 			loadresults(o, i, &cout[i]);
 			continue;
@@ -1588,6 +1942,11 @@ keval_score(const KevalOpts *o)
 		Out r32[NTRIALS], r64[NTRIALS];
 		for (i = 0; i < NTRIALS; i++) {
 			snprintf(dir, sizeof dir, "%s/in%d", box, i);
+			if (o->target == TARGET_PYTHON) {
+				runref(&pref32, k, &t[i], pyin[i], false, &r32[i]);
+				runref(&pref64, k, &t[i], pyin[i], true, &r64[i]);
+				continue;
+			}
 			runone(refso, k, &t[i], dir, NULL, NULL, &r32[i]);
 			runone(ref64so, k, &t[i], dir, NULL, NULL, &r64[i]);
 		}
@@ -1650,6 +2009,11 @@ keval_score(const KevalOpts *o)
 	}
 	for (i = 0; i < NRUNS; i++)
 		outfree(&cout[i]);
+	for (i = 0; i < NTRIALS; i++) {
+		for (ki = 0; pyin[i] && ki < k->nparams; ki++)
+			npy_free(&pyin[i][ki]);
+		free(pyin[i]);
+	}
 	if (judged == 0) {
 		free(so);
 		free(refso);
@@ -1689,7 +2053,12 @@ keval_score(const KevalOpts *o)
 		cJSON_AddNumberToObject(sb, "memory_mib", (double)o->memory);
 #endif
 		cJSON_AddStringToObject(sb, "sandbox",
-		                        sandboxhit ? "violation" : kpy_landlock_abi() > 0 ? "seccomp+landlock" : "seccomp");
+		                        sandboxhit                             ? "violation"
+		                        : o->target == TARGET_PYTHON           ? (pysandbox == 1   ? "seccomp+landlock"
+		                                                                  : pysandbox == 0 ? "seccomp"
+		                                                                                   : "unknown")
+		                        : kpy_landlock_abi() > 0               ? "seccomp+landlock"
+		                                                               : "seccomp");
 		cJSON_AddBoolToObject(sb, "timeout", timeout);
 	}
 	cJSON_AddBoolToObject(v, "pass", pass);

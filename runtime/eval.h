@@ -40,6 +40,10 @@ extern char keval_tooldir[PATH_MAX];
  * verdict; 0 pass, 1 failed candidate, 2 bad record.  Leaves a scratch
  * folder for keval_cleanup(). */
 int keval_score(const KevalOpts *o);
+/* Build the python target's reference of record rectext (--backward or
+ * not) in this process, for the keval_score() calls of its children (a
+ * batch, before it forks them): they inherit the compiled code. */
+void keval_preload(const char *rectext, bool backward);
 /* Remove the scratch folder of the last keval_score(). */
 void keval_cleanup(void);
 /* Print (or write to o->out, atomically) verdict v, delete it; rc, or 2

@@ -224,8 +224,47 @@ widen(Module *m)
 
 /* ---- loading --------------------------------------------------------- */
 
+static KptxJit *jitcompile(const char *name, const char *text, size_t len, bool dbl, bool checked, int optlevel);
+
 void *
 jitload(const char *file, bool dbl, bool checked, int optlevel)
+{
+	KptxJit *j;
+	size_t len;
+	char *text;
+	int i;
+
+	for (i = 0; i < nloaded; i++)
+		if (strcmp(loaded[i].file, file) == 0 && loaded[i].dbl == dbl && loaded[i].checked == checked &&
+		    loaded[i].optlevel == optlevel)
+			return loaded[i].jit;
+	if (!(text = readfile(file, &len))) {
+		fprintf(stderr, "krun: cannot read %s: %s\n", file, strerror(errno));
+		return NULL;
+	}
+	if ((j = jitcompile(file, text, len, dbl, checked, optlevel))) {
+		loaded = xrealloc(loaded, (size_t)(nloaded + 1) * sizeof *loaded);
+		loaded[nloaded].file = xstrdup(file);
+		loaded[nloaded].dbl = dbl;
+		loaded[nloaded].checked = checked;
+		loaded[nloaded].optlevel = optlevel;
+		loaded[nloaded].jit = j;
+		nloaded++;
+	}
+	free(text);
+	return j;
+}
+
+void *
+jitloadtext(const char *name, const char *text, size_t len, bool dbl, bool checked, int optlevel)
+{
+	return jitcompile(name, text, len, dbl, checked, optlevel);
+}
+
+/* The module of text (its diagnostics name name) through the lowering
+ * and kptxjit, or NULL after a message on stderr. */
+static KptxJit *
+jitcompile(const char *name, const char *text, size_t len, bool dbl, bool checked, int optlevel)
 {
 	const PassInfo *pipe[16];
 	int npipe = 0, i;
@@ -235,20 +274,12 @@ jitload(const char *file, bool dbl, bool checked, int optlevel)
 	Diag d;
 	Module *m = NULL, *abi = NULL;
 	KptxJit *j = NULL;
-	char *text;
 
-	for (i = 0; i < nloaded; i++)
-		if (strcmp(loaded[i].file, file) == 0 && loaded[i].dbl == dbl && loaded[i].checked == checked &&
-		    loaded[i].optlevel == optlevel)
-			return loaded[i].jit;
 	if (!addpasses(KRUN_LOWER_PIPELINE, pipe, &npipe, (int)countof(pipe)))
 		die("jit.c: bad pipeline " KRUN_LOWER_PIPELINE);
-	if (!(text = readfile(file, &src.len))) {
-		fprintf(stderr, "krun: cannot read %s: %s\n", file, strerror(errno));
-		return NULL;
-	}
-	src.name = file;
+	src.name = name;
 	src.text = text;
+	src.len = len;
 	diaginit(&d);
 	if (!(m = parsekir(&src, &d)) || verify(m, &src, &d))
 		goto done;
@@ -280,19 +311,11 @@ jitload(const char *file, bool dbl, bool checked, int optlevel)
 		j = NULL;
 		goto done;
 	}
-	loaded = xrealloc(loaded, (size_t)(nloaded + 1) * sizeof *loaded);
-	loaded[nloaded].file = xstrdup(file);
-	loaded[nloaded].dbl = dbl;
-	loaded[nloaded].checked = checked;
-	loaded[nloaded].optlevel = optlevel;
-	loaded[nloaded].jit = j;
-	nloaded++;
 done:
 	if (m)
 		modfree(m);
 	if (abi)
 		modfree(abi);
-	free(text);
 	return j;
 }
 

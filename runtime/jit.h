@@ -18,6 +18,9 @@
  * loaded before with the same options returns the same handle (krun
  * --batch loads each module once; its children inherit the code). */
 void *jitload(const char *file, bool dbl, bool checked, int optlevel);
+/* The same for the kir module text (len bytes, NUL-terminated; its
+ * diagnostics name name), compiled each call (keval's modules). */
+void *jitloadtext(const char *name, const char *text, size_t len, bool dbl, bool checked, int optlevel);
 /* The address of a symbol of a loaded module, or NULL. */
 void *jitsym(void *h, const char *name);
 

@@ -8,7 +8,9 @@
  *   keval --record R --target cuda|ptx --bundle DIR [--name NAME] CAND...
  *   keval --record RECORDS.jsonl --score DIR --results RESULTS [--name NAME]
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -222,6 +224,18 @@ batch(const KevalOpts *o)
 			Task *t = &tasks[next];
 			snprintf(t->vpath, sizeof t->vpath, "%s/keval.%ld.%zu.json", tmp, (long)getpid(), next);
 			snprintf(t->name, sizeof t->name, "t%05zu", next + 1);
+			if (!o->bundle) {
+				/* a python task's reference: built here once per record */
+				cJSON *task = cJSON_Parse(t->line);
+				const char *id = task ? keval_getstr(task, "id") : NULL, *target = task ? keval_getstr(task, "target") : NULL;
+				RecLine key, *r;
+				key.id = id;
+				key.text = NULL;
+				if (id && target && strcmp(target, "python") == 0 &&
+				    (r = bsearch(&key, recs, nrecs, sizeof *recs, reccmp)))
+					keval_preload(r->text, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(task, "backward")));
+				cJSON_Delete(task);
+			}
 			fflush(out);
 			fflush(stdout);
 			fflush(stderr);
