@@ -607,8 +607,8 @@ listkernels(const Mod *md)
 static void
 typestr2(Buf *b, const kpy_type_info *t, const kpy_struct_info *structs)
 {
-	static const char *const dt[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"};
-	const char *s = t->dtype >= 0 && t->dtype <= KPY_F64 ? dt[t->dtype] : "?";
+	static const char *const dt[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bf16"};
+	const char *s = t->dtype >= 0 && t->dtype <= KPY_BF16 ? dt[t->dtype] : "?";
 
 	if (t->kind == KPY_ARRAY)
 		bufputs(b, "array<");
