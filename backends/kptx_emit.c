@@ -244,7 +244,8 @@ scalartype(Kx *x, int s)
 	case S_I32: case S_U32: return x->i32;
 	case S_I64: case S_U64: return x->i64;
 	case S_F16: return x->f16;
-	case S_BF16: return x->bf16;
+	case S_BF16:
+		return x->bf16;
 	case S_F32: return x->f32;
 	default: return x->f64;
 	}
@@ -1710,11 +1711,36 @@ kxnew(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetDataRef td, cons
 	return x;
 }
 
+/* LLVM lowers bfloat conversions (and bfloat arithmetic, done in float) on
+ * x86 to calls of compiler-rt's __truncsfbf2, which the host objects krun
+ * loads do not link (libgcc has it from GCC 13): an error at the first
+ * function with a bf16 value (a struct field of bf16 is not looked for). */
+static void
+hostbf16(Kx *x)
+{
+	uint32_t i, v;
+
+	for (i = 0; i < x->m->nfuncs; i++) {
+		const Func *f = x->m->funcs[i];
+		for (v = 1; v < f->nvals; v++)
+			if (f->vals[v].ty.k != T_STRUCT && f->vals[v].ty.k != T_VOID && f->vals[v].ty.k != T_STR &&
+			    f->vals[v].ty.s == S_BF16) {
+				kxerror(x, f, NULL, "bf16 is not supported by kptx --target=host (LLVM would call "
+				        "compiler-rt's __truncsfbf2); kcpu and the nvptx target support it");
+				return;
+			}
+	}
+}
+
 int
 kxbuild(Kx *x)
 {
 	uint32_t i;
 
+	if (x->host)
+		hostbf16(x);
+	if (x->nerr)
+		return x->nerr;
 	for (i = 0; i < x->m->nfuncs; i++)
 		declare(x, (int)i);
 	if (x->nerr)
