@@ -15,7 +15,7 @@ static const char *const kindname[] = {
 
 static const char *const dtypename[NSCALAR] = {
 	"KPY_BOOL", "KPY_I8", "KPY_I16", "KPY_I32", "KPY_I64", "KPY_U8", "KPY_U16", "KPY_U32", "KPY_U64",
-	"KPY_F16", "KPY_F32", "KPY_F64",
+	"KPY_F16", "KPY_F32", "KPY_F64", "KPY_BF16",
 };
 
 /* {kind, elem, dtype, ndim, rows, cols, sid, size} */

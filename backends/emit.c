@@ -17,12 +17,12 @@
 
 const char *const ctscalar[NSCALAR] = {
 	"bool", "kpy::i8", "kpy::i16", "kpy::i32", "kpy::i64", "kpy::u8", "kpy::u16", "kpy::u32",
-	"kpy::u64", "kpy::f16", "kpy::f32", "kpy::f64",
+	"kpy::u64", "kpy::f16", "kpy::f32", "kpy::f64", "kpy::bf16",
 };
 
 /* Warp's type-name suffixes (vec3f, vec3ui ...); NULL: none. */
 static const char *const vsuffix[NSCALAR] = {
-	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d",
+	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d", NULL,
 };
 
 void
@@ -41,7 +41,7 @@ ctype1(const Emit *e, Buf *b, Type t)
 			bufprintf(b, "kpy::vec_t<%d, %s>", t.n, ctscalar[t.s]);
 		return;
 	case T_MAT:
-		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s)) {
+		if (t.n == t.m && t.n >= 2 && t.n <= 4 && vsuffix[t.s] && scalarisfloat(t.s)) {
 			bufputs(b, "kpy::mat");
 			bufputc(b, '0' + t.n);
 			bufputc(b, '0' + t.m);
@@ -50,14 +50,14 @@ ctype1(const Emit *e, Buf *b, Type t)
 			bufprintf(b, "kpy::mat_t<%d, %d, %s>", t.n, t.m, ctscalar[t.s]);
 		return;
 	case T_QUAT:
-		if (scalarisfloat(t.s)) {
+		if (vsuffix[t.s] && scalarisfloat(t.s)) {
 			bufputs(b, "kpy::quat");
 			bufputs(b, vsuffix[t.s]);
 		} else
 			bufprintf(b, "kpy::quat_t<%s>", ctscalar[t.s]);
 		return;
 	case T_XFORM:
-		if (scalarisfloat(t.s)) {
+		if (vsuffix[t.s] && scalarisfloat(t.s)) {
 			bufputs(b, "kpy::transform");
 			bufputs(b, vsuffix[t.s]);
 		} else

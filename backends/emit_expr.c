@@ -107,6 +107,12 @@ lit1(Buf *b, int s, Scal c, int mode)
 			bufputc(b, ')');
 		}
 		return;
+	case S_BF16:
+		/* bf16 values are exact floats: always under the conversion */
+		bufputs(b, "kpy::bf16(");
+		fmtf(b, c.f, S_F32, "f");
+		bufputc(b, ')');
+		return;
 	case S_F32:
 		if (mode == LIT_BARE) {
 			fmtf(b, c.f, S_F32, "f");
@@ -166,7 +172,7 @@ literal(FState *s, Buf *b, Val v, int mode)
 	}
 	if (t.k == T_SCALAR) {
 		/* a bare f16 literal would be a float: only under a conversion */
-		lit1(b, t.s, x->c[0], t.s == S_F16 && mode == LIT_BARE ? LIT_TYPED : mode);
+		lit1(b, t.s, x->c[0], (t.s == S_F16 || t.s == S_BF16) && mode == LIT_BARE ? LIT_TYPED : mode);
 		return;
 	}
 	n = ncomp(t);

@@ -645,8 +645,8 @@ statement(FState *s, Buf *b, const Op *op, int d, Ctx c, bool last)
 			Type t = f->vals[op->args[k]].ty;
 			if (k)
 				bufputs(b, ", ");
-			/* varargs: f16 and f32 (float or double) travel as double */
-			if (t.k == T_SCALAR && (t.s == S_F16 || t.s == S_F32)) {
+			/* varargs: f16, bf16 and f32 (float or double) travel as double */
+			if (t.k == T_SCALAR && (t.s == S_F16 || t.s == S_BF16 || t.s == S_F32)) {
 				bufputs(b, "double(");
 				exprtop(s, b, op->args[k], LIT_TYPED);
 				bufputc(b, ')');

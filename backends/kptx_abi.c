@@ -5,7 +5,7 @@
  *   ptx_kernel void @N(kpy_launch_bounds bounds, params...)
  * with kcuda's parameter list, each aggregate passed by value in the
  * .param space (byval): the bounds; an array as kpy::array_t<T, ND>
- * { T *data; i32 shape[ND]; i64 strides[ND]; }; a composite, an f16 or a
+ * { T *data; i32 shape[ND]; i64 strides[ND]; }; a composite, an f16 (bf16) or a
  * struct as its bytes; other scalars as themselves (bool as a byte).  The
  * body runs in a grid-stride loop over bounds.size, the thread's first
  * index ctaid.x * ntid.x + tid.x, the stride ntid.x * nctaid.x (NVVM
@@ -118,7 +118,7 @@ ptxentry(A *a, int fi, LLVMValueRef *annot, int *nannot)
 	pt[0] = a->ptr;
 	for (i = 0; i < f->nparams; i++) {
 		Type t = f->vals[f->params[i]].ty;
-		pt[1 + i] = t.k == T_SCALAR && t.s != S_F16 ? kxmemtype(x, t) : a->ptr;
+		pt[1 + i] = t.k == T_SCALAR && t.s != S_F16 && t.s != S_BF16 ? kxmemtype(x, t) : a->ptr;
 	}
 	fty = LLVMFunctionType(LLVMVoidTypeInContext(a->c), pt, f->nparams + 1, 0);
 	e = LLVMAddFunction(a->mod, emitfuncname(a->names, fi), fty);
@@ -129,8 +129,8 @@ ptxentry(A *a, int fi, LLVMValueRef *annot, int *nannot)
 		Type t = f->vals[f->params[i]].ty;
 		if (t.k == T_ARRAY)
 			byval(a, e, 1 + i, kxarraytype(x, t.nd), 8);
-		else if (t.k != T_SCALAR || t.s == S_F16)
-			byval(a, e, 1 + i, t.k == T_SCALAR ? LLVMHalfTypeInContext(a->c) : bytes(a, m, t),
+		else if (t.k != T_SCALAR || t.s == S_F16 || t.s == S_BF16)
+			byval(a, e, 1 + i, t.k == T_SCALAR ? kxmemtype(x, t) : bytes(a, m, t),
 			      (unsigned)typealign(m, t));
 	}
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->c, e, "entry"));
@@ -140,8 +140,8 @@ ptxentry(A *a, int fi, LLVMValueRef *annot, int *nannot)
 		LLVMValueRef p = LLVMGetParam(e, 1 + i), v;
 		if (t.k == T_ARRAY) {
 			v = LLVMBuildLoad2(b, kxarraytype(x, t.nd), p, "");
-		} else if (t.k == T_SCALAR && t.s == S_F16) {
-			v = LLVMBuildLoad2(b, LLVMHalfTypeInContext(a->c), p, "");
+		} else if (t.k == T_SCALAR && (t.s == S_F16 || t.s == S_BF16)) {
+			v = LLVMBuildLoad2(b, kxmemtype(x, t), p, "");
 		} else if (t.k == T_SCALAR && t.s == S_BOOL) {
 			v = LLVMBuildICmp(b, LLVMIntNE, p, LLVMConstInt(a->i8, 0, 0), "");
 		} else {

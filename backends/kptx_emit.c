@@ -1,7 +1,7 @@
 /*
  * kptx_emit.c — low kir to an LLVM module, almost op for op.
  *
- * Values.  A kir scalar is an SSA register: bool i1, iN/uN iN, f16 half,
+ * Values.  A kir scalar is an SSA register: bool i1, iN/uN iN, f16 half, bf16 bfloat,
  * f32 float, f64 double (in memory a bool is one byte).  An array is the
  * first-class struct { ptr data, [nd x i32] shape, [nd x i64] strides }
  * (kpy::array_t's layout, byte strides); views and member views build new
@@ -88,7 +88,7 @@ struct Kx {
 	LLVMBasicBlockRef entry; /* for allocas */
 	const Op *cur;           /* op being emitted (diagnostics) */
 	/* types */
-	LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, voidt, boundst;
+	LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr, voidt, boundst;
 	LLVMTypeRef arrt[MAXDIM + 1];
 };
 
@@ -244,6 +244,8 @@ scalartype(Kx *x, int s)
 	case S_I32: case S_U32: return x->i32;
 	case S_I64: case S_U64: return x->i64;
 	case S_F16: return x->f16;
+	case S_BF16:
+		return x->bf16;
 	case S_F32: return x->f32;
 	default: return x->f64;
 	}
@@ -465,7 +467,7 @@ mathcall(Kx *x, const char *s, size_t n, Type t, LLVMValueRef *a, int na)
 {
 	char name[64];
 	size_t i, k = 0;
-	bool half = t.s == S_F16;
+	bool half = t.s == S_F16 || t.s == S_BF16;
 	LLVMTypeRef ft = half ? x->f32 : scalartype(x, t.s), args[3], fty;
 	LLVMValueRef f, r;
 	int j;
@@ -493,7 +495,7 @@ mathcall(Kx *x, const char *s, size_t n, Type t, LLVMValueRef *a, int na)
 	f = extfn(x, name, ft, args, na, false, &fty);
 	r = callf(x, fty, f, a, na);
 	if (half)
-		r = LLVMBuildFPTrunc(x->b, r, x->f16, "");
+		r = LLVMBuildFPTrunc(x->b, r, scalartype(x, t.s), "");
 	return r;
 }
 
@@ -543,7 +545,7 @@ applyspec(Kx *x, const char *s, size_t n, Type t, LLVMValueRef *a, int na)
 				args[j] = a[j];
 			if (is(s + 1, n - 1, "llvm.abs"))
 				args[na++] = LLVMConstInt(x->i1, 0, 0);
-			if (is(s + 1, n - 1, "llvm.fma") && t.s == S_F16) /* the runtime's muladd: two roundings */
+			if (is(s + 1, n - 1, "llvm.fma") && (t.s == S_F16 || t.s == S_BF16)) /* the runtime's muladd: two roundings */
 				return contract(x, LLVMBuildFAdd(b, a[2], contract(x, LLVMBuildFMul(b, a[0], a[1], "")), ""));
 			return callf(x, fty, f, args, na);
 		}
@@ -604,6 +606,11 @@ convert(Kx *x, LLVMValueRef v, Type from, Type to)
 	if (to.s == S_BOOL)
 		return ff ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
 		          : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+	/* bf16 as Warp converts it: through float, both ways (f16 <-> bf16 too) */
+	if (to.s == S_BF16 && from.s != S_F32 && from.s != S_BOOL)
+		return LLVMBuildFPTrunc(b, convert(x, v, from, tscalar(S_F32)), lt, "");
+	if (from.s == S_BF16 && to.s != S_F32)
+		return convert(x, LLVMBuildFPExt(b, v, x->f32, ""), tscalar(S_F32), to);
 	if (ff && tf)
 		return scalarsize[to.s] > scalarsize[from.s] ? LLVMBuildFPExt(b, v, lt, "") : LLVMBuildFPTrunc(b, v, lt, "");
 	if (ff)
@@ -1689,6 +1696,7 @@ kxnew(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetDataRef td, cons
 	x->i32 = LLVMInt32TypeInContext(c);
 	x->i64 = LLVMInt64TypeInContext(c);
 	x->f16 = LLVMHalfTypeInContext(c);
+	x->bf16 = LLVMBFloatTypeInContext(c);
 	x->f32 = LLVMFloatTypeInContext(c);
 	x->f64 = LLVMDoubleTypeInContext(c);
 	x->ptr = LLVMPointerTypeInContext(c, 0);
@@ -1703,11 +1711,36 @@ kxnew(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetDataRef td, cons
 	return x;
 }
 
+/* LLVM lowers bfloat conversions (and bfloat arithmetic, done in float) on
+ * x86 to calls of compiler-rt's __truncsfbf2, which the host objects krun
+ * loads do not link (libgcc has it from GCC 13): an error at the first
+ * function with a bf16 value (a struct field of bf16 is not looked for). */
+static void
+hostbf16(Kx *x)
+{
+	uint32_t i, v;
+
+	for (i = 0; i < x->m->nfuncs; i++) {
+		const Func *f = x->m->funcs[i];
+		for (v = 1; v < f->nvals; v++)
+			if (f->vals[v].ty.k != T_STRUCT && f->vals[v].ty.k != T_VOID && f->vals[v].ty.k != T_STR &&
+			    f->vals[v].ty.s == S_BF16) {
+				kxerror(x, f, NULL, "bf16 is not supported by kptx --target=host (LLVM would call "
+				        "compiler-rt's __truncsfbf2); kcpu and the nvptx target support it");
+				return;
+			}
+	}
+}
+
 int
 kxbuild(Kx *x)
 {
 	uint32_t i;
 
+	if (x->host)
+		hostbf16(x);
+	if (x->nerr)
+		return x->nerr;
 	for (i = 0; i < x->m->nfuncs; i++)
 		declare(x, (int)i);
 	if (x->nerr)

@@ -734,11 +734,11 @@ closureval(Kpyc *k, FileCtx *f, const NameMap *closure, const char *name, bool *
 }
 
 /* The Warp name kpyc does not support that type expression e is built
- * from (wp.array[wp.bfloat16], wp.indexedarray(dtype=float)), or NULL. */
+ * from (wp.indexedarray(dtype=float)), or NULL. */
 static const char *
 unsupportedin(Kpyc *k, FileCtx *f, Node *e, int depth)
 {
-	static const char *const names[] = {"bfloat16", "indexedarray", "fabricarray", "indexedfabricarray"};
+	static const char *const names[] = {"indexedarray", "fabricarray", "indexedfabricarray"};
 	const char *r;
 	uint32_t i;
 	size_t j;
@@ -774,7 +774,7 @@ evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
 		return true;
 	if (!quiet && g.kind == G_NONE && (e->kind == E_SUBSCRIPT || e->kind == E_CALL) &&
 	    (un = unsupportedin(k, f, e, 0))) {
-		kerr(k, e->loc, "wp.%s is not supported by kpyc%s", un, strcmp(un, "bfloat16") == 0 ? "" : " (use wp.array)");
+		kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", un);
 		return false;
 	}
 	if (!quiet) {
@@ -782,8 +782,6 @@ evaltype(Kpyc *k, FileCtx *f, Node *e, TySpec *out, bool quiet)
 		                           strncmp(g.s, "indexedfabricarray", 18) == 0 ||
 		                           strncmp(g.s, "indexedarray", 12) == 0))
 			kerr(k, e->loc, "wp.%s is not supported by kpyc (use wp.array)", g.s);
-		else if (g.kind == G_WPNAME && strcmp(g.s, "bfloat16") == 0)
-			kerr(k, e->loc, "wp.bfloat16 is not supported by kpyc");
 		else if (e->kind == E_NAME && g.kind == G_NONE && k->closure && nmget(k->closure, e->s) != UINT32_MAX)
 			kerr(k, e->loc, "'%s' is a name of the function this kernel is nested in (Warp reads it from "
 			     "there); kpyc compiles nested kernels that read module names only", e->s);

@@ -52,14 +52,14 @@ binop(Ctx *c, int op, X a, X b, Loc loc, Loc oploc)
 static int
 commonscalar(int a, int b)
 {
-	static const int rank[NSCALAR] = {0, 1, 2, 3, 4, 1, 2, 3, 4, 0, 0, 0};
+	static const int rank[NSCALAR] = {0, 1, 2, 3, 4, 1, 2, 3, 4, 0, 0, 0, 0};
 	bool sa, sb;
 
 	if (scalarisfloat(a) || scalarisfloat(b)) {
 		if (a == S_F64 || b == S_F64)
 			return S_F64;
-		if (a == S_F16 && b == S_F16)
-			return S_F16;
+		if ((a == S_F16 || a == S_BF16) && a == b)
+			return a;
 		return S_F32;
 	}
 	/* integer promotions */

@@ -14,13 +14,13 @@
 
 /* Warp's vector/matrix suffixes by scalar kind (as in type.c). */
 static const char *const wpsuffix[NSCALAR] = {
-	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d",
+	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d", NULL,
 };
 
 /* Warp's scalar type names. */
 static const char *const wpscalar[NSCALAR] = {
 	"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-	"float16", "float32", "float64",
+	"float16", "float32", "float64", "bfloat16",
 };
 
 static int
@@ -31,7 +31,7 @@ suffixkind(const char *s)
 	if (*s == 0)
 		return S_F32;
 	for (i = 1; i < NSCALAR; i++)
-		if (strcmp(wpsuffix[i], s) == 0)
+		if (wpsuffix[i] && strcmp(wpsuffix[i], s) == 0)
 			return i;
 	return -1;
 }

@@ -337,6 +337,24 @@ roundhalf(double d)
 	return copysign(nearbyint(ax / q) * q, x);
 }
 
+/* bfloat16 rounding of a double: through float, then Warp's
+ * float_to_bfloat16 (round to nearest even on the top 16 bits; inf and NaN
+ * keep theirs, a NaN stays a NaN). */
+static double
+roundbf16(double d)
+{
+	float x = (float)d;
+	uint32_t u;
+
+	memcpy(&u, &x, sizeof u);
+	if ((u & 0x7f800000u) == 0x7f800000u)
+		return x;
+	u += 0x7fffu + ((u >> 16) & 1);
+	u &= 0xffff0000u;
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
 Scal
 scalround(int s, Scal v)
 {
@@ -355,6 +373,7 @@ scalround(int s, Scal v)
 	case S_F16: r.f = roundhalf(v.f); break;
 	case S_F32: r.f = (double)(float)v.f; break;
 	case S_F64: r.f = v.f; break;
+	case S_BF16: r.f = roundbf16(v.f); break;
 	default: die("scalround: kind %d", s);
 	}
 	return r;

@@ -150,12 +150,14 @@ void diagv(Diag *d, const Src *src, Loc loc, const char *kind, const char *fmt, 
 /* ------------------------------------------------------------------ */
 /* type.c — types                                                      */
 
-/* Scalar kinds, in the order kir and Warp list them. */
+/* Scalar kinds, in the order kir and Warp list them; bf16 (Warp's
+ * bfloat16) came later and goes last, so the others keep their numbers. */
 enum {
 	S_BOOL,
 	S_I8, S_I16, S_I32, S_I64,
 	S_U8, S_U16, S_U32, S_U64,
 	S_F16, S_F32, S_F64,
+	S_BF16,
 	NSCALAR
 };
 
@@ -185,7 +187,7 @@ typedef struct Type {
 #define MAXVEC 32   /* longest vector / matrix side kir accepts */
 #define MAXDIM 4    /* array dimensions */
 
-extern const char *const scalarname[NSCALAR]; /* "bool", "i8", ..., "f64" */
+extern const char *const scalarname[NSCALAR]; /* "bool", "i8", ..., "f64", "bf16" */
 extern const int scalarsize[NSCALAR];         /* bytes */
 
 Type tvoid(void);

@@ -2,7 +2,7 @@
  * type.c — kir types: constructors, predicates, spelling.
  *
  * Canonical spellings (no spaces, so a type is one token):
- *   bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64
+ *   bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 bf16
  *   vec3f vec2d vec4h vec3i vec3ui vec3b vec3ub vec3s vec3us vec3l vec3ul
  *                     (lengths 2..4; other lengths and kinds: vec<6,f32>)
  *   mat22f mat33d mat44h (square 2..4 of floats; else mat<3,4,f32>)
@@ -15,14 +15,14 @@
 #include "ir.h"
 
 const char *const scalarname[NSCALAR] = {
-	"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64",
+	"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bf16",
 };
 
-const int scalarsize[NSCALAR] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+const int scalarsize[NSCALAR] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2};
 
 /* Warp's suffixes for vector (and matrix) type names, by scalar kind. */
 static const char *const vecsuffix[NSCALAR] = {
-	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d",
+	NULL, "b", "s", "i", "l", "ub", "us", "ui", "ul", "h", "f", "d", NULL,
 };
 
 Type tvoid(void) { Type t = {0}; return t; }
@@ -85,7 +85,7 @@ typeeq(Type a, Type b)
 	return false;
 }
 
-bool scalarisfloat(int s) { return s == S_F16 || s == S_F32 || s == S_F64; }
+bool scalarisfloat(int s) { return s == S_F16 || s == S_F32 || s == S_F64 || s == S_BF16; }
 bool scalarisint(int s) { return s >= S_I8 && s <= S_U64; }
 bool scalarissigned(int s) { return (s >= S_I8 && s <= S_I64) || scalarisfloat(s); }
 
@@ -208,7 +208,7 @@ typeprint(Buf *b, const Module *m, Type t)
 			bufprintf(b, "vec<%d,%s>", t.n, scalarname[t.s]);
 		return;
 	case T_MAT:
-		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s)) {
+		if (t.n == t.m && t.n >= 2 && t.n <= 4 && scalarisfloat(t.s) && vecsuffix[t.s]) {
 			bufputs(b, "mat");
 			bufputc(b, '0' + t.n);
 			bufputc(b, '0' + t.m);
@@ -217,14 +217,14 @@ typeprint(Buf *b, const Module *m, Type t)
 			bufprintf(b, "mat<%d,%d,%s>", t.n, t.m, scalarname[t.s]);
 		return;
 	case T_QUAT:
-		if (scalarisfloat(t.s)) {
+		if (scalarisfloat(t.s) && vecsuffix[t.s]) {
 			bufputs(b, "quat");
 			bufputs(b, vecsuffix[t.s]);
 		} else
 			bufprintf(b, "quat<%s>", scalarname[t.s]);
 		return;
 	case T_XFORM:
-		if (scalarisfloat(t.s)) {
+		if (scalarisfloat(t.s) && vecsuffix[t.s]) {
 			bufputs(b, "transform");
 			bufputs(b, vecsuffix[t.s]);
 		} else
@@ -269,6 +269,8 @@ isword(const char *w, const char *s, size_t n)
 {
 	size_t i;
 
+	if (!w)
+		return false;
 	for (i = 0; i < n; i++)
 		if (!w[i] || w[i] != s[i])
 			return false;

@@ -353,7 +353,7 @@ sx(S *s, int code, const Val *a, int n)
 		/* the product is formed in f64 and rounded (f16: through f32) */
 		double k = code == OP_DEGREES ? 57.29577951308232087679 : 0.01745329251994329577;
 		r = mul(s, cast(s, x, S_F64), K(s, S_F64, k));
-		if (sk == S_F16)
+		if (sk == S_F16 || sk == S_BF16)
 			r = cast(s, r, S_F32);
 		return cast(s, r, sk);
 	}

@@ -56,7 +56,7 @@ xprint(S *s, const Op *op, const L *in, L *out)
 		}
 		if (scalarisfloat(t.s)) {
 			f = "%g\n";
-			if (t.s == S_F16)
+			if (t.s == S_F16 || t.s == S_BF16)
 				x = cast(s, x, S_F32);
 		} else if (t.s == S_I64) {
 			f = "%lld\n";

@@ -337,7 +337,9 @@ kpy_arg_make(KpyArg *a, const kpy_param_info *p, const kpy_struct_info *structs,
 			snprintf(err, nerr, "%s: %s", spec->inpath, e2);
 			return -1;
 		}
-		if (f.dtype != t->dtype) {
+		/* NumPy has no bfloat16: a bf16 array reads a float32 file, each
+		 * value rounded to nearest even (and is written as float32) */
+		if (f.dtype != t->dtype && !(t->dtype == KPY_BF16 && f.dtype == KPY_F32)) {
 			snprintf(err, nerr, "%s: dtype %s, but parameter '%s' holds %s", spec->inpath, npy_dtype_name(f.dtype),
 			         p->name, npy_dtype_name(t->dtype));
 			npy_free(&f);

@@ -15,21 +15,24 @@
 
 static const char *const dtnames[] = {
 	"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-	"float16", "float32", "float64",
+	"float16", "float32", "float64", "bfloat16",
 };
-static const char dtkind[] = {'b', 'i', 'i', 'i', 'i', 'u', 'u', 'u', 'u', 'f', 'f', 'f'};
-static const int dtsize[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+/* bfloat16 has no NumPy dtype: it is never parsed from a file (a file of
+ * another dtype converts to it, rounding to nearest even) and is written
+ * as float32, which holds every bfloat16 value exactly. */
+static const char dtkind[] = {'b', 'i', 'i', 'i', 'i', 'u', 'u', 'u', 'u', 'f', 'f', 'f', 'f'};
+static const int dtsize[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2};
 
 int
 npy_dtype_size(int dt)
 {
-	return dt >= 0 && dt <= KPY_F64 ? dtsize[dt] : 0;
+	return dt >= 0 && dt <= KPY_BF16 ? dtsize[dt] : 0;
 }
 
 const char *
 npy_dtype_name(int dt)
 {
-	return dt >= 0 && dt <= KPY_F64 ? dtnames[dt] : "?";
+	return dt >= 0 && dt <= KPY_BF16 ? dtnames[dt] : "?";
 }
 
 static void
@@ -326,6 +329,16 @@ npy_fwrite(FILE *f, const NpyArray *a)
 	size_t hl, pre, total;
 	int i, ok;
 
+	if (a->dtype == KPY_BF16) { /* as float32 (exact) */
+		NpyArray w;
+		if (npy_alloc(&w, KPY_F32, a->ndim, a->shape) < 0)
+			return -1;
+		kpy_convert(w.data, KPY_F32, a->data, KPY_BF16, a->count);
+		ok = npy_fwrite(f, &w);
+		npy_free(&w);
+		return ok;
+	}
+
 	/* the shape tuple: (n,) for one dimension */
 	shape[0] = 0;
 	{
@@ -434,6 +447,36 @@ kpy_double_to_half(double x)
 }
 
 double
+kpy_bf16_to_double(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float x;
+
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
+/* Through float (rounded to nearest), then Warp's float_to_bfloat16: round
+ * to nearest even on the top 16 bits; inf and NaN truncate, a NaN keeps a
+ * quiet bit. */
+uint16_t
+kpy_double_to_bf16(double d)
+{
+	float x = (float)d;
+	uint32_t u;
+
+	memcpy(&u, &x, sizeof u);
+	if ((u & 0x7f800000u) == 0x7f800000u) {
+		uint16_t h = (uint16_t)(u >> 16);
+		if ((u & 0x7fffffu) != 0 && (h & 0x7fu) == 0)
+			h |= 0x40u;
+		return h;
+	}
+	u += 0x7fffu + ((u >> 16) & 1u);
+	return (uint16_t)(u >> 16);
+}
+
+double
 kpy_get(const void *data, int dt, int64_t i)
 {
 	const unsigned char *p = (const unsigned char *)data;
@@ -451,6 +494,7 @@ kpy_get(const void *data, int dt, int64_t i)
 	case KPY_F16: return kpy_half_to_double(((const uint16_t *)data)[i]);
 	case KPY_F32: return ((const float *)data)[i];
 	case KPY_F64: return ((const double *)data)[i];
+	case KPY_BF16: return kpy_bf16_to_double(((const uint16_t *)data)[i]);
 	}
 	return 0;
 }
@@ -483,6 +527,7 @@ kpy_set(void *data, int dt, int64_t i, double x)
 	case KPY_F16: ((uint16_t *)data)[i] = kpy_double_to_half(x); break;
 	case KPY_F32: ((float *)data)[i] = (float)x; break;
 	case KPY_F64: ((double *)data)[i] = x; break;
+	case KPY_BF16: ((uint16_t *)data)[i] = kpy_double_to_bf16(x); break;
 	}
 }
 

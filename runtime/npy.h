@@ -26,7 +26,7 @@
 enum { NPY_MAXDIM = 8 };
 
 typedef struct NpyArray {
-	int dtype;                  /* KPY_BOOL .. KPY_F64 */
+	int dtype;                  /* KPY_BOOL .. KPY_F64, KPY_BF16 */
 	int ndim;                   /* 0 .. NPY_MAXDIM */
 	int64_t shape[NPY_MAXDIM];  /* extents */
 	int64_t count;              /* elements: product of shape */
@@ -52,6 +52,8 @@ void npy_shapestr(const NpyArray *a, char *out, size_t n);
 /* Half precision conversions (round to nearest even). */
 double kpy_half_to_double(uint16_t h);
 uint16_t kpy_double_to_half(double x);
+double kpy_bf16_to_double(uint16_t h);
+uint16_t kpy_double_to_bf16(double x);
 /* Element i of a buffer of dtype as a double, and back (ints wrap, floats round). */
 double kpy_get(const void *data, int dtype, int64_t i);
 void kpy_set(void *data, int dtype, int64_t i, double x);

@@ -1,13 +1,7 @@
 # Warp features kpy does not compile yet (issue 14), each a located error
-# that names it: bfloat16 in array types, indexed arrays, fixed-size local
-# arrays made with wp.zeros in a kernel.
+# that names it: indexed arrays, fixed-size local arrays made with wp.zeros
+# in a kernel.
 import warp as wp
-
-
-@wp.kernel
-def bf16(a: wp.array(dtype=float), b: wp.array[wp.bfloat16]):  # kpyc: differs from Warp: bfloat16
-    i = wp.tid()
-    a[i] = float(b[i])
 
 
 @wp.kernel

@@ -62,6 +62,12 @@ TOL = {  # dtype kind -> (rtol, atol)
     "f2": (2e-3, 2e-3),
     "f4": (1e-5, 1e-6),
     "f8": (1e-12, 1e-14),
+    # bfloat16 (8 significant bits, so neighbours differ by 2^-8 relative
+    # or more): a forward result rounded alike agrees to the bit; adjoints
+    # summed in another order differ by a few units of the last place of
+    # their O(1) terms
+    "bf16": (2.0**-10, 0.0),
+    "adj bf16": (2.0**-6, 2.0**-6),
 }
 
 META = re.compile(r"^# kgen: .*\bkernel=(\w+).*\bdim=([0-9,]+)", re.M)
@@ -108,8 +114,41 @@ def instances(k, kir, kname):
     return out
 
 
+# NumPy has no bfloat16 (Warp's .numpy() gives its bits as uint16, or an
+# ml_dtypes array): the harness holds bfloat16 data as float32 values that
+# bfloat16 represents exactly, marked by this dtype's metadata.  Warp rounds
+# them in (exact) and they are widened back out; krun reads the float32
+# .npy into its bf16 array (exact) and writes bf16 outputs as float32.
+BF16 = np.dtype(np.float32, metadata={"bf16": True})
+
+
+def bf16_round(x):
+    """float32 values rounded to bfloat16 (nearest even, Warp's converter)."""
+    return wpt._np_bfloat16_bits_to_float32(wpt._np_float32_to_bfloat16_bits(np.asarray(x, dtype=np.float32))).astype(BF16)
+
+
+def is_bf16(npdt):
+    return bool(npdt is not None and npdt.metadata and npdt.metadata.get("bf16"))
+
+
+def warp_numpy(a):
+    """A Warp array's contents, bfloat16 widened to float32."""
+    scal = getattr(a.dtype, "_wp_scalar_type_", a.dtype)
+    x = a.numpy(_suppress_bfloat16_warning=True) if scal is wp.bfloat16 else a.numpy()
+    if scal is wp.bfloat16:
+        x = (x.astype(np.float32) if x.dtype != np.uint16 else wpt._np_bfloat16_bits_to_float32(x)).astype(BF16)
+    return x.copy()
+
+
+def save_npy(path, a):
+    """np.save, bfloat16 data as plain float32 (dtype metadata is not saved)."""
+    np.save(path, a.astype(np.float32) if is_bf16(a.dtype) else a)
+
+
 def scalar_np(t):
     """numpy dtype of a Warp scalar type."""
+    if t is wp.bfloat16:
+        return BF16
     return np.dtype(wpt.warp_type_to_np_dtype[t])
 
 
@@ -125,6 +164,8 @@ def elem_info(dtype):
 
 
 def random_values(rng, npdt, shape):
+    if is_bf16(npdt):
+        return bf16_round(rng.uniform(-1.0, 1.0, size=shape))
     if npdt.kind == "f":
         return rng.uniform(-1.0, 1.0, size=shape).astype(npdt)
     if npdt.kind == "i":
@@ -256,9 +297,9 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
     if not grad:
         wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
         wp.synchronize_device("cpu")
-        return {k: a.numpy().copy() for k, a in wa.items()}, {}
+        return {k: warp_numpy(a) for k, a in wa.items()}, {}
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, device="cpu")
-    outs = {k: a.numpy().copy() for k, a in wa.items()}
+    outs = {k: warp_numpy(a) for k, a in wa.items()}
     # seeded adjoints for the arrays the kernel writes, zero for the others,
     # then one backward launch
     for k, a in wa.items():
@@ -270,7 +311,7 @@ def warp_run(kernel, dim, arrays, scalars, grad, adj0):
                   for a in kernel.adj.args]
     wp.launch(kernel, dim=tuple(dim), inputs=inputs, adj_inputs=adj_inputs, adjoint=True, device="cpu")
     wp.synchronize_device("cpu")
-    grads = {k: a.grad.numpy().copy() for k, a in wa.items()}
+    grads = {k: warp_numpy(a.grad) for k, a in wa.items()}
     return outs, grads
 
 
@@ -280,7 +321,9 @@ def make_adjoints(arrays, seed, written):
     out = {}
     for k in sorted(arrays):
         a = arrays[k]
-        if a.dtype.kind == "f" and k in written:
+        if is_bf16(a.dtype) and k in written:
+            out[k] = bf16_round(rng.uniform(-1.0, 1.0, size=a.shape))
+        elif a.dtype.kind == "f" and k in written:
             out[k] = rng.uniform(-1.0, 1.0, size=a.shape).astype(a.dtype)
         else:
             out[k] = np.zeros_like(a)
@@ -293,7 +336,7 @@ def compare(name, want, got):
         return "%s: kpy wrote no output" % name
     if want.shape != got.shape or want.dtype != got.dtype:
         return "%s: kpy gave %s %s, Warp %s %s" % (name, got.dtype, got.shape, want.dtype, want.shape)
-    key = want.dtype.str[1:]
+    key = ("adj bf16" if name.startswith("adj_") else "bf16") if is_bf16(want.dtype) else want.dtype.str[1:]
     if key in TOL:
         rtol, atol = TOL[key]
         w, g = want.astype(np.float64), got.astype(np.float64)
@@ -546,7 +589,7 @@ def krun_cmd(tool, cpp, kname, dim, seed, kd, arrays, scalars):
            "--seed", str(seed), "--out", os.path.join(kd, "out")]
     for name, a in arrays.items():
         p = os.path.join(kd, "in", name + ".npy")
-        np.save(p, a)
+        save_npy(p, a)
         cmd += ["--in", "%s=%s" % (name, p)]
     for name, (v, npdt, wt) in scalars.items():
         if isinstance(v, StructValues):
@@ -589,7 +632,7 @@ def check_kernel(k, kname, dim, spec, kir, cpp, kd, seed, grad, tool):
                 if name not in written:
                     continue
                 p = os.path.join(kd, "in", "adj_" + name + ".npy")
-                np.save(p, a)
+                save_npy(p, a)
                 cmd += ["--adj", "%s=%s" % (name, p)]
             cmd += ["--backward"]
         run(cmd)

@@ -227,6 +227,8 @@ KPY_HD inline f16 atomic_add(f16 *p, f16 v)
 	return detail::cas_loop<detail::op_add>(p, v);
 #endif
 }
+/* bf16: a CAS loop on the host and the device alike. */
+KPY_HD inline bf16 atomic_add(bf16 *p, bf16 v) { return detail::cas_loop<detail::op_add>(p, v); }
 
 #define KPY_FLOAT_ATOMICS(T) \
 	KPY_HD inline T atomic_sub(T *p, T v) { return atomic_add(p, -v); } \
@@ -235,6 +237,7 @@ KPY_HD inline f16 atomic_add(f16 *p, f16 v)
 KPY_FLOAT_ATOMICS(float)
 KPY_FLOAT_ATOMICS(double)
 KPY_FLOAT_ATOMICS(f16)
+KPY_FLOAT_ATOMICS(bf16)
 #undef KPY_FLOAT_ATOMICS
 
 KPY_HD inline float atomic_exch(float *p, float v)
@@ -258,6 +261,7 @@ KPY_HD inline double atomic_exch(double *p, double v)
 #endif
 }
 KPY_HD inline f16 atomic_exch(f16 *p, f16 v) { return detail::cas_loop<detail::op_exch>(p, v); }
+KPY_HD inline bf16 atomic_exch(bf16 *p, bf16 v) { return detail::cas_loop<detail::op_exch>(p, v); }
 
 namespace detail {
 /* Host: swap when the stored value == cmp (so -0 matches +0, NaN never). */
@@ -288,6 +292,7 @@ template <class T> KPY_HD inline T float_cas(T *p, T cmp, T v)
 KPY_HD inline float atomic_cas(float *p, float cmp, float v) { return detail::float_cas(p, cmp, v); }
 KPY_HD inline double atomic_cas(double *p, double cmp, double v) { return detail::float_cas(p, cmp, v); }
 KPY_HD inline f16 atomic_cas(f16 *p, f16 cmp, f16 v) { return detail::float_cas(p, cmp, v); }
+KPY_HD inline bf16 atomic_cas(bf16 *p, bf16 cmp, bf16 v) { return detail::float_cas(p, cmp, v); }
 
 /* ------------------------------------------------------------------ */
 /* Composites, one component at a time                                  */

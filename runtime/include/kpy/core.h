@@ -266,19 +266,86 @@ struct f16 {
 	KPY_HD f16 &operator/=(f16 b) { *this = f16((float)*this / (float)b); return *this; }
 };
 
+namespace detail {
+/* float -> bfloat16 bits as Warp's float_to_bfloat16 (device: cvt.rn.bf16,
+ * sm_80+; elsewhere its software path): round to nearest even on the top
+ * 16 bits; inf and NaN truncate, a NaN keeps a quiet bit so it stays NaN. */
+KPY_HD inline uint16_t bf16_from_float(float f)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	uint16_t h;
+	asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+	return h;
+#else
+	uint32_t x = float_bits(f);
+	if ((x & 0x7f800000u) == 0x7f800000u) {
+		uint16_t h = (uint16_t)(x >> 16);
+		if ((x & 0x7fffffu) != 0 && (h & 0x7fu) == 0)
+			h |= 0x40u;
+		return h;
+	}
+	x += 0x7fffu + ((x >> 16) & 1u);
+	return (uint16_t)(x >> 16);
+#endif
+}
+
+KPY_HD inline float bf16_to_float(uint16_t h) { return bits_float((uint32_t)h << 16); }
+} // namespace detail
+
+/* Warp's bfloat16: arithmetic in float, rounded back as float_to_bfloat16
+ * does; conversions from double round through float. */
+struct bf16 {
+	uint16_t u; /* the top 16 bits of a float */
+
+	bf16() = default;
+	KPY_HD explicit bf16(float f) : u(detail::bf16_from_float(f)) { }
+	KPY_HD explicit bf16(double d) : u(detail::bf16_from_float((float)d)) { }
+	KPY_HD explicit bf16(bool b) : u(b ? 0x3f80u : 0u) { }
+	KPY_HD explicit bf16(f16 h) : u(detail::bf16_from_float((float)h)) { }
+	template <class I, typename detail::if_int<I, int>::type = 0>
+	KPY_HD explicit bf16(I i) : u(detail::bf16_from_float((float)i)) { }
+
+	KPY_HD operator float() const { return detail::bf16_to_float(u); }
+
+	KPY_HD static bf16 from_bits(uint16_t b)
+	{
+		bf16 h;
+		h.u = b;
+		return h;
+	}
+
+	KPY_HD bf16 &operator+=(bf16 b) { *this = bf16((float)*this + (float)b); return *this; }
+	KPY_HD bf16 &operator-=(bf16 b) { *this = bf16((float)*this - (float)b); return *this; }
+	KPY_HD bf16 &operator*=(bf16 b) { *this = bf16((float)*this * (float)b); return *this; }
+	KPY_HD bf16 &operator/=(bf16 b) { *this = bf16((float)*this / (float)b); return *this; }
+};
+
 KPY_HD inline f16 operator+(f16 a, f16 b) { return f16((float)a + (float)b); }
+KPY_HD inline bf16 operator+(bf16 a, bf16 b) { return bf16((float)a + (float)b); }
 KPY_HD inline f16 operator-(f16 a, f16 b) { return f16((float)a - (float)b); }
+KPY_HD inline bf16 operator-(bf16 a, bf16 b) { return bf16((float)a - (float)b); }
 KPY_HD inline f16 operator*(f16 a, f16 b) { return f16((float)a * (float)b); }
+KPY_HD inline bf16 operator*(bf16 a, bf16 b) { return bf16((float)a * (float)b); }
 KPY_HD inline f16 operator/(f16 a, f16 b) { return f16((float)a / (float)b); }
+KPY_HD inline bf16 operator/(bf16 a, bf16 b) { return bf16((float)a / (float)b); }
 KPY_HD inline f16 operator-(f16 a) { return f16(-(float)a); }
+KPY_HD inline bf16 operator-(bf16 a) { return bf16(-(float)a); }
 KPY_HD inline f16 operator+(f16 a) { return a; }
+KPY_HD inline bf16 operator+(bf16 a) { return a; }
 KPY_HD inline bool operator==(f16 a, f16 b) { return (float)a == (float)b; }
+KPY_HD inline bool operator==(bf16 a, bf16 b) { return (float)a == (float)b; }
 KPY_HD inline bool operator!=(f16 a, f16 b) { return (float)a != (float)b; }
+KPY_HD inline bool operator!=(bf16 a, bf16 b) { return (float)a != (float)b; }
 KPY_HD inline bool operator<(f16 a, f16 b) { return (float)a < (float)b; }
+KPY_HD inline bool operator<(bf16 a, bf16 b) { return (float)a < (float)b; }
 KPY_HD inline bool operator<=(f16 a, f16 b) { return (float)a <= (float)b; }
+KPY_HD inline bool operator<=(bf16 a, bf16 b) { return (float)a <= (float)b; }
 KPY_HD inline bool operator>(f16 a, f16 b) { return (float)a > (float)b; }
+KPY_HD inline bool operator>(bf16 a, bf16 b) { return (float)a > (float)b; }
 KPY_HD inline bool operator>=(f16 a, f16 b) { return (float)a >= (float)b; }
+KPY_HD inline bool operator>=(bf16 a, bf16 b) { return (float)a >= (float)b; }
 KPY_HD inline bool operator!(f16 a) { return (float)a == 0.0f; }
+KPY_HD inline bool operator!(bf16 a) { return (float)a == 0.0f; }
 
 namespace detail {
 /* Scalars a composite may hold, and that casts accept. */
@@ -287,6 +354,7 @@ template <> struct is_scalar<bool> { static const bool value = true; };
 template <> struct is_scalar<float> { static const bool value = true; };
 template <> struct is_scalar<double> { static const bool value = true; };
 template <> struct is_scalar<f16> { static const bool value = true; };
+template <> struct is_scalar<bf16> { static const bool value = true; };
 template <class... A> struct all_scalar { static const bool value = true; };
 template <class T, class... A> struct all_same_as { static const bool value = true; };
 template <class T, class A, class... R> struct all_same_as<T, A, R...> {
@@ -299,6 +367,7 @@ template <class T> struct is_float { static const bool value = false; };
 template <> struct is_float<float> { static const bool value = true; };
 template <> struct is_float<double> { static const bool value = true; };
 template <> struct is_float<f16> { static const bool value = true; };
+template <> struct is_float<bf16> { static const bool value = true; };
 } // namespace detail
 
 /* ------------------------------------------------------------------ */
@@ -327,8 +396,11 @@ KPY_HD inline bool isnan(double x) { return (double_bits(x) & 0x7fffffffffffffff
 KPY_HD inline bool isinf(double x) { return (double_bits(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull; }
 KPY_HD inline bool isfinite(double x) { return (double_bits(x) & 0x7fffffffffffffffull) < 0x7ff0000000000000ull; }
 KPY_HD inline bool isnan(f16 x) { return (x.u & 0x7fffu) > 0x7c00u; }
+KPY_HD inline bool isnan(bf16 x) { return (x.u & 0x7fffu) > 0x7f80u; }
 KPY_HD inline bool isinf(f16 x) { return (x.u & 0x7fffu) == 0x7c00u; }
+KPY_HD inline bool isinf(bf16 x) { return (x.u & 0x7fffu) == 0x7f80u; }
 KPY_HD inline bool isfinite(f16 x) { return (x.u & 0x7fffu) < 0x7c00u; }
+KPY_HD inline bool isfinite(bf16 x) { return (x.u & 0x7fffu) < 0x7f80u; }
 template <class I> KPY_HD inline typename detail::if_int<I, bool>::type isnan(I) { return false; }
 template <class I> KPY_HD inline typename detail::if_int<I, bool>::type isinf(I) { return false; }
 template <class I> KPY_HD inline typename detail::if_int<I, bool>::type isfinite(I) { return true; }
@@ -386,7 +458,9 @@ KPY_HD inline double max(double a, double b)
 #endif
 }
 KPY_HD inline f16 min(f16 a, f16 b) { return f16(min((float)a, (float)b)); }
+KPY_HD inline bf16 min(bf16 a, bf16 b) { return bf16(min((float)a, (float)b)); }
 KPY_HD inline f16 max(f16 a, f16 b) { return f16(max((float)a, (float)b)); }
+KPY_HD inline bf16 max(bf16 a, bf16 b) { return bf16(max((float)a, (float)b)); }
 template <class I> KPY_HD inline typename detail::if_int<I>::type min(I a, I b) { return a < b ? a : b; }
 template <class I> KPY_HD inline typename detail::if_int<I>::type max(I a, I b) { return a > b ? a : b; }
 
@@ -409,6 +483,7 @@ KPY_HD inline double running_max(double a, double b) { return (a >= b) ? a : ((b
 KPY_HD inline float clamp(float x, float a, float b) { return min(max(a, x), b); }
 KPY_HD inline double clamp(double x, double a, double b) { return min(max(a, x), b); }
 KPY_HD inline f16 clamp(f16 x, f16 a, f16 b) { return f16(clamp((float)x, (float)a, (float)b)); }
+KPY_HD inline bf16 clamp(bf16 x, bf16 a, bf16 b) { return bf16(clamp((float)x, (float)a, (float)b)); }
 template <class I> KPY_HD inline typename detail::if_int<I>::type clamp(I x, I a, I b) { return min(max(a, x), b); }
 
 /* ------------------------------------------------------------------ */
@@ -417,7 +492,8 @@ template <class I> KPY_HD inline typename detail::if_int<I>::type clamp(I x, I a
 #define KPY_MATH1(name, ffn, dfn) \
 	KPY_HD inline float name(float x) { return ::ffn(x); } \
 	KPY_HD inline double name(double x) { return ::dfn(x); } \
-	KPY_HD inline f16 name(f16 x) { return f16(::ffn((float)x)); }
+	KPY_HD inline f16 name(f16 x) { return f16(::ffn((float)x)); } \
+	KPY_HD inline bf16 name(bf16 x) { return bf16(::ffn((float)x)); }
 KPY_MATH1(sqrt, sqrtf, sqrt)
 KPY_MATH1(cbrt, cbrtf, cbrt)
 KPY_MATH1(exp, expf, exp)
@@ -443,22 +519,27 @@ KPY_MATH1(rint, rintf, rint)    /* halves to even */
 KPY_HD inline float abs(float x) { return ::fabsf(x); }
 KPY_HD inline double abs(double x) { return ::fabs(x); }
 KPY_HD inline f16 abs(f16 x) { return f16(::fabsf((float)x)); }
+KPY_HD inline bf16 abs(bf16 x) { return bf16(::fabsf((float)x)); }
 
 /* asin/acos clamp their argument to [-1, 1] first, with min/max above:
  * a NaN argument therefore becomes -1 (Warp: acos(nan) == pi). */
 KPY_HD inline float asin(float x) { return ::asinf(min(max(x, -1.0f), 1.0f)); }
 KPY_HD inline double asin(double x) { return ::asin(min(max(x, -1.0), 1.0)); }
 KPY_HD inline f16 asin(f16 x) { return f16(asin((float)x)); }
+KPY_HD inline bf16 asin(bf16 x) { return bf16(asin((float)x)); }
 KPY_HD inline float acos(float x) { return ::acosf(min(max(x, -1.0f), 1.0f)); }
 KPY_HD inline double acos(double x) { return ::acos(min(max(x, -1.0), 1.0)); }
 KPY_HD inline f16 acos(f16 x) { return f16(acos((float)x)); }
+KPY_HD inline bf16 acos(bf16 x) { return bf16(acos((float)x)); }
 
 KPY_HD inline float atan2(float y, float x) { return ::atan2f(y, x); }
 KPY_HD inline double atan2(double y, double x) { return ::atan2(y, x); }
 KPY_HD inline f16 atan2(f16 y, f16 x) { return f16(::atan2f((float)y, (float)x)); }
+KPY_HD inline bf16 atan2(bf16 y, bf16 x) { return bf16(::atan2f((float)y, (float)x)); }
 KPY_HD inline float pow(float a, float b) { return ::powf(a, b); }
 KPY_HD inline double pow(double a, double b) { return ::pow(a, b); }
 KPY_HD inline f16 pow(f16 a, f16 b) { return f16(::powf((float)a, (float)b)); }
+KPY_HD inline bf16 pow(bf16 a, bf16 b) { return bf16(::powf((float)a, (float)b)); }
 
 KPY_HD inline float copysign(float x, float y)
 {
@@ -477,6 +558,7 @@ KPY_HD inline double copysign(double x, double y)
 #endif
 }
 KPY_HD inline f16 copysign(f16 x, f16 y) { return f16(copysign((float)x, (float)y)); }
+KPY_HD inline bf16 copysign(bf16 x, bf16 y) { return bf16(copysign((float)x, (float)y)); }
 
 /* degrees/radians multiply by a double constant: the product is formed in
  * double and rounded to the argument's type (f16: through float). */
@@ -485,35 +567,43 @@ KPY_HD inline f16 copysign(f16 x, f16 y) { return f16(copysign((float)x, (float)
 KPY_HD inline float degrees(float x) { return (float)(x * KPY_RAD_TO_DEG); }
 KPY_HD inline double degrees(double x) { return x * KPY_RAD_TO_DEG; }
 KPY_HD inline f16 degrees(f16 x) { return f16((double)(float)x * KPY_RAD_TO_DEG); }
+KPY_HD inline bf16 degrees(bf16 x) { return bf16((double)(float)x * KPY_RAD_TO_DEG); }
 KPY_HD inline float radians(float x) { return (float)(x * KPY_DEG_TO_RAD); }
 KPY_HD inline double radians(double x) { return x * KPY_DEG_TO_RAD; }
 KPY_HD inline f16 radians(f16 x) { return f16((double)(float)x * KPY_DEG_TO_RAD); }
+KPY_HD inline bf16 radians(bf16 x) { return bf16((double)(float)x * KPY_DEG_TO_RAD); }
 
 /* frac(x) = x - trunc(x) */
 KPY_HD inline float frac(float x) { return x - trunc(x); }
 KPY_HD inline double frac(double x) { return x - trunc(x); }
 KPY_HD inline f16 frac(f16 x) { return f16(frac((float)x)); }
+KPY_HD inline bf16 frac(bf16 x) { return bf16(frac((float)x)); }
 
 /* sign(x) = x < 0 ? -1 : 1 (so sign(0) == sign(-0) == sign(nan) == 1);
  * step(x) = x < 0 ? 1 : 0; nonzero(x) = x == 0 ? 0 : 1. */
 KPY_HD inline float sign(float x) { return x < 0.0f ? -1.0f : 1.0f; }
 KPY_HD inline double sign(double x) { return x < 0.0 ? -1.0 : 1.0; }
 KPY_HD inline f16 sign(f16 x) { return f16(sign((float)x)); }
+KPY_HD inline bf16 sign(bf16 x) { return bf16(sign((float)x)); }
 KPY_HD inline float step(float x) { return x < 0.0f ? 1.0f : 0.0f; }
 KPY_HD inline double step(double x) { return x < 0.0 ? 1.0 : 0.0; }
 KPY_HD inline f16 step(f16 x) { return f16(step((float)x)); }
+KPY_HD inline bf16 step(bf16 x) { return bf16(step((float)x)); }
 KPY_HD inline float nonzero(float x) { return x == 0.0f ? 0.0f : 1.0f; }
 KPY_HD inline double nonzero(double x) { return x == 0.0 ? 0.0 : 1.0; }
 KPY_HD inline f16 nonzero(f16 x) { return f16(nonzero((float)x)); }
+KPY_HD inline bf16 nonzero(bf16 x) { return bf16(nonzero((float)x)); }
 
 /* mod = C fmod (sign of the dividend); floordiv = floor(a / b), with the
  * quotient rounded to the operands' type first (f16 divides in half). */
 KPY_HD inline float mod(float a, float b) { return ::fmodf(a, b); }
 KPY_HD inline double mod(double a, double b) { return ::fmod(a, b); }
 KPY_HD inline f16 mod(f16 a, f16 b) { return f16(::fmodf((float)a, (float)b)); }
+KPY_HD inline bf16 mod(bf16 a, bf16 b) { return bf16(::fmodf((float)a, (float)b)); }
 KPY_HD inline float floordiv(float a, float b) { return ::floorf(a / b); }
 KPY_HD inline double floordiv(double a, double b) { return ::floor(a / b); }
 KPY_HD inline f16 floordiv(f16 a, f16 b) { return f16(::floorf((float)(a / b))); }
+KPY_HD inline bf16 floordiv(bf16 a, bf16 b) { return bf16(::floorf((float)(a / b))); }
 
 /* erfinv/erfcinv: CUDA's on the device; on the host Warp's definition
  * erfinv(z) = ndtri((z + 1) / 2) / sqrt(2) with ndtri from the Cephes
@@ -634,7 +724,9 @@ KPY_HD inline float erfcinv(float x)
 #endif
 }
 KPY_HD inline f16 erfinv(f16 x) { return f16(erfinv((float)x)); }
+KPY_HD inline bf16 erfinv(bf16 x) { return bf16(erfinv((float)x)); }
 KPY_HD inline f16 erfcinv(f16 x) { return f16(erfcinv((float)x)); }
+KPY_HD inline bf16 erfcinv(bf16 x) { return bf16(erfcinv((float)x)); }
 
 /* lerp(a, b, t) = a*(1-t) + b*t and smoothstep, in the operands' type. */
 template <class T> KPY_HD inline typename detail::enable_if<detail::is_float<T>::value, T>::type

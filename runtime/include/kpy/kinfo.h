@@ -48,7 +48,8 @@ enum {
 	KPY_BOOL = 0,
 	KPY_I8, KPY_I16, KPY_I32, KPY_I64,
 	KPY_U8, KPY_U16, KPY_U32, KPY_U64,
-	KPY_F16, KPY_F32, KPY_F64
+	KPY_F16, KPY_F32, KPY_F64,
+	KPY_BF16 /* last: bfloat16 came after the others */
 };
 
 /* How a kernel uses an array parameter (kpy_param_info.access).  KPY_MINMAX:

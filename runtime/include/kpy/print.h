@@ -26,6 +26,7 @@ KPY_HD inline void print(bool b) { printf("%s\n", b ? "True" : "False"); }
 KPY_HD inline void print(float x) { printf("%g\n", (double)x); }
 KPY_HD inline void print(double x) { printf("%g\n", x); }
 KPY_HD inline void print(f16 x) { printf("%g\n", (double)(float)x); }
+KPY_HD inline void print(bf16 x) { printf("%g\n", (double)(float)x); }
 KPY_HD inline void print(signed char x) { printf("%d\n", (int)x); }
 KPY_HD inline void print(short x) { printf("%d\n", (int)x); }
 KPY_HD inline void print(int x) { printf("%d\n", x); }
