@@ -6,7 +6,7 @@
  * one forked, sandboxed child per candidate (the candidate's code) and in
  * keval itself once that child has exited (the reference's).
  *
- * The launch follows krun's (runtime/krun.c: makeargs, guardargs, launch,
+ * The launch is krun's (launch.c; runtime/krun.c: makeargs, launch,
  * writeout) for a plain run of one kernel, so that an array means the same
  * here as through krun --in/--out=-.  Memory: each run frees what it made;
  * loaded modules stay loaded until the process ends (jit.c).
@@ -27,6 +27,7 @@
 #include "passes.h"
 #include "data.h"
 #include "jit.h"
+#include "launch.h"
 #include "evalpy.h"
 
 /* ---- compiling ------------------------------------------------------- */
@@ -124,17 +125,6 @@ evalpy_compile(const char *text, size_t len, const char *name, bool backward, Bu
 
 /* ---- loading --------------------------------------------------------- */
 
-/* The first out-of-bounds access of the current launch. */
-static kpy_bounds_fault fault;
-static jmp_buf faultjmp;
-
-static void
-onbounds(const kpy_bounds_fault *f)
-{
-	fault = *f;
-	longjmp(faultjmp, 1);
-}
-
 int
 evalpy_load(const char *name, const Buf *kir, bool dbl, PyMod *m, char *why, size_t n)
 {
@@ -157,100 +147,13 @@ evalpy_load(const char *name, const Buf *kir, bool dbl, PyMod *m, char *why, siz
 		snprintf(why, n, "%s: the JIT's module has no kernel table or bounds checks", name);
 		return -1;
 	}
-	*handler = onbounds;
+	*handler = run_onbounds;
 	m->nkernels = *nk;
 	m->f32size = *f32;
 	return 0;
 }
 
 /* ---- launching (krun's rules) ---------------------------------------- */
-
-typedef struct Guard {
-	void *base;
-	size_t len;
-	void *orig;
-} Guard;
-
-typedef struct Run {
-	const kpy_kernel_info *k;
-	KpyArg *args;
-	kpy_array *abi;
-	void **argp;
-	Guard *guards;
-} Run;
-
-static void
-runfree(Run *r)
-{
-	int i;
-
-	if (r->guards)
-		for (i = 0; i < r->k->nparams; i++)
-			if (r->guards[i].base) {
-				r->args[i].a.data = r->guards[i].orig;
-				munmap(r->guards[i].base, r->guards[i].len);
-			}
-	free(r->guards);
-	if (r->args)
-		for (i = 0; i < r->k->nparams; i++)
-			kpy_arg_free(&r->args[i]);
-	free(r->args);
-	free(r->abi);
-	free(r->argp);
-	memset(r, 0, sizeof *r);
-}
-
-static void
-bind(Run *r)
-{
-	int i, j;
-
-	for (i = 0; i < r->k->nparams; i++) {
-		KpyArg *a = &r->args[i];
-		for (j = 0; j < a->nsubs; j++)
-			kpy_arg_bindsub(a, &a->subs[j], a->subs[j].a.data);
-		if (a->isarray) {
-			kpy_arg_abi(&a->a, a->ndim, a->esize, a->a.data, &r->abi[i]);
-			r->argp[i] = &r->abi[i];
-		} else {
-			r->argp[i] = a->bytes;
-		}
-	}
-}
-
-/* krun --sandbox: each array ends where a PROT_NONE page begins. */
-static int
-guardargs(Run *r)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	int i;
-
-	r->guards = xcalloc((size_t)r->k->nparams + 1, sizeof(Guard));
-	for (i = 0; i < r->k->nparams; i++) {
-		KpyArg *a = &r->args[i];
-		size_t nb, len;
-		char *p;
-		if (!a->isarray)
-			continue;
-		nb = (size_t)a->a.count * (size_t)npy_dtype_size(a->a.dtype);
-		len = (nb + pg - 1) / pg * pg + pg;
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return -1;
-		if (mprotect(p + len - pg, pg, PROT_NONE) < 0) {
-			munmap(p, len);
-			return -1;
-		}
-		if (nb)
-			memcpy(p + len - pg - nb, a->a.data, nb);
-		r->guards[i].base = p;
-		r->guards[i].len = len;
-		r->guards[i].orig = a->a.data;
-		a->a.data = p + len - pg - nb;
-	}
-	bind(r);
-	return 0;
-}
 
 static const kpy_param_info *
 findparam(const kpy_kernel_info *k, const char *name)
@@ -303,14 +206,14 @@ makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info
 				if (er < 0 || x->dtype != p->type.dtype || x->ndim != p->type.ndim + er) {
 					snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
 					         k->name);
-					runfree(r);
+					run_free(r);
 					return -1;
 				}
 				for (d = 0; d < er; d++)
 					if (x->shape[p->type.ndim + d] != edims[d]) {
 						snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
 						         k->name);
-						runfree(r);
+						run_free(r);
 						return -1;
 					}
 				for (d = 0; d < p->type.ndim; d++)
@@ -336,121 +239,43 @@ makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info
 			}
 			if (kpy_arg_make(&r->args[i], p, m->structs, b, seed, &spec, m->f32size, err, sizeof err) < 0) {
 				snprintf(why, n, "%s", err);
-				runfree(r);
+				run_free(r);
 				return -1;
 			}
 			if (x) {
 				if (r->args[i].a.count != x->count) {
 					snprintf(why, n, "error: parameter '%s' of kernel %s is not the reference's", p->name,
 					         k->name);
-					runfree(r);
+					run_free(r);
 					return -1;
 				}
 				kpy_convert(r->args[i].a.data, r->args[i].a.dtype, x->data, x->dtype, x->count);
 			}
 		}
-	bind(r);
+	run_bind(r);
 	return 0;
 }
 
-static void
-indexstr(Buf *b, const int32_t *v, int n)
-{
-	int d;
-
-	bufputs(b, "(");
-	for (d = 0; d < n; d++)
-		bufprintf(b, "%s%d", d ? ", " : "", (int)v[d]);
-	bufputs(b, n == 1 ? ",)" : ")");
-}
-
-/* krun's message for the fault of r's launch (its first line). */
-static void
-faultmsg(const Run *r, char *why, size_t n)
-{
-	static const char *const verb[] = {"accesses", "reads", "writes", "updates (atomically)", "takes the address of",
-	                                   "takes a view of"};
-	const kpy_bounds_fault *f = &fault;
-	const char *name = NULL;
-	bool isview = false;
-	int i, j;
-	Buf m = {0};
-
-	for (i = 0; i < r->k->nparams && !name; i++) {
-		const KpyArg *a = &r->args[i];
-		for (j = a->isarray ? -1 : 0; j < a->nsubs && !name; j++) {
-			const NpyArray *x = j < 0 ? &a->a : &a->subs[j].a;
-			const char *base = x->data;
-			size_t bytes = (size_t)x->count * (size_t)npy_dtype_size(x->dtype);
-			int nd = j < 0 ? a->ndim : a->subs[j].ndim;
-			if (!base || (const char *)f->data < base || (const char *)f->data >= base + (bytes ? bytes : 1))
-				continue;
-			name = j < 0 ? a->p->name : a->subs[j].name;
-			isview = (const char *)f->data != base || f->ndim != nd;
-		}
-	}
-	if (f->file && f->line > 0)
-		bufprintf(&m, "%s:%d: ", f->file, (int)f->line);
-	bufprintf(&m, "error: kernel %s %s ", r->k->name,
-	          verb[f->access >= 1 && f->access <= KPY_ACCESS_VIEW ? f->access : 0]);
-	if (name)
-		bufprintf(&m, "%s'%s' ", isview ? "a view of array " : "array ", name);
-	else
-		bufputs(&m, "an array ");
-	bufputs(&m, "at index ");
-	indexstr(&m, f->index, f->nidx);
-	bufprintf(&m, ", outside its %sshape ", isview ? "view's " : "");
-	indexstr(&m, f->shape, f->ndim);
-	snprintf(why, n, "%s", m.s);
-	buffree(&m);
-}
-
-/* A seeded permutation of 0 .. n-1 (krun's: Fisher-Yates over splitmix64). */
-static int64_t *
-permutation(int64_t n, uint64_t seed)
-{
-	int64_t *perm = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *perm), t;
-
-	for (t = 0; t < n; t++)
-		perm[t] = t;
-	for (t = n - 1; t > 0; t--) {
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-		int64_t j, tmp;
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-		j = (int64_t)(z % (uint64_t)(t + 1));
-		tmp = perm[t];
-		perm[t] = perm[j];
-		perm[j] = tmp;
-	}
-	return perm;
-}
-
-/* Launch r over b in order (forward, reverse, shuffle[:SEED]), as krun
- * does.  0, or -1 at the first out-of-bounds access (in fault), the launch
- * stopped there. */
+/* Launch r over b in order (forward, reverse, shuffle[:SEED]: krun
+ * --order's words), as krun does.  0, or -1 at the first out-of-bounds
+ * access (run_fault), the launch stopped there. */
 static int
 launch(const Run *r, const kpy_launch_bounds *b, const char *order)
 {
 	int64_t *volatile perm = NULL;
-	int64_t t;
+	volatile int ord = ORDER_FORWARD;
 
-	if (strncmp(order, "shuffle", 7) == 0)
-		perm = permutation(b->size, order[7] == ':' ? strtoull(order + 8, NULL, 10) : 1);
-	if (setjmp(faultjmp)) {
+	if (strcmp(order, "reverse") == 0) {
+		ord = ORDER_REVERSE;
+	} else if (strncmp(order, "shuffle", 7) == 0) {
+		ord = ORDER_SHUFFLE;
+		perm = run_permutation(b->size, order[7] == ':' ? strtoull(order + 8, NULL, 10) : 1);
+	}
+	if (setjmp(run_faultjmp)) {
 		free(perm);
 		return -1;
 	}
-	if (strcmp(order, "reverse") == 0)
-		for (t = b->size - 1; t >= 0; t--)
-			r->k->launch(b, t, t + 1, r->argp);
-	else if (perm)
-		for (t = 0; t < b->size; t++)
-			r->k->launch(b, perm[t], perm[t] + 1, r->argp);
-	else
-		r->k->launch(b, 0, b->size, r->argp);
+	run_threads(r, b, ord, perm);
 	free(perm);
 	return 0;
 }
@@ -466,24 +291,10 @@ writeout(const Run *r, const PyMod *m, bool dbl, FILE *f)
 		for (j = a->isarray ? -1 : 0; j < a->nsubs && rc == 0; j++) {
 			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
-			const NpyArray *w;
+			const NpyArray *w = run_output(a, j, dbl, m->f32size, &tmp);
 			char *mem = NULL;
 			size_t len = 0;
 			FILE *s;
-			tmp.data = NULL;
-			if (dbl) {
-				w = j < 0 ? &a->a : &a->subs[j].a;
-			} else if (j < 0) {
-				w = kpy_arg_output(a, m->f32size, &tmp);
-			} else {
-				KpyArg t2;
-				memset(&t2, 0, sizeof t2);
-				t2.p = a->p;
-				t2.a = a->subs[j].a;
-				w = kpy_arg_output(&t2, m->f32size, &tmp);
-				if (w == &t2.a)
-					w = &a->subs[j].a;
-			}
 			if (!w || !(s = open_memstream(&mem, &len)) || npy_fwrite(s, w) < 0 || fclose(s) != 0)
 				rc = -1;
 			else if (fprintf(f, "%s %zu\n", name, len) < 0 || fwrite(mem, 1, len, f) != len)
@@ -523,19 +334,22 @@ evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, const 
 		}
 	if (makeargs(&r, m, k, ref, b, seed, in, why, n) < 0)
 		return -1;
-	if (guard && guardargs(&r) < 0) {
+	if (guard && run_guard(&r) < 0) {
 		snprintf(why, n, "out of memory");
-		runfree(&r);
+		run_free(&r);
 		return -1;
 	}
 	if (b->size > 0 && launch(&r, b, order) < 0) {
-		faultmsg(&r, why, n);
+		Buf msg = {0};
+		run_faultline(&r, run_fault.file, &msg);
+		snprintf(why, n, "%s", msg.s);
+		buffree(&msg);
 		rc = -1;
 	}
 	if (rc == 0 && writeout(&r, m, dbl, f) < 0) {
 		snprintf(why, n, "error: cannot write the arrays");
 		rc = -1;
 	}
-	runfree(&r);
+	run_free(&r);
 	return rc;
 }

@@ -16,7 +16,7 @@
  *
  * Bounds checks: unless --unchecked, a .cpp is compiled with -DKPY_CHECKED
  * (kpy/array.h): every array access checks its indices, and the first one
- * outside its array calls onbounds(), which longjmps out of the launch;
+ * outside its array calls run_onbounds() (launch.c), which longjmps out of the launch;
  * launch() then reports the kernel, the array, the index and the source
  * line, and krun exits 1 without writing results.  The kernel never touches
  * memory outside its arrays, so no state after the fault is used.
@@ -47,6 +47,7 @@
 #include "data.h"
 #include "incdir.h"
 #include "jit.h"
+#include "launch.h"
 #include "npydir.h"
 #include "sandbox.h"
 
@@ -80,7 +81,6 @@ typedef struct Opts {
 
 /* The order in which a launch runs its threads (--order): each thread is
  * one call of the module's launch entry, so any order is possible. */
-enum { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 
 /* A loaded module. */
 typedef struct Mod {
@@ -485,17 +485,6 @@ endswith(const char *s, const char *t)
 	return n >= m && strcmp(s + n - m, t) == 0;
 }
 
-/* The first out-of-bounds access of the current launch (see launch()). */
-static kpy_bounds_fault fault;
-static jmp_buf faultjmp;
-
-static void
-onbounds(const kpy_bounds_fault *f)
-{
-	fault = *f;
-	longjmp(faultjmp, 1);
-}
-
 /* --sandbox: the folder the module may read, once loaded. */
 static const char *sandboxdir;
 
@@ -572,7 +561,7 @@ loadmod(Mod *md, const char *module, bool widened, bool checked)
 	md->f32size = *f32;
 	handler = (void (**)(const kpy_bounds_fault *))modsym(md, "kpy_bounds_handler");
 	if (checked && handler) {
-		*handler = onbounds;
+		*handler = run_onbounds;
 		md->checked = true;
 	}
 	return 0;
@@ -656,99 +645,6 @@ listmodule(const Mod *md)
 }
 
 /* ---- arguments ----------------------------------------------------- */
-
-/* An array moved against a guard page (--sandbox, see guardargs()). */
-typedef struct Guard {
-	void *base;     /* the mapping */
-	size_t len;     /* its bytes, the guard page included */
-	void *orig;     /* the array's own buffer, given back by runfree() */
-} Guard;
-
-typedef struct Run {
-	const kpy_kernel_info *k;
-	KpyArg *args;
-	kpy_array *abi;
-	void **argp;
-	Guard *guards;  /* per parameter, or NULL */
-} Run;
-
-static void
-runfree(Run *r)
-{
-	int i;
-
-	if (r->guards)
-		for (i = 0; i < r->k->nparams; i++)
-			if (r->guards[i].base) {
-				r->args[i].a.data = r->guards[i].orig;
-				munmap(r->guards[i].base, r->guards[i].len);
-			}
-	free(r->guards);
-	if (r->args)
-		for (i = 0; i < r->k->nparams; i++)
-			kpy_arg_free(&r->args[i]);
-	free(r->args);
-	free(r->abi);
-	free(r->argp);
-	memset(r, 0, sizeof *r);
-}
-
-/* Point the ABI at the host data of every argument. */
-static void
-bind(Run *r)
-{
-	int i, j;
-
-	for (i = 0; i < r->k->nparams; i++) {
-		KpyArg *a = &r->args[i];
-		for (j = 0; j < a->nsubs; j++)
-			kpy_arg_bindsub(a, &a->subs[j], a->subs[j].a.data);
-		if (a->isarray) {
-			kpy_arg_abi(&a->a, a->ndim, a->esize, a->a.data, &r->abi[i]);
-			r->argp[i] = &r->abi[i];
-		} else {
-			r->argp[i] = a->bytes;
-		}
-	}
-}
-
-/* --sandbox: the module is untrusted code that may index its arrays' data
- * pointers directly, past the bounds checks.  Move each array argument so
- * that it ends where a PROT_NONE page begins: a read or write past its last
- * element faults (SIGSEGV: reported, exit 1) instead of touching other
- * memory.  0, or -1 when memory is short. */
-static int
-guardargs(Run *r)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	int i;
-
-	r->guards = xcalloc((size_t)r->k->nparams + 1, sizeof(Guard));
-	for (i = 0; i < r->k->nparams; i++) {
-		KpyArg *a = &r->args[i];
-		size_t n, len;
-		char *m;
-		if (!a->isarray)
-			continue;
-		n = (size_t)a->a.count * (size_t)npy_dtype_size(a->a.dtype);
-		len = (n + pg - 1) / pg * pg + pg;
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return -1;
-		if (mprotect(m + len - pg, pg, PROT_NONE) < 0) {
-			munmap(m, len);
-			return -1;
-		}
-		if (n)
-			memcpy(m + len - pg - n, a->a.data, n);
-		r->guards[i].base = m;
-		r->guards[i].len = len;
-		r->guards[i].orig = a->a.data;
-		a->a.data = m + len - pg - n;
-	}
-	bind(r);
-	return 0;
-}
 
 static int
 parseshape(const char *s, int ndim, int32_t *shape, const char *name)
@@ -846,7 +742,7 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 		}
 		if (sh && p->type.kind == KPY_ARRAY) {
 			if (parseshape(sh, p->type.ndim, shape, p->name) < 0) {
-				runfree(r);
+				run_free(r);
 				return 2;
 			}
 			spec.shape = shape;
@@ -857,7 +753,7 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 		}
 		if (kpy_arg_make(&r->args[i], p, md->structs, b, o->seed, &spec, md->f32size, err, sizeof err) < 0) {
 			fprintf(stderr, "krun: %s\n", err);
-			runfree(r);
+			run_free(r);
 			return 1;
 		}
 		if (p->adjoint_of < 0 && p->type.kind == KPY_STRUCT) {
@@ -869,7 +765,7 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 				    kpy_arg_setfield(&r->args[i], md->structs, o->set[j].name + len + 1, o->set[j].value,
 				                     md->f32size, err, sizeof err) < 0) {
 					fprintf(stderr, "krun: %s\n", err);
-					runfree(r);
+					run_free(r);
 					return 1;
 				}
 		}
@@ -881,11 +777,11 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 					npy_shapestr(&primal->a, s2, sizeof s2);
 					fprintf(stderr, "krun: %s: shape %s, but the adjoint of '%s' needs its shape %s\n", spec.inpath,
 					        s1, primal->p->name, s2);
-					runfree(r);
+					run_free(r);
 					return 1;
 				}
 	}
-	bind(r);
+	run_bind(r);
 	return 0;
 }
 
@@ -912,57 +808,18 @@ checknames(const kpy_kernel_info *k, const kpy_kernel_info *kb, const Opt *v, in
 	return 0;
 }
 
-static void
-indexstr(Buf *b, const int32_t *v, int n)
-{
-	int d;
-
-	bufputs(b, "(");
-	for (d = 0; d < n; d++)
-		bufprintf(b, "%s%d", d ? ", " : "", (int)v[d]);
-	bufputs(b, n == 1 ? ",)" : ")");
-}
-
 /* Report the fault of r's launch: FILE:LINE: error: kernel K reads outside
  * array 'x' ..., the source line, and where x came from. */
 static void
 reportfault(const Run *r, const Mod *md, const Opts *o)
 {
-	static const char *const verb[] = {"accesses", "reads", "writes", "updates (atomically)", "takes the address of",
-	                                   "takes a view of"};
-	const kpy_bounds_fault *f = &fault;
-	const char *name = NULL, *file = f->file, *from = NULL;
-	bool isview = false;
-	int i, j;
+	const kpy_bounds_fault *f = &run_fault;
+	const char *name, *file = f->file, *from = NULL;
 	Buf m = {0};
 
-	for (i = 0; i < r->k->nparams && !name; i++) {
-		const KpyArg *a = &r->args[i];
-		for (j = a->isarray ? -1 : 0; j < a->nsubs && !name; j++) {
-			const NpyArray *x = j < 0 ? &a->a : &a->subs[j].a;
-			const char *base = x->data;
-			size_t bytes = (size_t)x->count * (size_t)npy_dtype_size(x->dtype);
-			int nd = j < 0 ? a->ndim : a->subs[j].ndim;
-			if (!base || (const char *)f->data < base || (const char *)f->data >= base + (bytes ? bytes : 1))
-				continue;
-			name = j < 0 ? a->p->name : a->subs[j].name;
-			isview = (const char *)f->data != base || f->ndim != nd;
-		}
-	}
 	if (file && md->cpp && strcmp(file, md->cpp) == 0)
 		file = md->path;
-	if (file && f->line > 0)
-		bufprintf(&m, "%s:%d: ", file, (int)f->line);
-	bufprintf(&m, "error: kernel %s %s ", r->k->name,
-	          verb[f->access >= 1 && f->access <= KPY_ACCESS_VIEW ? f->access : 0]);
-	if (name)
-		bufprintf(&m, "%s'%s' ", isview ? "a view of array " : "array ", name);
-	else
-		bufputs(&m, "an array ");
-	bufputs(&m, "at index ");
-	indexstr(&m, f->index, f->nidx);
-	bufprintf(&m, ", outside its %sshape ", isview ? "view's " : "");
-	indexstr(&m, f->shape, f->ndim);
+	name = run_faultline(r, file, &m);
 	fprintf(stderr, "%s\n", m.s);
 	if (file && f->line > 0) {
 		size_t len;
@@ -983,48 +840,8 @@ reportfault(const Run *r, const Mod *md, const Opts *o)
 	buffree(&m);
 }
 
-/* A seeded permutation of 0 .. n-1 (Fisher-Yates over splitmix64). */
-static int64_t *
-permutation(int64_t n, uint64_t seed)
-{
-	int64_t *perm = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *perm), t;
-
-	for (t = 0; t < n; t++)
-		perm[t] = t;
-	for (t = n - 1; t > 0; t--) {
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-		int64_t j, tmp;
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-		j = (int64_t)(z % (uint64_t)(t + 1));
-		tmp = perm[t];
-		perm[t] = perm[j];
-		perm[j] = tmp;
-	}
-	return perm;
-}
-
-/* Run the threads of r over b in the order o asks (perm: the shuffle). */
-static void
-runthreads(const Run *r, const kpy_launch_bounds *b, const Opts *o, const int64_t *perm)
-{
-	int64_t t;
-
-	if (o->order == ORDER_FORWARD) {
-		r->k->launch(b, 0, b->size, r->argp);
-	} else if (o->order == ORDER_REVERSE) {
-		for (t = b->size - 1; t >= 0; t--)
-			r->k->launch(b, t, t + 1, r->argp);
-	} else {
-		for (t = 0; t < b->size; t++)
-			r->k->launch(b, perm[t], perm[t] + 1, r->argp);
-	}
-}
-
 /* Launch r over b, its threads in the order o asks.  In a checked module an
- * out-of-bounds access ends the launch (onbounds longjmps here): report it
+ * out-of-bounds access ends the launch (run_onbounds longjmps here): report it
  * and return -1. */
 static int
 launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
@@ -1033,13 +850,13 @@ launch(const Run *r, const kpy_launch_bounds *b, const Mod *md, const Opts *o)
 
 	if (b->size <= 0)
 		return 0;
-	perm = o->order == ORDER_SHUFFLE ? permutation(b->size, o->orderseed) : NULL;
-	if (setjmp(faultjmp)) {
+	perm = o->order == ORDER_SHUFFLE ? run_permutation(b->size, o->orderseed) : NULL;
+	if (setjmp(run_faultjmp)) {
 		free(perm);
 		reportfault(r, md, o);
 		return -1;
 	}
-	runthreads(r, b, o, perm);
+	run_threads(r, b, o->order, perm);
 	free(perm);
 	return 0;
 }
@@ -1100,21 +917,7 @@ writeout(const Run *r, const Mod *md, const Opts *o, bool adjonly)
 		for (j = a->isarray ? -1 : 0; j < a->nsubs; j++) {
 			const char *name = j < 0 ? a->p->name : a->subs[j].name;
 			NpyArray tmp;
-			const NpyArray *w;
-			tmp.data = NULL;
-			if (o->dbl) {
-				w = j < 0 ? &a->a : &a->subs[j].a;
-			} else if (j < 0) {
-				w = kpy_arg_output(a, md->f32size, &tmp);
-			} else {
-				KpyArg t2;
-				memset(&t2, 0, sizeof t2);
-				t2.p = a->p;
-				t2.a = a->subs[j].a;
-				w = kpy_arg_output(&t2, md->f32size, &tmp);
-				if (w == &t2.a)
-					w = &a->subs[j].a;
-			}
+			const NpyArray *w = run_output(a, j, o->dbl, md->f32size, &tmp);
 			if (!w) {
 				fprintf(stderr, "krun: out of memory\n");
 				return 1;
@@ -1350,7 +1153,7 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 				if (launch(&fwd, b, md, o) < 0)
 					rc = 1;
 				finalminmax(&back, &fwd);
-				runfree(&fwd);
+				run_free(&fwd);
 			}
 		}
 		if (rc || launch(&back, b, md, o) < 0) {
@@ -1513,14 +1316,14 @@ gradcheck(const Mod *md, int ki, const kpy_launch_bounds *b, const Opts *o)
 		}
 		free(w.args);
 	}
-	runfree(&weights);
-	runfree(&back);
+	run_free(&weights);
+	run_free(&back);
 done:
 	free(ins);
 	free(outs);
-	runfree(&base);
-	runfree(&work);
-	runfree(&work2);
+	run_free(&base);
+	run_free(&work);
+	run_free(&work2);
 	return rc;
 }
 
@@ -1821,9 +1624,9 @@ krunmain(int argc, char **argv)
 		}
 		if ((rc = makeargs(&run, &md, k, &b, &o)) != 0)
 			goto done;
-		if (o.sandbox && guardargs(&run) < 0) {
+		if (o.sandbox && run_guard(&run) < 0) {
 			fprintf(stderr, "krun: out of memory\n");
-			runfree(&run);
+			run_free(&run);
 			{ rc = 1; goto done; }
 		}
 		if (o.backward) {
@@ -1832,32 +1635,32 @@ krunmain(int argc, char **argv)
 			Run fwd = run;
 			memset(&run, 0, sizeof run);
 			if (launch(&fwd, &b, &md, &o) < 0) {
-				runfree(&fwd);
+				run_free(&fwd);
 				rc = 1;
 				goto done;
 			}
 			if ((rc = makeargs(&run, &md, &md.kernels[k->backward], &b, &o)) != 0) {
-				runfree(&fwd);
+				run_free(&fwd);
 				goto done;
 			}
 			finalminmax(&run, &fwd);
-			if (o.sandbox && guardargs(&run) < 0) {
+			if (o.sandbox && run_guard(&run) < 0) {
 				fprintf(stderr, "krun: out of memory\n");
-				runfree(&fwd);
-				runfree(&run);
+				run_free(&fwd);
+				run_free(&run);
 				{ rc = 1; goto done; }
 			}
 			if (launch(&run, &b, &md, &o) < 0)
 				rc = 1;
 			else
 				rc = writeout(&fwd, &md, &o, false) | writeout(&run, &md, &o, true);
-			runfree(&fwd);
+			run_free(&fwd);
 		} else {
 			rc = launch(&run, &b, &md, &o) < 0 ? 1 : writeout(&run, &md, &o, false);
 		}
 		if (rc == 0 && o.timing)
 			rc = timelaunches(&run, &b, &md, &o);
-		runfree(&run);
+		run_free(&run);
 	}
 done:
 	if (arraystream && (fflush(arraystream) != 0 || ferror(arraystream))) {
