@@ -268,21 +268,6 @@ procfree(Proc *p)
 	buffree(&p->err);
 }
 
-/* The first line of s that says "error", else its first line (n chars). */
-static void
-firstline(const char *s, char *dst, size_t n)
-{
-	const char *e = strstr(s, "error"), *l = s, *end;
-
-	if (e) {
-		while (e > s && e[-1] != '\n')
-			e--;
-		l = e;
-	}
-	end = strchr(l, '\n');
-	snprintf(dst, n, "%.*s", (int)(end ? end - l : (ptrdiff_t)strlen(l)), l);
-}
-
 /* Run a tool that must succeed (the reference's pipeline); 0, or -1 with
  * its first error line in why. */
 static int
@@ -297,7 +282,7 @@ tool(char **argv, const char *cwd, char *why, size_t n)
 	}
 	if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
 		char line[400];
-		firstline(p.err.s, line, sizeof line);
+		evalpy_errline(p.err.s, line, sizeof line);
 		snprintf(why, n, "%s failed: %s", argv[0], line);
 		rc = -1;
 	}
@@ -341,7 +326,7 @@ compile(const char *cpp, bool dbl, const char *cache, char *why, size_t n)
 		p.out.s[p.out.n - 1] = 0;
 		so = xstrdup(p.out.s);
 	} else {
-		firstline(p.err.s, why, n);
+		evalpy_errline(p.err.s, why, n);
 	}
 	procfree(&p);
 	return so;
@@ -549,7 +534,7 @@ runone(const char *so, const kpy_kernel_info *k, const Trial *t, const char *dir
 		snprintf(o->why, sizeof o->why, "too much output");
 	} else if (WEXITSTATUS(p.status) != 0) {
 		char line[400];
-		firstline(p.err.s, line, sizeof line);
+		evalpy_errline(p.err.s, line, sizeof line);
 		snprintf(o->why, sizeof o->why, "exit %d: %s", WEXITSTATUS(p.status), line);
 	} else if (parsestream(&p.out, o) == 0) {
 		o->ok = true;
@@ -752,7 +737,7 @@ runpy(PyJob *j, const Limits *lim, cJSON *v, Out *cout, int *sb, char *why, size
 			snprintf(death, sizeof death, "too much output");
 		else if (WEXITSTATUS(p.status) != 0) {
 			char line[400];
-			firstline(p.err.s, line, sizeof line);
+			evalpy_errline(p.err.s, line, sizeof line);
 			snprintf(death, sizeof death, "exit %d: %s", WEXITSTATUS(p.status), line);
 		} else if (compiled == 1 && next < NRUNS)
 			snprintf(death, sizeof death, "malformed output stream");
@@ -1460,7 +1445,7 @@ fileline(const char *path, char *dst, size_t n)
 		snprintf(dst, n, "no %.300s", path);
 		return;
 	}
-	firstline(t, dst, n);
+	evalpy_errline(t, dst, n);
 	free(t);
 }
 

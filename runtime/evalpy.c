@@ -32,9 +32,8 @@
 
 /* ---- compiling ------------------------------------------------------- */
 
-/* The first line of s that says "error", else its first line. */
-static void
-errline(const char *s, char *dst, size_t n)
+void
+evalpy_errline(const char *s, char *dst, size_t n)
 {
 	const char *e = s ? strstr(s, "error") : NULL, *l = s ? s : "", *end;
 
@@ -114,7 +113,7 @@ evalpy_compile(const char *text, size_t len, const char *name, bool backward, Bu
 	if (rc < 0) {
 		/* as keval said when these were processes */
 		char line[800];
-		errline(msg, line, sizeof line);
+		evalpy_errline(msg, line, sizeof line);
 		snprintf(why, n, "%s failed: %s", tool, line);
 	}
 	free(msg);
@@ -181,11 +180,7 @@ makeargs(Run *r, const PyMod *m, const kpy_kernel_info *k, const kpy_kernel_info
 	const kpy_kernel_info *fw = k->forward >= 0 ? &m->kernels[k->forward] : NULL;
 	int i, pass;
 
-	memset(r, 0, sizeof *r);
-	r->k = k;
-	r->args = xcalloc((size_t)k->nparams + 1, sizeof(KpyArg));
-	r->abi = xcalloc((size_t)k->nparams + 1, sizeof(kpy_array));
-	r->argp = xcalloc((size_t)k->nparams + 1, sizeof(void *));
+	run_init(r, k);
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < k->nparams; i++) {
 			const kpy_param_info *p = &k->params[i], *rp = findparam(ref, p->name);

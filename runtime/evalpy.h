@@ -41,4 +41,8 @@ int evalpy_run(const PyMod *m, const char *kname, const kpy_kernel_info *ref, co
                const kpy_launch_bounds *b, unsigned long long seed, const char *order, bool guard, bool dbl, FILE *f,
                char *why, size_t n);
 
+/* The first line of s (NULL: none) that says "error", else its first
+ * line, into dst (n chars). */
+void evalpy_errline(const char *s, char *dst, size_t n);
+
 #endif /* KPY_EVALPY_H */

@@ -705,11 +705,7 @@ makeargs(Run *r, const Mod *md, const kpy_kernel_info *k, const kpy_launch_bound
 	const kpy_kernel_info *fw = k->forward >= 0 ? &md->kernels[k->forward] : NULL;
 	int i, pass;
 
-	memset(r, 0, sizeof *r);
-	r->k = k;
-	r->args = xcalloc((size_t)k->nparams + 1, sizeof(KpyArg));
-	r->abi = xcalloc((size_t)k->nparams + 1, sizeof(kpy_array));
-	r->argp = xcalloc((size_t)k->nparams + 1, sizeof(void *));
+	run_init(r, k);
 	for (pass = 0; pass < 2; pass++)
 	for (i = 0; i < k->nparams; i++) {
 		const kpy_param_info *p = &k->params[i];

@@ -21,6 +21,16 @@ run_onbounds(const kpy_bounds_fault *f)
 }
 
 void
+run_init(Run *r, const kpy_kernel_info *k)
+{
+	memset(r, 0, sizeof *r);
+	r->k = k;
+	r->args = xcalloc((size_t)k->nparams + 1, sizeof(KpyArg));
+	r->abi = xcalloc((size_t)k->nparams + 1, sizeof(kpy_array));
+	r->argp = xcalloc((size_t)k->nparams + 1, sizeof(void *));
+}
+
+void
 run_free(Run *r)
 {
 	int i;

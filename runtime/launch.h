@@ -34,6 +34,8 @@ typedef struct Run {
  * or a seeded shuffle, one thread per call. */
 enum { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 
+/* r for kernel k, its arguments zeroed (to be made by the caller). */
+void run_init(Run *r, const kpy_kernel_info *k);
 void run_free(Run *r);
 /* Point the ABI at the host data of every argument. */
 void run_bind(Run *r);
