@@ -321,6 +321,25 @@ pctescape(Ctx *c, const char *s, bool nl)
 	return r;
 }
 
+/* End the regions rs (then, else) of the expect builtins' check, built
+ * while c->b.r was parent: `if cond { rs[0] } else { rs[1] }` in parent. */
+static X
+closeif(Ctx *c, Val cond, Region rs[2], Region *parent, Loc loc)
+{
+	Op *op;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		regpush(c->m, &rs[i], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, loc));
+	c->b.r = parent;
+	op = mkop(c->m, c->f, OP_IF, &cond, 1, NULL, 0, loc);
+	opsetregions(c->m, op, 2);
+	op->regs[0] = rs[0];
+	op->regs[1] = rs[1];
+	regpush(c->m, parent, op);
+	return void_x();
+}
+
 /* wp.expect_eq(actual, expected) and wp.expect_neq: where the check fails,
  * Warp's runtime prints "Error, expect_eq() failed:" and both values (its
  * builtin.h); here the same prints, in an if on the values' equality. */
@@ -331,7 +350,6 @@ expectcall(Ctx *c, Args *a, Loc loc, bool neq)
 	const char *name = neq ? "expect_neq" : "expect_eq";
 	Region rs[2] = {{0}}, *parent = c->b.r;
 	Val *v, eq, f;
-	Op *op;
 	int i;
 
 	if (!nokw(c, a, name) || !(v = argvals(c, a)))
@@ -356,15 +374,7 @@ expectcall(Ctx *c, Args *a, Loc loc, bool neq)
 			return xnone();
 		}
 	}
-	for (i = 0; i < 2; i++)
-		regpush(c->m, &rs[i], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, loc));
-	c->b.r = parent;
-	op = mkop(c->m, c->f, OP_IF, &eq, 1, NULL, 0, loc);
-	opsetregions(c->m, op, 2);
-	op->regs[0] = rs[0];
-	op->regs[1] = rs[1];
-	regpush(c->m, parent, op);
-	return void_x();
+	return closeif(c, eq, rs, parent, loc);
 }
 
 /* wp.expect_near(a, b, tolerance=1e-6): Warp's runtime prints where the
@@ -378,7 +388,6 @@ expectnear(Ctx *c, Args *a, Loc loc)
 	Val v[3], d, cond, f, ab[3];
 	X *tolx = kwget(a, "tolerance");
 	Type t, s;
-	Op *op;
 	int i, j, n, m;
 
 	if (a->nk > (tolx ? 1 : 0) || a->n < 2 || a->n > (tolx ? 2 : 3)) {
@@ -445,15 +454,7 @@ expectnear(Ctx *c, Args *a, Loc loc)
 			}
 		}
 	}
-	for (i = 0; i < 2; i++)
-		regpush(c->m, &rs[i], mkop(c->m, c->f, OP_YIELD, NULL, 0, NULL, 0, loc));
-	c->b.r = parent;
-	op = mkop(c->m, c->f, OP_IF, &cond, 1, NULL, 0, loc);
-	opsetregions(c->m, op, 2);
-	op->regs[0] = rs[0];
-	op->regs[1] = rs[1];
-	regpush(c->m, parent, op);
-	return void_x();
+	return closeif(c, cond, rs, parent, loc);
 }
 
 static X
