@@ -21,7 +21,10 @@ if [ ! -x "bin/$m" ]; then
 	row FAIL - "nvcc failed (build/$m.log)"
 	exit 0
 fi
-set -- --kernel "$k" --dim "$dim" --seed "$SEED" --expect "exp/$m/$k" --rtol "$RTOL" --atol "$ATOL"
+# every array as it ends, for bits.sh (kptx against kcuda, bit for bit)
+res=$OUT/res/$m/$k.$path
+mkdir -p "$res"
+set -- --kernel "$k" --dim "$dim" --seed "$SEED" --expect "exp/$m/$k" --rtol "$RTOL" --atol "$ATOL" --out "$res"
 if [ "$path" = ptx ]; then
 	if [ ! -f "ptx/$m.ptx" ]; then
 		row FAIL - "no PTX (kptx failed when bundling)"

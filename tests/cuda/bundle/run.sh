@@ -2,7 +2,8 @@
 # run.sh OUTDIR [JOBS] — the GPU check (make gpu-bundle wrote this folder):
 # compile every module with nvcc (JOBS at a time, default: the cores), run
 # every kernel through kcuda's program and kptx's PTX (driver API) on
-# krun's inputs and compare with krun's outputs.  OUTDIR/table.txt grows
+# krun's inputs and compare with krun's outputs, and kptx's results with
+# kcuda's bit for bit (bits.sh: OUTDIR/bits.txt).  OUTDIR/table.txt grows
 # one line per kernel and path as it goes; the summary line ends it and is
 # OUTDIR/summary.txt.  Environment: NVCC, ARCH (sm_90), RTOL (1e-4),
 # ATOL (1e-5), TIME (launches to time per kernel; 0: no timing),
@@ -39,6 +40,8 @@ summary=$(awk -v secs=$((t1 - t0)) '!/^#/ && $1 != "MODULE" { n[$4 " " $5]++; al
 	      n["ptx pass"], n["ptx pass"] + n["ptx FAIL"], secs }' "$out/table.txt")
 echo "$summary" >>"$out/table.txt"
 echo "$summary" >"$out/summary.txt"
+bits=$(sh ./bits.sh "$out")
+echo "$bits" >>"$out/summary.txt"
 if [ -n "${TIMEDIM:-}" ]; then
 	# a kernel that is slow at that size (atomics on one element from every
 	# thread) gets 20 s, then a dash
@@ -59,5 +62,6 @@ if [ -n "${TIMEDIM:-}" ]; then
 fi
 grep ' FAIL ' "$out/table.txt"
 echo "$summary"
+echo "$bits"
 grep -q ' FAIL ' "$out/table.txt" && exit 1
 exit 0
