@@ -26,7 +26,10 @@ of array `name` (trailing element dims added), `:<K` draws an int array in
 [0, K) (indices); name=VALUE for a scalar.  Floats are drawn in [-1, 1],
 ints in [0, 16) unless given.
 
-  warpbench.py --bin BUILDDIR --out DIR [--arch sm_90] [--static] [MODULE.py...]
+  warpbench.py --bin BUILDDIR --out DIR [--arch sm_90] [--static] [--kptx-flag=OPT]... [MODULE.py...]
+
+--kptx-flag passes an option to kptx (--kptx-flag=-O3: its O3 pipeline in
+place of the default), to bench kptx's pipelines against each other.
 """
 import argparse
 import importlib.util
@@ -172,6 +175,8 @@ def main():
     ap.add_argument("--ptxas", default=os.environ.get("PTXAS", "ptxas"))
     ap.add_argument("--include", default=None)
     ap.add_argument("--static", action="store_true")
+    ap.add_argument("--kptx-flag", action="append", default=[],
+                    help="an option for kptx (repeatable): e.g. -O3 to bench kptx's O3 pipeline")
     ap.add_argument("modules", nargs="*")
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -202,7 +207,7 @@ def main():
                 run(nv + ["-ptx", "-o", w + ".kcuda.ptx", w + ".cu"])
                 low = run([B + "/kopt", "-p", LOWER, w + ".kir"], env=env).stdout
                 open(w + ".low.kir", "w").write(low)
-                run([B + "/kptx", "--arch=" + arch, w + ".low.kir", "-o", w + ".kptx.ptx"], env=env)
+                run([B + "/kptx", "--arch=" + arch] + a.kptx_flag + [w + ".low.kir", "-o", w + ".kptx.ptx"], env=env)
                 run([a.ptxas, "-O3", "-arch=" + arch, w + ".kptx.ptx", "-o", os.path.join(a.out, mod + ".kptx.cubin")])
                 # Warp's code for the same module
                 spec = importlib.util.spec_from_file_location("kpybench_" + mod, path)
