@@ -80,16 +80,17 @@ kpy_sa_usage(const char *prog, const kpy_sa_kernel *ks, int nk, int def, int rc)
 	return rc;
 }
 
-/* Compare n components of dtype dt at g and w (expected): elements beyond
+/* Compare n components of dtype dt at g with those of dtype wdt at w
+ * (expected; float32 for a bfloat16 array, which NumPy lacks): elements beyond
  * the tolerance; *worst, *maxerr and *at (component index) updated. */
 static int64_t
-kpy_sa_cmpcomps(const void *g, const void *w, int dt, int64_t n, double rtol, double atol, double *worst,
+kpy_sa_cmpcomps(const void *g, const void *w, int dt, int wdt, int64_t n, double rtol, double atol, double *worst,
                 double *maxerr, int64_t base, int64_t *at)
 {
 	int64_t i, bad = 0;
 
 	for (i = 0; i < n; i++) {
-		double x = kpy_get(g, dt, i), y = kpy_get(w, dt, i), r, d = 0;
+		double x = kpy_get(g, dt, i), y = kpy_get(w, wdt, i), r, d = 0;
 		if (dt < KPY_F16) {
 			bool same;
 			if (dt == KPY_I64)
@@ -140,7 +141,7 @@ kpy_sa_cmpstruct(const unsigned char *g, const unsigned char *w, int sid, const 
 		if (t->kind == KPY_STRUCT)
 			bad += kpy_sa_cmpstruct(g + off, w + off, t->sid, structs, rtol, atol, worst, maxerr, base + off, at);
 		else
-			bad += kpy_sa_cmpcomps(g + off, w + off, t->dtype, kpy_elem_count(t), rtol, atol, worst, maxerr,
+			bad += kpy_sa_cmpcomps(g + off, w + off, t->dtype, t->dtype, kpy_elem_count(t), rtol, atol, worst, maxerr,
 			                       base + off, at);
 	}
 	return bad;
@@ -163,7 +164,7 @@ kpy_sa_compare(const NpyArray *a, const NpyArray *want, const kpy_type_info *t, 
 	*worst = 0;
 	*at = -1;
 	if (!t || t->elem != KPY_STRUCT)
-		return kpy_sa_cmpcomps(a->data, want->data, a->dtype, a->count, rtol, atol, worst, maxerr, 0, at);
+		return kpy_sa_cmpcomps(a->data, want->data, a->dtype, want->dtype, a->count, rtol, atol, worst, maxerr, 0, at);
 	n = t->size ? a->count / t->size : 0;
 	bad = 0;
 	for (e = 0; e < n; e++)
