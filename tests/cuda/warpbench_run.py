@@ -7,7 +7,9 @@ beside it.  For every kernel: draws its inputs once (seeded), then for each
 of warp, kcuda and kptx copies them to the GPU, launches the kernel once
 (256 threads per block, a full grid) and reads back what it writes; then
 times it: WARMUP launches, then the median of ITERS launches, each between
-two CUDA events.  kcuda's and kptx's results are compared with Warp's: the
+two CUDA events, the three taking turns in ROUNDS rounds (each round
+starting with the next back end) so that a drift of the GPU's clocks
+during one kernel's measurement falls on all three alike.  kcuda's and kptx's results are compared with Warp's: the
 largest difference in units of the largest magnitude of Warp's result
 (floats; `ok` below TOL), exactly for integers.  Memory-bound kernels are
 put next to a device-to-device copy of as many bytes as the arrays the
@@ -15,7 +17,7 @@ kernel touches (GB/s).
 
   python3 run.py --dry       (no GPU: check every parameter buffer against
                               the PTX sizes spec.json recorded)
-  python3 run.py [--out DIR] [--iters 100] [--warmup 10] [--budget-ms 400] [--tol 1e-3]
+  python3 run.py [--out DIR] [--iters 100] [--warmup 10] [--budget-ms 400] [--tol 1e-3] [--rounds 5]
                  [--only MODULE:KERNEL[,...]] [--via warp,kcuda,kptx]
                  [--no-tape] [--blocks N]
 
@@ -205,6 +207,8 @@ def main():
     ap.add_argument("--budget-ms", type=float, default=400.0,
                     help="a kernel slower than this over warm-ups and launches gets fewer launches (at least 5)")
     ap.add_argument("--tol", type=float, default=1e-3)
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="time the back ends in this many rounds, taking turns (1: one after the other)")
     ap.add_argument("--only", default="")
     ap.add_argument("--via", default=",".join(VIAS))
     ap.add_argument("--dry", action="store_true")
@@ -236,25 +240,50 @@ def main():
     over, fails = [], []
     ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
 
-    def timeit(fn, reset=None):
-        def once():  # one launch between CUDA events, in ms
-            if reset:
-                reset()
-            ev0.record()
-            fn()
-            ev1.record()
-            ev1.synchronize()
-            return cp.cuda.get_elapsed_time(ev0, ev1)
+    def once(fn, reset=None):  # one launch between CUDA events, in ms
+        if reset:
+            reset()
+        ev0.record()
+        fn()
+        ev1.record()
+        ev1.synchronize()
+        return cp.cuda.get_elapsed_time(ev0, ev1)
 
+    def timeit(fn, reset=None):
         # a slow kernel (atomics of millions of threads into one element)
         # gets fewer launches: about --budget-ms of them, at least 5
-        first = once()
+        first = once(fn, reset)
         iters = a.iters
         if first * (a.iters + a.warmup) > a.budget_ms:
             iters = max(5, min(a.iters, int(a.budget_ms / max(first, 1e-3))))
         for _ in range(min(a.warmup, iters)):
             fn()
-        return float(np.median([once() * 1000.0 for _ in range(iters)]))
+        return float(np.median([once(fn, reset) * 1000.0 for _ in range(iters)]))
+
+    def timeall(runs):
+        """Time every back end of one kernel in --rounds rounds, the back
+        ends taking turns (each round starting with the next one), so that
+        a drift of the GPU's clocks or temperature during the kernel's
+        measurement falls on all of them alike; the median of all of a back
+        end's launches, in us."""
+        iters = {}
+        for via, (fn, reset) in runs.items():
+            first = once(fn, reset)
+            n = a.iters
+            if first * (a.iters + a.warmup) > a.budget_ms:
+                n = max(5, min(a.iters, int(a.budget_ms / max(first, 1e-3))))
+            iters[via] = n
+            for _ in range(min(a.warmup, n)):
+                fn()
+        rounds = max(1, a.rounds)
+        samples = {via: [] for via in runs}
+        order = list(runs)
+        for r in range(rounds):
+            for via in order[r % len(order):] + order[:r % len(order)]:
+                fn, reset = runs[via]
+                n = iters[via] // rounds + (1 if r < iters[via] % rounds else 0)
+                samples[via] += [once(fn, reset) * 1000.0 for _ in range(n)]
+        return {via: float(np.median(v)) for via, v in samples.items() if v}
 
     for k in spec["kernels"]:
         key = "%s:%s" % (k["module"], k["kernel"])
@@ -263,7 +292,7 @@ def main():
         host = Host(k, zlib.crc32(key.encode())).arrays
         size = int(np.prod(k["dim"]))
         blocks = (size + 255) // 256
-        res, times, notes = {}, {}, []
+        res, times, notes, runs, held = {}, {}, [], {}, []
         for via in vias:
             try:
                 path, name = os.path.join(a.dir, "%s.%s.cubin" % (k["module"], via)), k["entries"][via]
@@ -277,14 +306,21 @@ def main():
                 # adjoints (kpy's reads and zeroes an output's adjoint)
                 keep = {n: cp.asarray(host[n]) for n in host if n.startswith("adj_")} if k["fb"] == "bwd" else {}
 
-                def reset():
+                def reset(dev=dev, keep=keep):
                     for n, v in keep.items():
                         dev[n][...] = v
-                times[via] = timeit(lambda: drv.launch(f, blocks, prm), reset if keep else None)
-                del keep
-                del dev
+
+                def launch(f=f, prm=prm):
+                    drv.launch(f, blocks, prm)
+                runs[via] = (launch, reset if keep else None)
+                held.append((dev, keep, prm))
             except Exception as e:  # noqa: BLE001 -- reported per kernel
                 notes.append("%s: %s" % (via, str(e)[:120]))
+        try:
+            times = timeall(runs)
+        except Exception as e:  # noqa: BLE001 -- reported per kernel
+            notes.append("timing: %s" % str(e)[:120])
+        del runs, held
         touched = sum(host[n].nbytes for n in k["touched"])
         src = cp.empty(touched // 4 or 1, np.float32)
         dst = cp.empty_like(src)
