@@ -14,7 +14,8 @@
  * backward kernel the adjoints of arrays the forward kernel only reads are
  * zero, the others seeded); every array is copied back after the launch,
  * summarized on standard output ("NAME DTYPE (SHAPE) sum=S abs=A", the
- * checksum lines), written to DIR/NAME.npy with --out, and compared with
+ * checksum lines), written to DIR/NAME.npy with --out (the data pointers
+ * of array fields in structs as 0), and compared with
  * DIR/NAME.npy with --expect ("ok NAME maxerr=E worst=W", W the worst
  * error in units of the tolerance atol + rtol * |expected|; arrays of
  * structs field by field, pointer fields skipped).  --inputs writes the
@@ -145,6 +146,35 @@ kpy_sa_cmpstruct(const unsigned char *g, const unsigned char *w, int sid, const 
 			                       base + off, at);
 	}
 	return bad;
+}
+
+/* Zero the data pointers of the array fields of one struct value (they
+ * hold device addresses, which differ from run to run): what --out writes
+ * and the checksum lines then depend on the values alone. */
+static void
+kpy_sa_zeroptrs(unsigned char *v, int sid, const kpy_struct_info *structs)
+{
+	const kpy_struct_info *si = &structs[sid];
+	int f;
+
+	for (f = 0; f < si->nfields; f++) {
+		const kpy_type_info *t = &si->fields[f].type;
+		if (t->kind == KPY_ARRAY)
+			memset(v + si->fields[f].offset, 0, sizeof(void *));
+		else if (t->kind == KPY_STRUCT)
+			kpy_sa_zeroptrs(v + si->fields[f].offset, t->sid, structs);
+	}
+}
+
+/* The same for every element of a, the array of parameter p, if it holds
+ * structs. */
+static void
+kpy_sa_zeroarr(const kpy_param_info *p, const kpy_struct_info *structs, NpyArray *a)
+{
+	if (p->type.elem != KPY_STRUCT || p->type.size <= 0)
+		return;
+	for (int64_t e = 0; e < a->count / p->type.size; e++)
+		kpy_sa_zeroptrs((unsigned char *)a->data + e * p->type.size, p->type.sid, structs);
 }
 
 /* Compare array a (of parameter p) with want; -1 with a message on a shape
@@ -402,6 +432,8 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 			for (j = args[i].isarray ? -1 : 0; j < args[i].nsubs; j++) {
 				char path[4096];
 				snprintf(path, sizeof path, "%s/%s.npy", inputs, j < 0 ? k->params[i].name : args[i].subs[j].name);
+				if (j < 0)
+					kpy_sa_zeroarr(&k->params[i], k->structs, &args[i].a); /* it exits next */
 				if (npy_write(path, j < 0 ? &args[i].a : &args[i].subs[j].a, err, sizeof err) < 0) {
 					fprintf(stderr, "error: %s\n", err);
 					return 1;
@@ -527,6 +559,8 @@ kpy_sa_main(int argc, char **argv, const kpy_sa_kernel *ks, int nk, int def)
 			size_t n = (size_t)a->count * (size_t)npy_dtype_size(a->dtype);
 			char path[4096];
 			(void)n;
+			if (j < 0)
+				kpy_sa_zeroarr(&k->params[i], k->structs, a);
 			kpy_summary(stdout, name, a);
 			if (out) {
 				snprintf(path, sizeof path, "%s/%s.npy", out, name);

@@ -19,10 +19,12 @@ for d in "$out"/res/*/*.cuda; do
 	k=$(basename "$d" .cuda)
 	diff=
 	for f in "$d"/*.npy; do
+		[ -f "$f" ] || continue # a kernel of no arrays
 		a=$(basename "$f" .npy)
 		cmp -s "$f" "$p/$a.npy" || diff="$diff $a"
 	done
 	for f in "$p"/*.npy; do
+		[ -f "$f" ] || continue
 		[ -f "$d/$(basename "$f")" ] || diff="$diff $(basename "$f" .npy)"
 	done
 	n=$((n + 1))
