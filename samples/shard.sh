@@ -77,7 +77,13 @@ rmwork
 mkdir -p "$OUT/work" "$OUT/shards" || exit 2
 if [ "${KPY_KEEP_WORK:-0}" != 1 ]; then
 	sd=${KPY_SCRATCH-/dev/shm}
-	if [ -n "$sd" ] && [ -d "$sd" ] && [ -w "$sd" ] && scratch=$(mktemp -d "$sd/kpy-shard.XXXXXX" 2>/dev/null); then
+	# room for 8 shards at once of 2 MB a kernel (a kernel's folder is
+	# 0.4 MB on average, 1.6 MB at most over kgen's seed 11): a full memory
+	# file system would reject kernels (Docker's /dev/shm is 64 MB)
+	avail=$(df -Pk "$sd" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	case $avail in ''|*[!0-9]*) avail=0 ;; esac
+	if [ -n "$sd" ] && [ -d "$sd" ] && [ -w "$sd" ] && [ "$avail" -ge $((COUNT * 2048 * 8)) ] &&
+	   scratch=$(mktemp -d "$sd/kpy-shard.XXXXXX" 2>/dev/null); then
 		case $scratch in
 		*[[:space:]]*) rmdir "$scratch"; scratch="" ;;
 		*) ln -s "$scratch" "$work" || { rmdir "$scratch"; scratch=""; } ;;
