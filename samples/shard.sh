@@ -142,7 +142,7 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 names=()
 for m in "$work"/py/*.meta; do names+=("$(basename "$m" .meta)"); done
 # kshard's own table (CPU time per stage, in its children too) splits its
-# time: what is left is the row kshard (forks, copies, starting up)
+# time: what is left is the row kshard (its worker's fork, copies, starting up)
 addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); T[kshard]=$(( T[kshard] - v )); done <"$1"; }
 lap kshard
 addtimes "$work/compile.timing"
