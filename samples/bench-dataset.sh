@@ -50,7 +50,8 @@ recs=$(cat "$out"/train.jsonl "$out"/val.jsonl "$out"/test.jsonl | wc -l)
 awk -v n="$M" -v r="$recs" -v a="$t3" -v b="$t4" -v cpu="$cpu" -v nvcc="${NVCC-configured}" -v ptxas="${PTXAS-configured}" 'BEGIN {
 	split(cpu, c, " ")
 	printf "full build (make dataset -j2, N=%d, NVCC=%s PTXAS=%s): %d verified records in %.1f s, %.2f records/s;\n", n, nvcc, ptxas, r, b - a, r / (b - a)
-	printf "  %.4f s of CPU (user+sys) per record: %.1f records/s on 2 cores at full use\n", (c[1] + c[2]) / r, 2 * r / (c[1] + c[2]) }'
+	printf "  %.4f s of CPU (user+sys) per record: %.1f records/s on 2 cores at full use\n", (c[1] + c[2]) / r, 2 * r / (c[1] + c[2])
+	printf "  (user %.4f s, system %.4f s per record)\n", c[1] / r, c[2] / r }'
 echo "CPU time per stage (user+sys, summed over shards; per verified record):"
 cat "$out"/timing/* | awk -v r="$recs" '{ t[$1] += $2 / 1e9; all += $2 / 1e9 } END {
 	for (k in t) printf "  %-13s %7.2f s  %7.4f s/record  %5.1f%%\n", k, t[k], t[k] / r, 100 * t[k] / all

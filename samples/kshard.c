@@ -24,10 +24,11 @@
  * goes no further.  The folders of the kernels that pass every stage are
  * listed in WORK/good.
  *
- * Each kernel is compiled in a child forked from kshard, so the libraries
- * are loaded and LLVM initialised once per shard, and a compiler crash or
- * hang (--timeout seconds) rejects that kernel, naming the stage, instead
- * of ending the shard.
+ * The kernels are compiled in order in a worker process forked from kshard,
+ * so the libraries are loaded and LLVM initialised once per shard, and a
+ * compiler crash or hang (--timeout seconds) rejects that kernel, naming
+ * the stage, instead of ending the shard: a fresh worker goes on with the
+ * next kernel.
  *
  * --split -o DIR [--start I] MODULE.py... makes work items of a user's own
  * Warp modules (make dataset SOURCE=FOLDER): for each kernel of each module,
@@ -563,27 +564,16 @@ byname(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Run fn(k, o) in a child; 0 when it passed, 1 when a stage failed; a crash
- * or a timeout is a failure of the stage it happened in. */
+/* Kernel k's compile ended its worker before it was reported (wait status
+ * st): a crash, a timeout or an exit (a library's exit(), or a failed
+ * report) is a failure of the stage it happened in, named in its checks.
+ * Returns 1 (failed). */
 static int
-inchild(const Kernel *k, const Opts *o)
+died(const Kernel *k, const Opts *o, int st)
 {
-	pid_t pid;
-	int st, nchecks = 0;
+	int nchecks = 0;
 	char *checks, *text, *q;
 
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		fatal("kshard: fork:");
-	if (pid == 0) {
-		alarm((unsigned)o->timeout);
-		_exit(compilekernel(k, o));
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			fatal("kshard: waitpid:");
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st) != 0;
 	checks = path2(k->dir, "checks");
 	text = readfile(checks, NULL);
 	for (q = text; q && *q; q++)
@@ -591,7 +581,9 @@ inchild(const Kernel *k, const Opts *o)
 	{
 		char why[128];
 		int s = nchecks < S_UNIT ? nchecks : S_KPTX;
-		if (WTERMSIG(st) == SIGALRM)
+		if (WIFEXITED(st))
+			snprintf(why, sizeof why, "error: %s exited (status %d)", stagename[s], WEXITSTATUS(st));
+		else if (WTERMSIG(st) == SIGALRM)
 			snprintf(why, sizeof why, "error: compiling took more than %d s", o->timeout);
 		else
 			snprintf(why, sizeof why, "error: %s crashed (signal %d, %s)", stagename[s], WTERMSIG(st),
@@ -603,14 +595,78 @@ inchild(const Kernel *k, const Opts *o)
 	return 1;
 }
 
+/* Compile ks[0..n-1] into rc[0..n-1] (0: every stage passed, 1: a stage
+ * failed), in one worker process forked from kshard that takes the kernels
+ * in order and reports each on a pipe: the libraries are loaded and LLVM
+ * initialised once per shard, and the pages of the code a compile touches
+ * are mapped once per worker, not once per kernel (a child per kernel
+ * faulted about 1000 pages in again each: docs/dataset-engine.md).  A
+ * kernel that crashes its stage or runs past --timeout ends the worker:
+ * that kernel fails, naming the stage, and a fresh worker forked from here
+ * goes on with the next, so no kernel's end costs another its compile.
+ * progress(i) runs in this process as kernel i is reported. */
+static void
+compileworkers(const Kernel *ks, int n, const Opts *o, int *rc, void (*progress)(int, int, const Opts *))
+{
+	int next = 0;
+
+	while (next < n) {
+		int p[2], st, i;
+		unsigned char r;
+		ssize_t got;
+		pid_t pid;
+
+		fflush(NULL);
+		if (pipe(p) < 0 || (pid = fork()) < 0)
+			fatal("kshard: cannot start a worker:");
+		if (pid == 0) {
+			close(p[0]);
+			for (i = next; i < n; i++) {
+				alarm((unsigned)o->timeout);
+				r = (unsigned char)(compilekernel(&ks[i], o) != 0);
+				alarm(0);
+				if (write(p[1], &r, 1) != 1)
+					_exit(2);
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		while ((got = read(p[0], &r, 1)) == 1 || (got < 0 && errno == EINTR))
+			if (got == 1) {
+				rc[next] = r;
+				progress(next++, n, o);
+			}
+		close(p[0]);
+		while (waitpid(pid, &st, 0) < 0)
+			if (errno != EINTR)
+				fatal("kshard: waitpid:");
+		if (next < n) {
+			/* the kernel that ended the worker */
+			rc[next] = died(&ks[next], o, st);
+			progress(next++, n, o);
+		}
+	}
+}
+
+static double progress_t0;
+
+static void
+progress(int i, int n, const Opts *o)
+{
+	if ((i + 1) % 25 == 0)
+		fprintf(stderr, "dataset: shard %s: compiled %d/%d kernels (%.1f kernels/s)\n",
+		        strrchr(o->work, '/') ? strrchr(o->work, '/') + 1 : o->work, i + 1, n,
+		        (i + 1) / (now() - progress_t0 + 1e-9));
+}
+
 static int
 compileall(const Opts *o)
 {
 	char *pydir = path2(o->work, "py"), *kdir = path2(o->work, "k"), *goodpath = path2(o->work, "good");
 	struct dirent **ents;
 	Buf good = {0};
-	double t0 = now();
-	int n, i;
+	Kernel *ks;
+	int n, i, *rc;
 
 	if ((n = scandir(pydir, &ents, metafile, byname)) < 0) {
 		fprintf(stderr, "kshard: cannot read %s: %s\n", pydir, strerror(errno));
@@ -619,10 +675,13 @@ compileall(const Opts *o)
 	}
 	if (mkdir(kdir, 0755) != 0 && errno != EEXIST)
 		fatal("kshard: cannot make %s:", kdir);
+	progress_t0 = now();
+	ks = xcalloc((size_t)n + 1, sizeof *ks);
+	rc = xcalloc((size_t)n + 1, sizeof *rc);
 	for (i = 0; i < n; i++) {
 		Buf stem = {0}, from = {0}, nm = {0};
 		char *meta, *metatext, *to;
-		Kernel k = {0};
+		Kernel *kp = &ks[i], k = {0};
 
 		bufwrite(&stem, ents[i]->d_name, strlen(ents[i]->d_name) - 5);
 		k.dir = path2(kdir, stem.s);
@@ -656,17 +715,20 @@ compileall(const Opts *o)
 			fatal("kshard: cannot write %s:", to);
 		free(to);
 
-		if (inchild(&k, o) == 0)
-			bufprintf(&good, "%s/kernel.py\n", k.dir);
-		if ((i + 1) % 25 == 0)
-			fprintf(stderr, "dataset: shard %s: compiled %d/%d kernels (%.1f kernels/s)\n",
-			        strrchr(o->work, '/') ? strrchr(o->work, '/') + 1 : o->work, i + 1, n,
-			        (i + 1) / (now() - t0 + 1e-9));
-		free(meta), free(metatext), free(k.dir), free(k.name), free(k.dim);
+		*kp = k;
+		free(meta), free(metatext);
 		buffree(&stem), buffree(&from), buffree(&nm);
 		free(ents[i]);
 	}
 	free(ents);
+	compileworkers(ks, n, o, rc, progress);
+	for (i = 0; i < n; i++) {
+		if (rc[i] == 0)
+			bufprintf(&good, "%s/kernel.py\n", ks[i].dir);
+		free(ks[i].dir), free(ks[i].name), free(ks[i].dim);
+	}
+	free(ks);
+	free(rc);
 	if (writefile(goodpath, good.s ? good.s : "", good.n) != 0)
 		fatal("kshard: cannot write %s:", goodpath);
 	buffree(&good);

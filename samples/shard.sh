@@ -17,7 +17,8 @@
 # Environment: SOURCE (a folder of Warp modules to take the kernels from,
 # instead of kgen), NVCC, PTXAS (empty: those checks are skipped and say so),
 # KPY_JIT_OPT (krun -O of the JIT, default 0), KPY_KEEP_WORK=1 keeps
-# OUT/work/SHARD.
+# OUT/work/SHARD, KPY_SCRATCH (a memory file system for the work folder,
+# default /dev/shm; empty: none, the work folder is OUT/work/SHARD itself).
 set -u
 BIN=$1 OUT=$2 SHARD=$3 SEED=$4 START=$5 COUNT=$6 CATS=${7:-}
 NVCC=${NVCC:-} PTXAS=${PTXAS:-}
@@ -57,8 +58,42 @@ case $work in *[[:space:]]*)
 	# krun --batch's commands are words separated by blanks
 	echo "shard.sh: the output folder must not contain blanks: $OUT" >&2; exit 2 ;;
 esac
-rm -rf "$work"
-mkdir -p "$work/py" "$work/k" "$OUT/shards" || exit 2
+# The work folder takes about 70 small files a kernel, written, read and
+# deleted within the shard: on a memory file system (KPY_SCRATCH, /dev/shm
+# by default) when one is there, through the link OUT/work/SHARD, so that
+# every path (and every message naming one) stays the same; creating them
+# on an ext4 disk cost more system time than krun's runs themselves
+# (docs/dataset-engine.md).  KPY_KEEP_WORK=1: a folder of OUT, kept.
+scratch=""
+rmwork() {
+	local t
+	if [ -L "$work" ]; then
+		t=$(readlink "$work")
+		case $t in */kpy-shard.*) rm -rf "$t" ;; esac
+	fi
+	rm -rf "$work"
+}
+rmwork
+mkdir -p "$OUT/work" "$OUT/shards" || exit 2
+if [ "${KPY_KEEP_WORK:-0}" != 1 ]; then
+	sd=${KPY_SCRATCH-/dev/shm}
+	# room for 8 shards at once of 2 MB a kernel (a kernel's folder is
+	# 0.4 MB on average, 1.6 MB at most over kgen's seed 11): a full memory
+	# file system would reject kernels (Docker's /dev/shm is 64 MB)
+	avail=$(df -Pk "$sd" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	case $avail in ''|*[!0-9]*) avail=0 ;; esac
+	if [ -n "$sd" ] && [ -d "$sd" ] && [ -w "$sd" ] && [ "$avail" -ge $((COUNT * 2048 * 8)) ] &&
+	   scratch=$(mktemp -d "$sd/kpy-shard.XXXXXX" 2>/dev/null); then
+		case $scratch in
+		*[[:space:]]*) rmdir "$scratch"; scratch="" ;;
+		*) ln -s "$scratch" "$work" || { rmdir "$scratch"; scratch=""; } ;;
+		esac
+	fi
+fi
+# (a shard killed mid-way leaves no scratch behind: INT and TERM end the
+# shell through its EXIT trap)
+[ -n "$scratch" ] && trap 'rmwork' EXIT && trap 'exit 130' INT && trap 'exit 143' TERM
+mkdir -p "$work/py" "$work/k" || exit 2
 t0=$(date +%s.%N)
 
 catopt=()
@@ -107,7 +142,7 @@ firstline() { grep -m1 -E 'error|Error|FAIL' "$1" 2>/dev/null || head -1 "$1" 2>
 names=()
 for m in "$work"/py/*.meta; do names+=("$(basename "$m" .meta)"); done
 # kshard's own table (CPU time per stage, in its children too) splits its
-# time: what is left is the row kshard (forks, copies, starting up)
+# time: what is left is the row kshard (its worker's fork, copies, starting up)
 addtimes() { local k v; while read -r k v; do T[$k]=$(( ${T[$k]:-0} + v )); T[kshard]=$(( T[kshard] - v )); done <"$1"; }
 lap kshard
 addtimes "$work/compile.timing"
@@ -301,7 +336,7 @@ for n in "${names[@]}"; do dirs+=("$work/k/$n"); done
 	{ echo "shard.sh: kpack failed" >&2; exit 2; }
 mv "$OUT/shards/$SHARD.rejects.jsonl.tmp" "$OUT/shards/$SHARD.rejects.jsonl"
 mv "$OUT/shards/$SHARD.jsonl.tmp" "$OUT/shards/$SHARD.jsonl"
-[ "${KPY_KEEP_WORK:-0}" = 1 ] || rm -rf "$work"
+[ "${KPY_KEEP_WORK:-0}" = 1 ] || rmwork
 lap kpack
 mkdir -p "$OUT/timing"
 for k in "${!T[@]}"; do printf '%s %s\n' "$k" "${T[$k]}"; done | sort >"$OUT/timing/$SHARD"
