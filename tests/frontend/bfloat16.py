@@ -28,3 +28,5 @@ def bf16(a: wp.array(dtype=wp.bfloat16), h: wp.array(dtype=wp.float16), out: wp.
     if a[i] < s:
         f[4] = float(a[i] + wp.bfloat16(h[i]))
     wp.atomic_add(out, 0, x)
+
+# GPURACE: bf16 (every thread with a[i] < s stores f[4], and thread 0 stores out[0] while every thread adds to it)
