@@ -924,10 +924,13 @@ staticcall(Ctx *c, Node *e, const char *name)
 		if (b && !b->poison && b->fn && b->fn->kind == G_VTUPLE)
 			return expr(c, arg);
 	}
+	/* a @wp.func's wp.static: Warp evaluates it later; a generic kernel's: per instance */
+	c->k->hnomut = !c->fd->kernel || c->fd->generic;
 	if (strcmp(name, "static") == 0 && namesindex(c, arg)) {
 		/* deferred by Warp to code generation: constant locals first */
 		sl.mode = SL_CONSTS | SL_DEFERRED;
 		g = sgeval(c, arg, &sl);
+		c->k->hnomut = false;
 		if (sl.unknown) {
 			serr(c, sl.unknown->loc, "wp.static() over '%s': kpyc cannot tell the value Warp gives it here "
 			     "(the local's if Warp holds it as a constant, else the module's '%s')",
@@ -946,13 +949,23 @@ staticcall(Ctx *c, Node *e, const char *name)
 			return x;
 		}
 	} else {
+		c->k->hrolled = false;
 		g = geval(c->k, c->file, arg, true);
+		if (g.kind == G_NONE && strcmp(name, "static") == 0 && c->k->hrolled) {
+			/* Python functions changed module values, and a name the
+			 * module lacks failed it: Warp runs them again, more than once */
+			c->k->hnomut = false;
+			serr(c, arg->loc, "wp.%s() calls Python functions that change module values, in an expression that "
+			     "reads a local of the body: Warp evaluates it more than once, kpyc does not compile it", name);
+			return xnone();
+		}
 		if (g.kind == G_NONE && strcmp(name, "static") == 0) {
 			/* a name the module lacks: Warp retries with the constant locals */
 			sl.mode = SL_CONSTS;
 			g = sgeval(c, arg, &sl);
 		}
 	}
+	c->k->hnomut = false;
 	if (strcmp(name, "static") == 0 &&
 	    (g.kind == G_FUNC || (g.kind == G_WPNAME && builtinop(c->k, g.s) >= 0))) {
 		/* wp.static(my_func)(x): the function */
@@ -962,8 +975,15 @@ staticcall(Ctx *c, Node *e, const char *name)
 		return x;
 	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
-		serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
-		     "(module constants and literals)", name);
+		GVal fn = arg->kind == E_CALL ? geval(c->k, c->file, arg->a, true) : gnone();
+		if (fn.kind == G_HOST || fn.kind == G_FUNC)
+			serr(c, arg->loc, "wp.%s() calls a Python function that kpyc cannot run at compile time (it "
+			     "runs module-level functions, and @wp.funcs without parameters, of positional arguments "
+			     "and the statements NAME = e, NAME op= e, if, return, L.append(e) and D[key] (op)= e over "
+			     "module constants; module lists and dicts change in a kernel's own wp.statics only)", name);
+		else
+			serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
+			     "(module constants and literals)", name);
 		return xnone();
 	}
 	x = xnone();

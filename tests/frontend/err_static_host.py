@@ -1,13 +1,20 @@
 # wp.static() of host values (issue 14): what kpyc evaluates (comparisons,
 # len() of module lists and strings and of a local's type) and what it
-# does not (Python functions of the host, module lists as values).
+# does not (Python functions with loops or *args, module lists as values).
 import warp as wp
 
 SIZES = [1, 2, 3]
 
 
 def host_scale():
-    return 2.0
+    total = 0.0
+    for i in range(3):
+        total += 1.0
+    return total
+
+
+def host_offset(n, *rest):
+    return n + 1.0
 
 
 @wp.kernel
@@ -38,8 +45,13 @@ def list_value(a: wp.array(dtype=float)):
 
 
 @wp.kernel
-def host_call(a: wp.array(dtype=float)):  # kpyc: differs from Warp: host Python is not evaluated
+def host_call(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a loop in host Python is not run
     a[0] = wp.static(host_scale())
+
+
+@wp.kernel
+def host_call_args(a: wp.array(dtype=float)):  # kpyc: *args are not bound
+    a[0] = wp.static(host_offset(1.0))
 
 
 @wp.kernel
@@ -64,3 +76,29 @@ def past_end(a: wp.array(dtype=float)):
 @wp.kernel
 def items(a: wp.array(dtype=float)):
     a[0] = wp.static(HANDLERS["one"]) + float(wp.static(SIZES[-3]))
+
+
+COUNTER = {"n": 0.0}
+
+
+def bump():
+    COUNTER["n"] += 1.0
+    return COUNTER["n"]
+
+
+@wp.func
+def bumped(x: float):
+    # Warp evaluates a @wp.func's wp.static when it builds the module
+    return x * wp.static(bump())
+
+
+@wp.kernel
+def changes(a: wp.array(dtype=float)):
+    c = 2.0
+    # Warp evaluates it with the module's names, then again with c
+    a[0] = wp.static(bump() + c) + bumped(a[1])
+
+
+@wp.kernel
+def changes_ok(a: wp.array(dtype=float)):
+    a[0] = wp.static(bump() * 2.0)
