@@ -974,9 +974,17 @@ staticcall(Ctx *c, Node *e, const char *name)
 		x.g = g;
 		return x;
 	}
+	if (strcmp(name, "static") == 0 && g.kind == G_HOST && g.s && strcmp(g.s, "struct0") == 0) {
+		/* a module's struct instance S(): its fields are zero */
+		Op *op = emitop(c, OP_ZERO, NULL, 0, 0, g.spec.ty, arg->loc, "wp.static");
+		return op ? xval(op->res[0]) : xnone();
+	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
 		GVal fn = arg->kind == E_CALL ? geval(c->k, c->file, arg->a, true) : gnone();
-		if (fn.kind == G_HOST || fn.kind == G_FUNC)
+		if (g.kind == G_HOST && g.s && strcmp(g.s, "struct") == 0)
+			serr(c, arg->loc, "wp.%s() of a struct instance the module also uses elsewhere (it may change "
+			     "it): kpyc reads an instance S() whose name appears only in wp.static(NAME)", name);
+		else if (fn.kind == G_HOST || fn.kind == G_FUNC)
 			serr(c, arg->loc, "wp.%s() calls a Python function that kpyc cannot run at compile time (it "
 			     "runs module-level functions, and @wp.funcs without parameters, of positional arguments "
 			     "and the statements NAME = e, NAME op= e, if, return, L.append(e) and D[key] (op)= e over "

@@ -521,6 +521,22 @@ hostdef(Kpyc *k, FileCtx *f, Node *fnode)
 	return l && l->n == 1 && l->v[0]->kind == S_DEF && !l->v[0]->l3.n ? l->v[0] : NULL;
 }
 
+/* Does struct type t hold an array (a field, or a field's field)? */
+static bool
+structhasarray(Kpyc *k, Type t, int depth)
+{
+	const StructDef *sd = &k->m->structs[t.sid];
+	uint32_t i;
+
+	if (depth > 16)
+		return true;
+	for (i = 0; i < sd->nfields; i++)
+		if (sd->fields[i].ty.k == T_ARRAY ||
+		    (sd->fields[i].ty.k == T_STRUCT && structhasarray(k, sd->fields[i].ty, depth + 1)))
+			return true;
+	return false;
+}
+
 /* Evaluate a call at module level: wp.constant(), type factories, scalar
  * and composite constructors with constant arguments. */
 static GVal
@@ -635,6 +651,15 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gscalar(k, S_I32, litint(l.isint ? l.i : (int64_t)l.f));
 		}
 		return gnone();
+	}
+	if (fn.kind == G_TYPE && !fn.spec.any && !fn.spec.gen && fn.spec.ty.k == T_STRUCT && !e->l1.n && !e->l2.n &&
+	    !structhasarray(k, fn.spec.ty, 0)) {
+		/* S(): an instance whose fields are zero (Python's are, arrays
+		 * None), host data a kernel reads in wp.static() only; defs.c
+		 * keeps it where the module uses it nowhere else (no change) */
+		v = gkind(G_HOST, "struct0");
+		v.spec.ty = fn.spec.ty;
+		return v;
 	}
 	if (fn.kind == G_FUNC && fn.fd && !fn.fd->next && !fn.fd->kernel && fn.fd->def && !fn.fd->nparams &&
 	    !e->l1.n && !e->l2.n)

@@ -102,3 +102,30 @@ def changes(a: wp.array(dtype=float)):
 @wp.kernel
 def changes_ok(a: wp.array(dtype=float)):
     a[0] = wp.static(bump() * 2.0)
+
+
+@wp.struct
+class P:
+    x: float
+    a: wp.array(dtype=float)
+
+
+@wp.struct
+class Q:
+    x: float
+
+
+CHANGED = Q()
+CHANGED.x = 2.0
+WITH_ARRAY = P()
+ZERO = Q()
+
+
+@wp.kernel
+def struct_changed(a: wp.array(dtype=float)):  # kpyc: differs from Warp: the module changes CHANGED
+    a[0] = wp.static(CHANGED).x + wp.static(ZERO).x
+
+
+@wp.kernel
+def struct_array(a: wp.array(dtype=float)):  # kpyc: a struct with an array field
+    a[0] = wp.static(WITH_ARRAY).x
