@@ -1043,6 +1043,36 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 				l.i += b.n;
 			return l.i >= 0 && l.i < b.n ? b.elts[l.i] : gnone();
 		}
+		if (b.kind == G_PYNAME && strcmp(b.s, "typing.Literal") == 0 && e->l1.n == 1 && !e->tcomma &&
+		    e->l1.v[0]->kind != E_SLICE)
+			return geval1(k, f, e->l1.v[0], quiet); /* Literal[3] in Vector[float, Literal[3]] */
+		if (b.kind == G_WPNAME && strncmp(b.s, "_src.types.", 11) == 0) {
+			/* warp._src.types' hint classes (top.c dofrom): Vector[dtype,
+			 * length], Matrix[dtype, rows, cols], Quaternion[dtype],
+			 * Transformation[dtype] (Warp's __class_getitem__ makes the
+			 * vector(), matrix()... type) */
+			const char *h = b.s + 11;
+			int want = h[0] == 'V' ? 2 : h[0] == 'M' ? 3 : 1, dims[2] = {0, 0};
+			GVal d;
+			if ((int)e->l1.n != want || (want == 1 && e->tcomma))
+				return gnone();
+			d = geval1(k, f, e->l1.v[0], quiet);
+			if (!gvaltype(&d, &ts) || specgeneric(&ts) || ts.ty.k != T_SCALAR)
+				return gnone();
+			for (i = 1; i < e->l1.n; i++) {
+				GVal n = geval1(k, f, e->l1.v[i], quiet);
+				Lit l;
+				if (!numval(&n, &l) || !l.isint || n.spec.ty.s == S_BOOL || l.i < 1 || l.i > MAXVEC)
+					return gnone();
+				dims[i - 1] = (int)l.i;
+			}
+			if (want == 1 && !scalarisfloat(ts.ty.s))
+				return gnone();
+			v.kind = G_TYPE;
+			v.spec.ty = want == 2 ? tvec(dims[0], ts.ty.s) : want == 3 ? tmat(dims[0], dims[1], ts.ty.s) :
+			            h[0] == 'Q' ? tquat(ts.ty.s) : txform(ts.ty.s);
+			return v;
+		}
 		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
 			GVal d = geval1(k, f, e->l1.v[0], quiet);
 			int nd = b.s[5] >= '1' && b.s[5] <= '4' ? b.s[5] - '0' : 1;
