@@ -432,6 +432,7 @@ typedef struct Kpyc {
 	 * hrolled: set when geval undid changes */
 	struct HFrame *hframe;
 	int hdepth;
+	uint32_t hsteps;        /* statements the outermost call ran */
 	struct HUndo *hundo;
 	uint32_t nhundo, caphundo;
 	bool hnomut, hrolled;

@@ -250,7 +250,7 @@ typedef struct HUndo {
 } HUndo;
 
 
-enum { HOST_MAXDEPTH = 32 };
+enum { HOST_MAXDEPTH = 32, HOST_MAXSTEPS = 10000 };
 
 static GVal *
 hlocal(HFrame *fr, const char *name)
@@ -364,6 +364,8 @@ hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
 		Global *g;
 		bool t;
 		int r;
+		if (++k->hsteps > HOST_MAXSTEPS)
+			return -1; /* a call tree too large to run (f(n - 1) + f(n - 1)) */
 		switch (s->kind) {
 		case S_PASS:
 			break;
@@ -454,6 +456,27 @@ hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
 	return 0;
 }
 
+/* Bind every name the statements assign to nothing yet: Python's locals
+ * (reading one before its assignment is UnboundLocalError, not the
+ * module's value). */
+static void
+hlocals(Kpyc *k, HFrame *fr, NodeList *body)
+{
+	uint32_t i;
+
+	for (i = 0; i < body->n; i++) {
+		Node *s = body->v[i];
+		if (s->kind == S_ASSIGN && s->l1.n == 1 && s->l1.v[0]->kind == E_NAME && !hlocal(fr, s->l1.v[0]->s))
+			hbind(k, fr, s->l1.v[0]->s, gnone());
+		else if (s->kind == S_AUGASSIGN && s->a->kind == E_NAME && !hlocal(fr, s->a->s))
+			hbind(k, fr, s->a->s, gnone());
+		else if (s->kind == S_IF) {
+			hlocals(k, fr, &s->l1);
+			hlocals(k, fr, &s->l2);
+		}
+	}
+}
+
 /* Call def (an S_DEF of file df) with the arguments of call e (evaluated
  * in file f). */
 static GVal
@@ -491,6 +514,9 @@ hostcall(Kpyc *k, FileCtx *f, FileCtx *df, Node *def, Node *e)
 		hbind(k, &fr, pm->s, v);
 	}
 	/* the function's own scope: its locals, then its module */
+	hlocals(k, &fr, &def->l1);
+	if (!saved)
+		k->hsteps = 0;
 	k->hframe = &fr;
 	k->slocal = NULL;
 	k->stype = NULL;
@@ -514,9 +540,15 @@ hostdef(Kpyc *k, FileCtx *f, Node *fnode)
 	uint32_t i;
 	NodeList *l;
 
+	const Global *g;
+	Loc at;
+
 	if (fnode->kind != E_NAME || (k->hframe && hlocal(k->hframe, fnode->s)) ||
-	    (i = nmget(&f->hdmap, fnode->s)) == UINT32_MAX)
+	    (i = nmget(&f->hdmap, fnode->s)) == UINT32_MAX || !(g = gfind(f, fnode->s)))
 		return NULL;
+	at = f->toks.v[f->hdefs[i].from + 1].loc;
+	if (g->loc.line != at.line || g->loc.col != at.col)
+		return NULL; /* the name is bound again after the def */
 	l = parse(k, f, f->hdefs[i].from, f->hdefs[i].to, true);
 	return l && l->n == 1 && l->v[0]->kind == S_DEF && !l->v[0]->l3.n ? l->v[0] : NULL;
 }

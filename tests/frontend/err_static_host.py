@@ -129,3 +129,25 @@ def struct_changed(a: wp.array(dtype=float)):  # kpyc: differs from Warp: the mo
 @wp.kernel
 def struct_array(a: wp.array(dtype=float)):  # kpyc: a struct with an array field
     a[0] = wp.static(WITH_ARRAY).x
+
+
+LIMIT2 = 4.0
+
+
+def unbound():
+    y = LIMIT2  # Python: UnboundLocalError (LIMIT2 is local here)
+    LIMIT2 = 3.0
+    return y
+
+
+def explode(n):
+    if n > 0:
+        return explode(n - 1) + explode(n - 1)
+    return 1
+
+
+@wp.kernel
+def host_limits(a: wp.array(dtype=float)):
+    a[0] = wp.static(unbound())
+    a[1] = float(wp.static(explode(30)))  # kpyc: differs from Warp: 2**30 calls are too many
+    a[2] = float(wp.static(explode(3)))
