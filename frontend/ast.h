@@ -428,14 +428,15 @@ typedef struct Kpyc {
 	uint32_t ncconsts, capcconsts;
 	/* a host function geval is running (consteval.c hostcall): its
 	 * locals; module values it changed, restored if geval fails;
-	 * hnomut: it may not change them (a @wp.func's wp.static);
+	 * hmut: it may change them (a kernel's own wp.static, not a
+	 * @wp.func's, nor module-level code kpyc may evaluate twice);
 	 * hrolled: set when geval undid changes */
 	struct HFrame *hframe;
 	int hdepth;
 	uint32_t hsteps;        /* statements the outermost call ran */
 	struct HUndo *hundo;
 	uint32_t nhundo, caphundo;
-	bool hnomut, hrolled;
+	bool hmut, hrolled;
 } Kpyc;
 
 /* diag.c */

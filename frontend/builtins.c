@@ -924,13 +924,14 @@ staticcall(Ctx *c, Node *e, const char *name)
 		if (b && !b->poison && b->fn && b->fn->kind == G_VTUPLE)
 			return expr(c, arg);
 	}
-	/* a @wp.func's wp.static: Warp evaluates it later; a generic kernel's: per instance */
-	c->k->hnomut = !c->fd->kernel || c->fd->generic;
+	/* module values change in a kernel's own wp.static (a @wp.func's:
+	 * Warp evaluates it later; a generic kernel's: per instance) */
+	c->k->hmut = c->fd->kernel && !c->fd->generic;
 	if (strcmp(name, "static") == 0 && namesindex(c, arg)) {
 		/* deferred by Warp to code generation: constant locals first */
 		sl.mode = SL_CONSTS | SL_DEFERRED;
 		g = sgeval(c, arg, &sl);
-		c->k->hnomut = false;
+		c->k->hmut = false;
 		if (sl.unknown) {
 			serr(c, sl.unknown->loc, "wp.static() over '%s': kpyc cannot tell the value Warp gives it here "
 			     "(the local's if Warp holds it as a constant, else the module's '%s')",
@@ -954,7 +955,7 @@ staticcall(Ctx *c, Node *e, const char *name)
 		if (g.kind == G_NONE && strcmp(name, "static") == 0 && c->k->hrolled) {
 			/* Python functions changed module values, and a name the
 			 * module lacks failed it: Warp runs them again, more than once */
-			c->k->hnomut = false;
+			c->k->hmut = false;
 			serr(c, arg->loc, "wp.%s() calls Python functions that change module values, in an expression that "
 			     "reads a local of the body: Warp evaluates it more than once, kpyc does not compile it", name);
 			return xnone();
@@ -965,7 +966,7 @@ staticcall(Ctx *c, Node *e, const char *name)
 			g = sgeval(c, arg, &sl);
 		}
 	}
-	c->k->hnomut = false;
+	c->k->hmut = false;
 	if (strcmp(name, "static") == 0 &&
 	    (g.kind == G_FUNC || (g.kind == G_WPNAME && builtinop(c->k, g.s) >= 0))) {
 		/* wp.static(my_func)(x): the function */

@@ -233,8 +233,8 @@ kwarg(Node *call, const char *name)
  * function changes, as Python would: L.append(e) of a module list,
  * D[key] = e and D[key] op= e of a module dict.  Anything else fails
  * (G_NONE: the caller reports it).  The changes are undone when the
- * whole geval fails.  Module values change only in a kernel's own body
- * (k->hnomut): Warp evaluates those wp.statics when it declares the
+ * whole geval fails.  Module values change only in a kernel's own
+ * wp.statics (k->hmut): Warp evaluates those when it declares the
  * kernel, in source order as kpyc does, and a @wp.func's later, when it
  * builds the module, where kpyc compiles the function at its first call. */
 
@@ -297,8 +297,8 @@ hmodvar(Kpyc *k, FileCtx *f, Node *n, const char *kind)
 	Global *g;
 	HUndo u;
 
-	if (k->hnomut || n->kind != E_NAME || hlocal(k->hframe, n->s) || !(g = (Global *)gfind(f, n->s)) || g->v.kind != G_HOST ||
-	    !g->v.elts || !g->v.s || strcmp(g->v.s, kind) != 0)
+	if (!k->hmut || n->kind != E_NAME || hlocal(k->hframe, n->s) || !(g = (Global *)gfind(f, n->s)) ||
+	    g->v.kind != G_HOST || !g->v.elts || !g->v.s || strcmp(g->v.s, kind) != 0)
 		return NULL;
 	u.g = g;
 	u.old = g->v;

@@ -151,3 +151,19 @@ def host_limits(a: wp.array(dtype=float)):
     a[0] = wp.static(unbound())
     a[1] = float(wp.static(explode(30)))  # kpyc: differs from Warp: 2**30 calls are too many
     a[2] = float(wp.static(explode(3)))
+
+
+SEEN = []
+
+
+def see(tag):
+    SEEN.append(tag)
+    return len(SEEN)
+
+
+FIRST = see("module")
+
+
+@wp.kernel
+def module_change(a: wp.array(dtype=float)):  # kpyc: differs from Warp: module-level code changing SEEN
+    a[0] = float(wp.static(FIRST)) + float(wp.static(see("kernel")))
