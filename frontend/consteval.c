@@ -502,10 +502,16 @@ hostcall(Kpyc *k, FileCtx *f, FileCtx *df, Node *def, Node *e)
 				return gnone();
 			v = geval1(k, f, e->l1.v[i], true); /* in the caller's scope */
 		} else if (pm->b) {
-			HFrame *in = k->hframe;
+			/* a default: in the function's module */
 			k->hframe = NULL;
+			k->slocal = NULL;
+			k->stype = NULL;
+			k->closure = NULL;
 			v = geval1(k, df, pm->b, true);
-			k->hframe = in;
+			k->hframe = saved;
+			k->slocal = sl;
+			k->stype = st;
+			k->closure = cl;
 		} else {
 			return gnone();
 		}
@@ -694,7 +700,7 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		return v;
 	}
 	if (fn.kind == G_FUNC && fn.fd && !fn.fd->next && !fn.fd->kernel && fn.fd->def && !fn.fd->nparams &&
-	    !e->l1.n && !e->l2.n)
+	    !fn.fd->closure && !e->l1.n && !e->l2.n)
 		/* a @wp.func of no parameters, called in Python: its Python body */
 		return hostcall(k, f, fn.fd->file, fn.fd->def, e);
 	if (fn.kind == G_HOST) {

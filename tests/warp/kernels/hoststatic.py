@@ -8,11 +8,12 @@ in a loop)."""
 import warp as wp
 
 OFFSET = 3
+K2 = 2
 EVENTS = []
 COUNTER = {"n": 0.0}
 
 
-def scaled(x, k=2):
+def scaled(x, k=K2):
     y = x * k
     if y in {2, 4, 8}:
         y += 100
@@ -61,6 +62,10 @@ def host_calls(x: wp.array(dtype=float), out: wp.array(dtype=float), n: wp.array
     if wp.static(five() in (1, 5) and "b" in {"a": 1, "b": 2} and 7 not in [1, 2]):
         n[i] += 1000
     n[i] += wp.static(record("a") + record("b") * 10)
+    K2 = 7
+    # c is the kernel's: Warp evaluates it again with its constants, but
+    # the default k=K2 is the module's
+    n[i] += wp.static(scaled(1) + c + K2) * 10000
 
 
 @wp.kernel
