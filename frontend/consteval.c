@@ -249,7 +249,6 @@ typedef struct HUndo {
 	GVal old;
 } HUndo;
 
-
 enum { HOST_MAXDEPTH = 32, HOST_MAXSTEPS = 10000 };
 
 static GVal *
