@@ -870,7 +870,8 @@ staticarith(Ctx *c, Node *e)
 		if (!bd || !bd->hasrange || !lp || !lp->unrolled || bd->poison)
 			break;
 		l = geval(c->k, c->file, e->a, true);
-		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n)
+		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n ||
+		    (l.s && strcmp(l.s, "struct0") == 0))
 			break;
 		for (k = 0; k < l.n; k++)
 			if (l.elts[k].kind != G_CONST || l.elts[k].spec.ty.k != T_SCALAR || !l.elts[k].lit.ok ||
@@ -900,6 +901,33 @@ staticarith(Ctx *c, Node *e)
 	     "integers, comparisons and float()/int() of those (Warp evaluates the expression in each unrolled "
 	     "copy)");
 	return xnone();
+}
+
+/* The value of struct instance g (consteval.c: G_HOST "struct0"): zero,
+ * then its fields set. */
+static Val
+structval(Ctx *c, const GVal *g, Loc loc)
+{
+	Op *op = emitop(c, OP_ZERO, NULL, 0, 0, g->spec.ty, loc, "wp.static");
+	Val v, a[2];
+	int i;
+
+	if (!op)
+		return 0;
+	v = op->res[0];
+	for (i = 0; g->elts && i < g->n; i++) {
+		const GVal *fv = &g->elts[i];
+		if (fv->kind == G_NONE)
+			continue;
+		a[1] = fv->kind == G_CONST ? cconst(c->m, c->f, fv->spec.ty, fv->c) : structval(c, fv, loc);
+		if (!a[1])
+			return 0;
+		a[0] = v;
+		if (!(op = emitop(c, OP_SETFIELD, a, 2, i, tvoid(), loc, "wp.static")))
+			return 0;
+		v = op->res[0];
+	}
+	return v;
 }
 
 static X
@@ -976,9 +1004,10 @@ staticcall(Ctx *c, Node *e, const char *name)
 		return x;
 	}
 	if (strcmp(name, "static") == 0 && g.kind == G_HOST && g.s && strcmp(g.s, "struct0") == 0) {
-		/* a module's struct instance S(): its fields are zero */
-		Op *op = emitop(c, OP_ZERO, NULL, 0, 0, g.spec.ty, arg->loc, "wp.static");
-		return op ? xval(op->res[0]) : xnone();
+		/* a struct instance: S() of the module (fields zero), or one a
+		 * Python function made */
+		Val v = structval(c, &g, arg->loc);
+		return v ? xval(v) : xnone();
 	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
 		GVal fn = arg->kind == E_CALL ? geval(c->k, c->file, arg->a, true) : gnone();
@@ -987,9 +1016,10 @@ staticcall(Ctx *c, Node *e, const char *name)
 			     "it): kpyc reads an instance S() whose name appears only in wp.static(NAME)", name);
 		else if (fn.kind == G_HOST || fn.kind == G_FUNC)
 			serr(c, arg->loc, "wp.%s() calls a Python function that kpyc cannot run at compile time (it "
-			     "runs module-level functions, and @wp.funcs without parameters, of positional arguments "
-			     "and the statements NAME = e, NAME op= e, if, return, L.append(e) and D[key] (op)= e over "
-			     "module constants; module lists and dicts change in a kernel's own wp.statics only)", name);
+			     "runs module-level functions of positional arguments, and @wp.funcs of constants of their "
+			     "parameters' types, with the statements NAME = e, NAME op= e, s.field = e, if, return, "
+			     "L.append(e) and D[key] (op)= e over module constants; module lists and dicts change in a "
+			     "kernel's own wp.statics only)", name);
 		else
 			serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
 			     "(module constants and literals)", name);

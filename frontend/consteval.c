@@ -229,7 +229,9 @@ kwarg(Node *call, const char *name)
  * @wp.func (Warp's Function.__call__ runs its Python body): Python runs
  * it when Warp generates code, so kpyc does too, for a small subset:
  * positional arguments and defaults; statements NAME = e, NAME op= e,
- * return e, pass, if/elif/else, a docstring; and the module values such a
+ * s.field = e of a local struct instance (S() is one: G_HOST "struct0",
+ * never shared: t = s, passing or storing one fails), return e, pass,
+ * if/elif/else, a docstring; and the module values such a
  * function changes, as Python would: L.append(e) of a module list,
  * D[key] = e and D[key] op= e of a module dict.  Anything else fails
  * (G_NONE: the caller reports it).  The changes are undone when the
@@ -351,6 +353,47 @@ dictslot(const GVal *d, const GVal *key)
 	return r;
 }
 
+/* A struct instance (G_HOST "struct0", spec.ty the struct; elts NULL:
+ * every field zero, else one value per field, G_NONE for zero)? */
+static bool
+isstructv(const GVal *v)
+{
+	return v->kind == G_HOST && v->s && strcmp(v->s, "struct0") == 0;
+}
+
+/* Python's s.name = v on struct instance *sv, as Warp's struct stores
+ * it: a value of the field's type, a number for a scalar field. */
+static bool
+setfield(Kpyc *k, GVal *sv, const char *name, GVal v)
+{
+	const StructDef *sd;
+	GVal *elts;
+	Type ft;
+	Lit l;
+	int fi;
+
+	if (!isstructv(sv) || (fi = fieldindex(k->m, sv->spec.ty.sid, kirident(k->a, name))) < 0)
+		return false;
+	sd = &k->m->structs[sv->spec.ty.sid];
+	ft = sd->fields[fi].ty;
+	if (ft.k == T_SCALAR && numval(&v, &l)) {
+		if (!l.isint && scalarisint(ft.s))
+			return false;
+		v = gscalar(k, ft.s, l);
+	} else if (!(v.kind == G_CONST && typeeq(v.spec.ty, ft)) && !(isstructv(&v) && typeeq(v.spec.ty, ft))) {
+		return false;
+	}
+	elts = aalloc(k->a, (sd->nfields + 1) * sizeof *elts);
+	if (sv->elts)
+		memcpy(elts, sv->elts, sd->nfields * sizeof *elts);
+	else
+		memset(elts, 0, (sd->nfields + 1) * sizeof *elts);
+	elts[fi] = v;
+	sv->elts = elts;
+	sv->n = (int)sd->nfields;
+	return true;
+}
+
 /* Run statements; 1: returned (*ret), 0: fell through, -1: unsupported. */
 static int
 hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
@@ -376,7 +419,16 @@ hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
 			if (v.kind == G_NONE || s->l1.n != 1)
 				return -1;
 			if (s->l1.v[0]->kind == E_NAME) {
+				if (isstructv(&v) && s->a->kind != E_CALL)
+					return -1; /* t = s: Python shares the instance */
 				hbind(k, k->hframe, s->l1.v[0]->s, v);
+				break;
+			}
+			if (s->l1.v[0]->kind == E_ATTR) {
+				/* s.f = e of a local struct instance */
+				if (!(p = s->l1.v[0]->a->kind == E_NAME ? hlocal(k->hframe, s->l1.v[0]->a->s) : NULL) ||
+				    !setfield(k, p, s->l1.v[0]->s, v))
+					return -1;
 				break;
 			}
 			/* D[key] = v: */
@@ -397,7 +449,7 @@ hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
 			if (t0->kind == E_SUBSCRIPT && t0->l1.n == 1 && !t0->tcomma && t0->l1.v[0]->kind != E_SLICE) {
 				GVal key = geval1(k, f, t0->l1.v[0], true), *elts;
 				int slot;
-				if (key.kind != G_STR && key.kind != G_CONST)
+				if ((key.kind != G_STR && key.kind != G_CONST) || isstructv(&v))
 					return -1;
 				if (!(g = hmodvar(k, f, t0->a, "dict")))
 					return -1;
@@ -425,7 +477,7 @@ hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
 				/* L.append(v) of a module list */
 				GVal *elts;
 				v = geval1(k, f, e->l1.v[0], true);
-				if (v.kind == G_NONE || !(g = hmodvar(k, f, e->a->a, "list")))
+				if (v.kind == G_NONE || isstructv(&v) || !(g = hmodvar(k, f, e->a->a, "list")))
 					return -1;
 				elts = aalloc(k->a, (size_t)(g->v.n + 2) * sizeof *elts);
 				if (g->v.n)
@@ -500,6 +552,8 @@ hostcall(Kpyc *k, FileCtx *f, FileCtx *df, Node *def, Node *e)
 			if (e->l1.v[i]->kind == E_STARRED)
 				return gnone();
 			v = geval1(k, f, e->l1.v[i], true); /* in the caller's scope */
+			if (isstructv(&v))
+				return gnone(); /* Python shares the instance */
 		} else if (pm->b) {
 			/* a default: in the function's module */
 			k->hframe = NULL;
@@ -659,7 +713,7 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			a = k->stype(k, e->l1.v[0], &found);
 		if (!found)
 			a = geval1(k, f, e->l1.v[0], true);
-		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts))
+		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts && !isstructv(&a)))
 			return gscalar(k, S_I32, litint(a.n));
 		if (a.kind == G_STR)
 			return gscalar(k, S_I32, litint((int64_t)strlen(a.s)));
@@ -698,10 +752,19 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		v.spec.ty = fn.spec.ty;
 		return v;
 	}
-	if (fn.kind == G_FUNC && fn.fd && !fn.fd->next && !fn.fd->kernel && fn.fd->def && !fn.fd->nparams &&
-	    !fn.fd->closure && !e->l1.n && !e->l2.n)
-		/* a @wp.func of no parameters, called in Python: its Python body */
+	if (fn.kind == G_FUNC && fn.fd && !fn.fd->next && !fn.fd->kernel && fn.fd->def && !fn.fd->generic &&
+	    !fn.fd->closure && (int)e->l1.n == fn.fd->nparams && !e->l2.n) {
+		/* a @wp.func called in Python: its one overload takes constants
+		 * of its parameters' types (Warp's get_arg_type: a Python float
+		 * or int is float32, int32), then runs its Python body */
+		for (i = 0; i < e->l1.n; i++) {
+			GVal a = geval1(k, f, e->l1.v[i], true);
+			if (a.kind != G_CONST || !typeeq(a.spec.ty, fn.fd->params[i].spec.ty) ||
+			    specgeneric(&fn.fd->params[i].spec))
+				return gnone();
+		}
 		return hostcall(k, f, fn.fd->file, fn.fd->def, e);
+	}
 	if (fn.kind == G_HOST) {
 		Node *def = hostdef(k, f, e->a);
 		return def ? hostcall(k, f, f, def, e) : gnone();
@@ -862,7 +925,9 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 				return v;
 		}
 		if ((g = gfind(f, e->s)))
-			return g->v;
+			/* a module's struct instance in a Python function: shared, it
+			 * could change; kpyc reads it in wp.static(NAME) only */
+			return k->hframe && isstructv(&g->v) ? gnone() : g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
 		    strcmp(e->s, "range") == 0 || strcmp(e->s, "len") == 0 || strcmp(e->s, "abs") == 0 ||
 		    strcmp(e->s, "min") == 0 || strcmp(e->s, "max") == 0 || strcmp(e->s, "round") == 0 ||
@@ -938,8 +1003,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			Lit x, y;
 			int op = e->cmpops[i], r;
 			b = geval1(k, f, e->l1.v[i], quiet);
-			if ((op == C_IN || op == C_NOTIN) &&
-			    (b.kind == G_TUPLE || (b.kind == G_HOST && b.elts)) && (a.kind == G_STR || a.kind == G_CONST)) {
+			if ((op == C_IN || op == C_NOTIN) && (b.kind == G_TUPLE || (b.kind == G_HOST && b.elts && !isstructv(&b))) &&
+			    (a.kind == G_STR || a.kind == G_CONST)) {
 				/* x in (1, 2), x in {2, 3}, key in D: of numbers and strings */
 				bool dict = b.kind == G_HOST && b.s && strcmp(b.s, "dict") == 0;
 				int j, q = 0;
@@ -1060,7 +1125,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		}
 		b = geval1(k, f, e->a, quiet);
-		if (b.kind == G_HOST && b.elts && e->l1.n == 1 && !e->tcomma && e->l1.v[0]->kind != E_SLICE) {
+		if (b.kind == G_HOST && b.elts && !isstructv(&b) && e->l1.n == 1 && !e->tcomma &&
+		    e->l1.v[0]->kind != E_SLICE) {
 			/* D["key"] of a module dict, L[i] of a module list or tuple */
 			GVal key = geval1(k, f, e->l1.v[0], quiet);
 			Lit l;

@@ -167,3 +167,21 @@ FIRST = see("module")
 @wp.kernel
 def module_change(a: wp.array(dtype=float)):  # kpyc: differs from Warp: module-level code changing SEEN
     a[0] = float(wp.static(FIRST)) + float(wp.static(see("kernel")))
+
+
+def shared():
+    s = Q()
+    t = s  # Python shares the instance: kpyc does not follow it
+    t.x = 1.0
+    return s
+
+
+@wp.func
+def typed(x: float):
+    return x * 2.0
+
+
+@wp.kernel
+def struct_shared(a: wp.array(dtype=float)):
+    a[0] = wp.static(shared()).x + wp.static(typed(2.0))
+    a[1] = wp.static(typed(2))  # Warp: a Python int matches no overload of typed(x: float)
