@@ -98,7 +98,7 @@ enum NodeKind {
 	E_STARRED,   /* *a */
 	E_UNSUP,     /* an expression kpyc (and Warp) do not compile; s names it
 	              * ("ast.Dict": l1 holds the items as E_KEYWORD, b the key,
-	              * a the value; b NULL for **a) */
+	              * a the value; b NULL for **a; "ast.Set": l1 the elements) */
 	/* statements */
 	S_EXPR,      /* a */
 	S_ASSIGN,    /* l1 targets (more than one: x = y = v), a value */
@@ -426,6 +426,17 @@ typedef struct Kpyc {
 	                         * read from the module (FuncDecl.closure) */
 	struct ClosureConst *cconsts; /* closure names bound once, to a constant expression */
 	uint32_t ncconsts, capcconsts;
+	/* a host function geval is running (consteval.c hostcall): its
+	 * locals; module values it changed, restored if geval fails;
+	 * hmut: it may change them (a kernel's own wp.static, not a
+	 * @wp.func's, nor module-level code kpyc may evaluate twice);
+	 * hrolled: set when geval undid changes */
+	struct HFrame *hframe;
+	int hdepth;
+	uint32_t hsteps;        /* statements the outermost call ran */
+	struct HUndo *hundo;
+	uint32_t nhundo, caphundo;
+	bool hmut, hrolled;
 } Kpyc;
 
 /* diag.c */

@@ -870,7 +870,8 @@ staticarith(Ctx *c, Node *e)
 		if (!bd || !bd->hasrange || !lp || !lp->unrolled || bd->poison)
 			break;
 		l = geval(c->k, c->file, e->a, true);
-		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n)
+		if (!((l.kind == G_TUPLE || l.kind == G_HOST) && l.elts && l.n > 0) || bd->lo < 0 || bd->hi >= l.n ||
+		    (l.s && strcmp(l.s, "struct0") == 0))
 			break;
 		for (k = 0; k < l.n; k++)
 			if (l.elts[k].kind != G_CONST || l.elts[k].spec.ty.k != T_SCALAR || !l.elts[k].lit.ok ||
@@ -902,6 +903,33 @@ staticarith(Ctx *c, Node *e)
 	return xnone();
 }
 
+/* The value of struct instance g (consteval.c: G_HOST "struct0"): zero,
+ * then its fields set. */
+static Val
+structval(Ctx *c, const GVal *g, Loc loc)
+{
+	Op *op = emitop(c, OP_ZERO, NULL, 0, 0, g->spec.ty, loc, "wp.static");
+	Val v, a[2];
+	int i;
+
+	if (!op)
+		return 0;
+	v = op->res[0];
+	for (i = 0; g->elts && i < g->n; i++) {
+		const GVal *fv = &g->elts[i];
+		if (fv->kind == G_NONE)
+			continue;
+		a[1] = fv->kind == G_CONST ? cconst(c->m, c->f, fv->spec.ty, fv->c) : structval(c, fv, loc);
+		if (!a[1])
+			return 0;
+		a[0] = v;
+		if (!(op = emitop(c, OP_SETFIELD, a, 2, i, tvoid(), loc, "wp.static")))
+			return 0;
+		v = op->res[0];
+	}
+	return v;
+}
+
 static X
 staticcall(Ctx *c, Node *e, const char *name)
 {
@@ -924,10 +952,14 @@ staticcall(Ctx *c, Node *e, const char *name)
 		if (b && !b->poison && b->fn && b->fn->kind == G_VTUPLE)
 			return expr(c, arg);
 	}
+	/* module values change in a kernel's own wp.static (a @wp.func's:
+	 * Warp evaluates it later; a generic kernel's: per instance) */
+	c->k->hmut = c->fd->kernel && !c->fd->generic;
 	if (strcmp(name, "static") == 0 && namesindex(c, arg)) {
 		/* deferred by Warp to code generation: constant locals first */
 		sl.mode = SL_CONSTS | SL_DEFERRED;
 		g = sgeval(c, arg, &sl);
+		c->k->hmut = false;
 		if (sl.unknown) {
 			serr(c, sl.unknown->loc, "wp.static() over '%s': kpyc cannot tell the value Warp gives it here "
 			     "(the local's if Warp holds it as a constant, else the module's '%s')",
@@ -946,13 +978,23 @@ staticcall(Ctx *c, Node *e, const char *name)
 			return x;
 		}
 	} else {
+		c->k->hrolled = false;
 		g = geval(c->k, c->file, arg, true);
+		if (g.kind == G_NONE && strcmp(name, "static") == 0 && c->k->hrolled) {
+			/* Python functions changed module values, and a name the
+			 * module lacks failed it: Warp runs them again, more than once */
+			c->k->hmut = false;
+			serr(c, arg->loc, "wp.%s() calls Python functions that change module values, in an expression that "
+			     "reads a local of the body: Warp evaluates it more than once, kpyc does not compile it", name);
+			return xnone();
+		}
 		if (g.kind == G_NONE && strcmp(name, "static") == 0) {
 			/* a name the module lacks: Warp retries with the constant locals */
 			sl.mode = SL_CONSTS;
 			g = sgeval(c, arg, &sl);
 		}
 	}
+	c->k->hmut = false;
 	if (strcmp(name, "static") == 0 &&
 	    (g.kind == G_FUNC || (g.kind == G_WPNAME && builtinop(c->k, g.s) >= 0))) {
 		/* wp.static(my_func)(x): the function */
@@ -961,9 +1003,26 @@ staticcall(Ctx *c, Node *e, const char *name)
 		x.g = g;
 		return x;
 	}
+	if (strcmp(name, "static") == 0 && g.kind == G_HOST && g.s && strcmp(g.s, "struct0") == 0) {
+		/* a struct instance: S() of the module (fields zero), or one a
+		 * Python function made */
+		Val v = structval(c, &g, arg->loc);
+		return v ? xval(v) : xnone();
+	}
 	if (g.kind != G_CONST && g.kind != G_TYPE && g.kind != G_STR) {
-		serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
-		     "(module constants and literals)", name);
+		GVal fn = arg->kind == E_CALL ? geval(c->k, c->file, arg->a, true) : gnone();
+		if (g.kind == G_HOST && g.s && strcmp(g.s, "struct") == 0)
+			serr(c, arg->loc, "wp.%s() of a struct instance the module also uses elsewhere (it may change "
+			     "it): kpyc reads an instance S() whose name appears only in wp.static(NAME)", name);
+		else if (fn.kind == G_HOST || fn.kind == G_FUNC)
+			serr(c, arg->loc, "wp.%s() calls a Python function that kpyc cannot run at compile time (it "
+			     "runs module-level functions of positional arguments, and @wp.funcs of constants of their "
+			     "parameters' types, with the statements NAME = e, NAME op= e, s.field = e, if, return, "
+			     "L.append(e) and D[key] (op)= e over module constants; module lists and dicts change in a "
+			     "kernel's own wp.statics only)", name);
+		else
+			serr(c, arg->loc, "wp.%s() needs an expression kpyc can evaluate at compile time "
+			     "(module constants and literals)", name);
 		return xnone();
 	}
 	x = xnone();

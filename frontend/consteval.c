@@ -223,6 +223,411 @@ kwarg(Node *call, const char *name)
 	return NULL;
 }
 
+/* ---- host functions called at compile time ------------------------- */
+
+/* wp.static(f(...)) where f is a module-level Python function, or a
+ * @wp.func (Warp's Function.__call__ runs its Python body): Python runs
+ * it when Warp generates code, so kpyc does too, for a small subset:
+ * positional arguments and defaults; statements NAME = e, NAME op= e,
+ * s.field = e of a local struct instance (S() is one: G_HOST "struct0",
+ * never shared: t = s, passing or storing one fails), return e, pass,
+ * if/elif/else, a docstring; and the module values such a
+ * function changes, as Python would: L.append(e) of a module list,
+ * D[key] = e and D[key] op= e of a module dict.  Anything else fails
+ * (G_NONE: the caller reports it).  The changes are undone when the
+ * whole geval fails.  Module values change only in a kernel's own
+ * wp.statics (k->hmut): Warp evaluates those when it declares the
+ * kernel, in source order as kpyc does, and a @wp.func's later, when it
+ * builds the module, where kpyc compiles the function at its first call. */
+
+typedef struct HFrame {
+	const char **names;
+	GVal *vals;
+	uint32_t n, cap;
+} HFrame;
+
+typedef struct HUndo {
+	Global *g;
+	GVal old;
+} HUndo;
+
+enum { HOST_MAXDEPTH = 32, HOST_MAXSTEPS = 10000 };
+
+static GVal *
+hlocal(HFrame *fr, const char *name)
+{
+	uint32_t i;
+
+	for (i = fr->n; i-- > 0;)
+		if (strcmp(fr->names[i], name) == 0)
+			return &fr->vals[i];
+	return NULL;
+}
+
+static void
+hbind(Kpyc *k, HFrame *fr, const char *name, GVal v)
+{
+	GVal *p = hlocal(fr, name);
+
+	if (p) {
+		*p = v;
+		return;
+	}
+	if (fr->n == fr->cap) {
+		uint32_t cap = fr->cap ? 2 * fr->cap : 8;
+		const char **nn = aalloc(k->a, cap * sizeof *nn);
+		GVal *nv = aalloc(k->a, cap * sizeof *nv);
+		if (fr->n) {
+			memcpy(nn, fr->names, fr->n * sizeof *nn);
+			memcpy(nv, fr->vals, fr->n * sizeof *nv);
+		}
+		fr->names = nn;
+		fr->vals = nv;
+		fr->cap = cap;
+	}
+	fr->names[fr->n] = name;
+	fr->vals[fr->n++] = v;
+}
+
+/* A module list or dict (kind "list", "dict") the running host function
+ * changes (not one of its locals), to change in place: its Global, the
+ * undo log updated. */
+static Global *
+hmodvar(Kpyc *k, FileCtx *f, Node *n, const char *kind)
+{
+	Global *g;
+	HUndo u;
+
+	if (!k->hmut || n->kind != E_NAME || hlocal(k->hframe, n->s) || !(g = (Global *)gfind(f, n->s)) ||
+	    g->v.kind != G_HOST || !g->v.elts || !g->v.s || strcmp(g->v.s, kind) != 0)
+		return NULL;
+	u.g = g;
+	u.old = g->v;
+	APUSH(k->a, k->hundo, k->nhundo, k->caphundo, u);
+	return g;
+}
+
+static bool
+gtruth(const GVal *v, bool *t)
+{
+	Lit l;
+
+	if (v->kind == G_STR)
+		*t = v->s[0] != 0;
+	else if (numval(v, &l))
+		*t = l.isint ? l.i != 0 : l.f != 0;
+	else if (v->kind == G_TUPLE || (v->kind == G_HOST && v->elts))
+		*t = v->n != 0;
+	else
+		return false;
+	return true;
+}
+
+/* Python's == of two module values kpyc holds: numbers or strings; -1
+ * when it cannot tell. */
+static int
+geq(const GVal *a, const GVal *b)
+{
+	Lit x, y;
+
+	if (a->kind == G_STR && b->kind == G_STR)
+		return strcmp(a->s, b->s) == 0;
+	if (a->kind == G_STR || b->kind == G_STR)
+		return a->kind == G_STR && (b->kind == G_CONST || b->kind == G_TUPLE) ? 0 : -1;
+	if (!numval(a, &x) || !numval(b, &y))
+		return -1;
+	if (x.isint && y.isint)
+		return x.i == y.i;
+	return (x.isint ? (double)x.i : x.f) == (y.isint ? (double)y.i : y.f);
+}
+
+/* D[key] of a module dict: the index of its value in elts, or -1. */
+static int
+dictslot(const GVal *d, const GVal *key)
+{
+	int i, r = -1;
+
+	for (i = 0; i < d->n; i++)
+		if (geq(&d->elts[2 * i], key) == 1)
+			r = 2 * i + 1;
+	return r;
+}
+
+/* A struct instance (G_HOST "struct0", spec.ty the struct; elts NULL:
+ * every field zero, else one value per field, G_NONE for zero)? */
+static bool
+isstructv(const GVal *v)
+{
+	return v->kind == G_HOST && v->s && strcmp(v->s, "struct0") == 0;
+}
+
+/* Python's s.name = v on struct instance *sv, as Warp's struct stores
+ * it: a value of the field's type, a number for a scalar field. */
+static bool
+setfield(Kpyc *k, GVal *sv, const char *name, GVal v)
+{
+	const StructDef *sd;
+	GVal *elts;
+	Type ft;
+	Lit l;
+	int fi;
+
+	if (!isstructv(sv) || (fi = fieldindex(k->m, sv->spec.ty.sid, kirident(k->a, name))) < 0)
+		return false;
+	sd = &k->m->structs[sv->spec.ty.sid];
+	ft = sd->fields[fi].ty;
+	if (ft.k == T_SCALAR && numval(&v, &l)) {
+		if (!l.isint && scalarisint(ft.s))
+			return false;
+		v = gscalar(k, ft.s, l);
+	} else if (!(v.kind == G_CONST && typeeq(v.spec.ty, ft)) && !(isstructv(&v) && typeeq(v.spec.ty, ft))) {
+		return false;
+	}
+	elts = aalloc(k->a, (sd->nfields + 1) * sizeof *elts);
+	if (sv->elts)
+		memcpy(elts, sv->elts, sd->nfields * sizeof *elts);
+	else
+		memset(elts, 0, (sd->nfields + 1) * sizeof *elts);
+	elts[fi] = v;
+	sv->elts = elts;
+	sv->n = (int)sd->nfields;
+	return true;
+}
+
+/* Run statements; 1: returned (*ret), 0: fell through, -1: unsupported. */
+static int
+hexec(Kpyc *k, FileCtx *f, NodeList *body, GVal *ret)
+{
+	uint32_t i;
+
+	for (i = 0; i < body->n; i++) {
+		Node *s = body->v[i];
+		GVal v, *p;
+		Global *g;
+		bool t;
+		int r;
+		if (++k->hsteps > HOST_MAXSTEPS)
+			return -1; /* a call tree too large to run (f(n - 1) + f(n - 1)) */
+		switch (s->kind) {
+		case S_PASS:
+			break;
+		case S_RETURN:
+			*ret = s->a ? geval1(k, f, s->a, true) : gnone();
+			return s->a && ret->kind != G_NONE ? 1 : -1;
+		case S_ASSIGN:
+			v = geval1(k, f, s->a, true);
+			if (v.kind == G_NONE || s->l1.n != 1)
+				return -1;
+			if (s->l1.v[0]->kind == E_NAME) {
+				if (isstructv(&v) && s->a->kind != E_CALL)
+					return -1; /* t = s: Python shares the instance */
+				hbind(k, k->hframe, s->l1.v[0]->s, v);
+				break;
+			}
+			if (s->l1.v[0]->kind == E_ATTR) {
+				/* s.f = e of a local struct instance */
+				if (!(p = s->l1.v[0]->a->kind == E_NAME ? hlocal(k->hframe, s->l1.v[0]->a->s) : NULL) ||
+				    !setfield(k, p, s->l1.v[0]->s, v))
+					return -1;
+				break;
+			}
+			/* D[key] = v: */
+			/* fall through */
+		case S_AUGASSIGN: {
+			Node *t0 = s->kind == S_ASSIGN ? s->l1.v[0] : s->a;
+			if (s->kind == S_AUGASSIGN) {
+				v = geval1(k, f, s->b, true);
+				if (v.kind == G_NONE)
+					return -1;
+			}
+			if (s->kind == S_AUGASSIGN && t0->kind == E_NAME) {
+				if (!(p = hlocal(k->hframe, t0->s)) || (v = garith(k, s->op, *p, v)).kind == G_NONE)
+					return -1; /* a module name: Python's UnboundLocalError */
+				*p = v;
+				break;
+			}
+			if (t0->kind == E_SUBSCRIPT && t0->l1.n == 1 && !t0->tcomma && t0->l1.v[0]->kind != E_SLICE) {
+				GVal key = geval1(k, f, t0->l1.v[0], true), *elts;
+				int slot;
+				if ((key.kind != G_STR && key.kind != G_CONST) || isstructv(&v))
+					return -1;
+				if (!(g = hmodvar(k, f, t0->a, "dict")))
+					return -1;
+				slot = dictslot(&g->v, &key);
+				if (s->kind == S_AUGASSIGN) {
+					if (slot < 0 || (v = garith(k, s->op, g->v.elts[slot], v)).kind == G_NONE)
+						return -1; /* Python's KeyError */
+				}
+				elts = aalloc(k->a, (size_t)(2 * g->v.n + 3) * sizeof *elts);
+				memcpy(elts, g->v.elts, (size_t)(2 * g->v.n) * sizeof *elts);
+				if (slot < 0) {
+					elts[2 * g->v.n] = key;
+					slot = 2 * g->v.n++ + 1;
+				}
+				elts[slot] = v;
+				g->v.elts = elts;
+				break;
+			}
+			return -1;
+		}
+		case S_EXPR: {
+			Node *e = s->a;
+			if (e->kind == E_CALL && e->a->kind == E_ATTR && strcmp(e->a->s, "append") == 0 && e->l1.n == 1 &&
+			    !e->l2.n && e->l1.v[0]->kind != E_STARRED) {
+				/* L.append(v) of a module list */
+				GVal *elts;
+				v = geval1(k, f, e->l1.v[0], true);
+				if (v.kind == G_NONE || isstructv(&v) || !(g = hmodvar(k, f, e->a->a, "list")))
+					return -1;
+				elts = aalloc(k->a, (size_t)(g->v.n + 2) * sizeof *elts);
+				if (g->v.n)
+					memcpy(elts, g->v.elts, (size_t)g->v.n * sizeof *elts);
+				elts[g->v.n++] = v;
+				g->v.elts = elts;
+				break;
+			}
+			if (i == 0 && e->kind == E_STR)
+				break; /* the docstring */
+			if (e->kind != E_CALL || geval1(k, f, e, true).kind == G_NONE)
+				return -1;
+			break;
+		}
+		case S_IF:
+			v = geval1(k, f, s->a, true);
+			if (!gtruth(&v, &t))
+				return -1;
+			r = hexec(k, f, t ? &s->l1 : &s->l2, ret);
+			if (r != 0)
+				return r;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Bind every name the statements assign to nothing yet: Python's locals
+ * (reading one before its assignment is UnboundLocalError, not the
+ * module's value). */
+static void
+hlocals(Kpyc *k, HFrame *fr, NodeList *body)
+{
+	uint32_t i;
+
+	for (i = 0; i < body->n; i++) {
+		Node *s = body->v[i];
+		if (s->kind == S_ASSIGN && s->l1.n == 1 && s->l1.v[0]->kind == E_NAME && !hlocal(fr, s->l1.v[0]->s))
+			hbind(k, fr, s->l1.v[0]->s, gnone());
+		else if (s->kind == S_AUGASSIGN && s->a->kind == E_NAME && !hlocal(fr, s->a->s))
+			hbind(k, fr, s->a->s, gnone());
+		else if (s->kind == S_IF) {
+			hlocals(k, fr, &s->l1);
+			hlocals(k, fr, &s->l2);
+		}
+	}
+}
+
+/* Call def (an S_DEF of file df) with the arguments of call e (evaluated
+ * in file f). */
+static GVal
+hostcall(Kpyc *k, FileCtx *f, FileCtx *df, Node *def, Node *e)
+{
+	HFrame fr, *saved = k->hframe;
+	GVal (*sl)(Kpyc *, Node *, bool *) = k->slocal, (*st)(Kpyc *, Node *, bool *) = k->stype;
+	const NameMap *cl = k->closure;
+	GVal ret = gnone();
+	uint32_t i, np = def->l2.n;
+	int r;
+
+	if (k->hdepth >= HOST_MAXDEPTH || e->l2.n || e->l1.n > np)
+		return gnone();
+	memset(&fr, 0, sizeof fr);
+	for (i = 0; i < np; i++) {
+		Node *pm = def->l2.v[i];
+		GVal v;
+		if (pm->op != 0)
+			return gnone(); /* *args, **kwargs */
+		if (i < e->l1.n) {
+			if (e->l1.v[i]->kind == E_STARRED)
+				return gnone();
+			v = geval1(k, f, e->l1.v[i], true); /* in the caller's scope */
+			if (isstructv(&v))
+				return gnone(); /* Python shares the instance */
+		} else if (pm->b) {
+			/* a default: in the function's module */
+			k->hframe = NULL;
+			k->slocal = NULL;
+			k->stype = NULL;
+			k->closure = NULL;
+			v = geval1(k, df, pm->b, true);
+			k->hframe = saved;
+			k->slocal = sl;
+			k->stype = st;
+			k->closure = cl;
+		} else {
+			return gnone();
+		}
+		if (v.kind == G_NONE)
+			return gnone();
+		hbind(k, &fr, pm->s, v);
+	}
+	/* the function's own scope: its locals, then its module */
+	hlocals(k, &fr, &def->l1);
+	if (!saved)
+		k->hsteps = 0;
+	k->hframe = &fr;
+	k->slocal = NULL;
+	k->stype = NULL;
+	k->closure = NULL;
+	k->hdepth++;
+	r = hexec(k, df, &def->l1, &ret);
+	k->hdepth--;
+	k->hframe = saved;
+	k->slocal = sl;
+	k->stype = st;
+	k->closure = cl;
+	if (r != 1)
+		ret = gnone(); /* falling off the end returns None */
+	return ret;
+}
+
+/* The S_DEF of a module-level host function fn names (e->a), else NULL. */
+static Node *
+hostdef(Kpyc *k, FileCtx *f, Node *fnode)
+{
+	uint32_t i;
+	NodeList *l;
+
+	const Global *g;
+	Loc at;
+
+	if (fnode->kind != E_NAME || (k->hframe && hlocal(k->hframe, fnode->s)) ||
+	    (i = nmget(&f->hdmap, fnode->s)) == UINT32_MAX || !(g = gfind(f, fnode->s)))
+		return NULL;
+	at = f->toks.v[f->hdefs[i].from + 1].loc;
+	if (g->loc.line != at.line || g->loc.col != at.col)
+		return NULL; /* the name is bound again after the def */
+	l = parse(k, f, f->hdefs[i].from, f->hdefs[i].to, true);
+	return l && l->n == 1 && l->v[0]->kind == S_DEF && !l->v[0]->l3.n ? l->v[0] : NULL;
+}
+
+/* Does struct type t hold an array (a field, or a field's field)? */
+static bool
+structhasarray(Kpyc *k, Type t, int depth)
+{
+	const StructDef *sd = &k->m->structs[t.sid];
+	uint32_t i;
+
+	if (depth > 16)
+		return true;
+	for (i = 0; i < sd->nfields; i++)
+		if (sd->fields[i].ty.k == T_ARRAY ||
+		    (sd->fields[i].ty.k == T_STRUCT && structhasarray(k, sd->fields[i].ty, depth + 1)))
+			return true;
+	return false;
+}
+
 /* Evaluate a call at module level: wp.constant(), type factories, scalar
  * and composite constructors with constant arguments. */
 static GVal
@@ -308,7 +713,7 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			a = k->stype(k, e->l1.v[0], &found);
 		if (!found)
 			a = geval1(k, f, e->l1.v[0], true);
-		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts))
+		if (a.kind == G_TUPLE || (a.kind == G_HOST && a.elts && !isstructv(&a)))
 			return gscalar(k, S_I32, litint(a.n));
 		if (a.kind == G_STR)
 			return gscalar(k, S_I32, litint((int64_t)strlen(a.s)));
@@ -337,6 +742,32 @@ gcall(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gscalar(k, S_I32, litint(l.isint ? l.i : (int64_t)l.f));
 		}
 		return gnone();
+	}
+	if (fn.kind == G_TYPE && !fn.spec.any && !fn.spec.gen && fn.spec.ty.k == T_STRUCT && !e->l1.n && !e->l2.n &&
+	    !structhasarray(k, fn.spec.ty, 0)) {
+		/* S(): an instance whose fields are zero (Python's are, arrays
+		 * None), host data a kernel reads in wp.static() only; defs.c
+		 * keeps it where the module uses it nowhere else (no change) */
+		v = gkind(G_HOST, "struct0");
+		v.spec.ty = fn.spec.ty;
+		return v;
+	}
+	if (fn.kind == G_FUNC && fn.fd && !fn.fd->next && !fn.fd->kernel && fn.fd->def && !fn.fd->generic &&
+	    !fn.fd->closure && (int)e->l1.n == fn.fd->nparams && !e->l2.n) {
+		/* a @wp.func called in Python: its one overload takes constants
+		 * of its parameters' types (Warp's get_arg_type: a Python float
+		 * or int is float32, int32), then runs its Python body */
+		for (i = 0; i < e->l1.n; i++) {
+			GVal a = geval1(k, f, e->l1.v[i], true);
+			if (a.kind != G_CONST || !typeeq(a.spec.ty, fn.fd->params[i].spec.ty) ||
+			    specgeneric(&fn.fd->params[i].spec))
+				return gnone();
+		}
+		return hostcall(k, f, fn.fd->file, fn.fd->def, e);
+	}
+	if (fn.kind == G_HOST) {
+		Node *def = hostdef(k, f, e->a);
+		return def ? hostcall(k, f, f, def, e) : gnone();
 	}
 	if (fn.kind != G_WPNAME)
 		return gnone();
@@ -475,6 +906,11 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		return gkind(G_STR, e->s);
 	case E_NAME:
+		if (k->hframe) {
+			GVal *p = hlocal(k->hframe, e->s);
+			if (p)
+				return *p;
+		}
 		if (k->slocal) {
 			bool found = false;
 			v = k->slocal(k, e, &found);
@@ -489,7 +925,9 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 				return v;
 		}
 		if ((g = gfind(f, e->s)))
-			return g->v;
+			/* a module's struct instance in a Python function: shared, it
+			 * could change; kpyc reads it in wp.static(NAME) only */
+			return k->hframe && isstructv(&g->v) ? gnone() : g->v;
 		if (strcmp(e->s, "float") == 0 || strcmp(e->s, "int") == 0 || strcmp(e->s, "bool") == 0 ||
 		    strcmp(e->s, "range") == 0 || strcmp(e->s, "len") == 0 || strcmp(e->s, "abs") == 0 ||
 		    strcmp(e->s, "min") == 0 || strcmp(e->s, "max") == 0 || strcmp(e->s, "round") == 0 ||
@@ -553,8 +991,10 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 		}
 		return gnone();
 	}
-	case E_BINOP:
-		return garith(k, e->op, geval1(k, f, e->a, quiet), geval1(k, f, e->b, quiet));
+	case E_BINOP: {
+		GVal a = geval1(k, f, e->a, quiet); /* left first: host calls change module values */
+		return garith(k, e->op, a, geval1(k, f, e->b, quiet));
+	}
 	case E_COMPARE: {
 		/* Python's comparisons of numbers, and == != of strings */
 		GVal a = geval1(k, f, e->a, quiet), b;
@@ -563,7 +1003,19 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			Lit x, y;
 			int op = e->cmpops[i], r;
 			b = geval1(k, f, e->l1.v[i], quiet);
-			if (a.kind == G_STR && b.kind == G_STR && (op == C_EQ || op == C_NE)) {
+			if ((op == C_IN || op == C_NOTIN) && (b.kind == G_TUPLE || (b.kind == G_HOST && b.elts && !isstructv(&b))) &&
+			    (a.kind == G_STR || a.kind == G_CONST)) {
+				/* x in (1, 2), x in {2, 3}, key in D: of numbers and strings */
+				bool dict = b.kind == G_HOST && b.s && strcmp(b.s, "dict") == 0;
+				int j, q = 0;
+				for (j = 0; j < b.n && q != 1; j++) {
+					q = geq(&a, &b.elts[dict ? 2 * j : j]);
+					if (q < 0)
+						return gnone();
+				}
+				r = q == 1;
+				truth = truth && (op == C_IN ? r : !r);
+			} else if (a.kind == G_STR && b.kind == G_STR && (op == C_EQ || op == C_NE)) {
 				r = strcmp(a.s, b.s) == 0;
 				truth = truth && (op == C_EQ ? r : !r);
 			} else if (numval(&a, &x) && numval(&b, &y)) {
@@ -590,7 +1042,25 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	}
 	case E_UNSUP:
 		/* a dict display of constant keys: host data (G_HOST, s "dict",
-		 * elts key, value, key, value...), read by subscripts and len() */
+		 * elts key, value, key, value...), read by subscripts and len();
+		 * a set display: a G_TUPLE (s "set"), read by in and len() */
+		if (e->s && strcmp(e->s, "ast.Set") == 0) {
+			Node tmp = *e;
+			tmp.kind = E_TUPLE;
+			v = geval1(k, f, &tmp, quiet);
+			if (v.kind == G_TUPLE) {
+				int j, m = 0;
+				for (i = 0; i < (uint32_t)v.n; i++) {
+					for (j = 0; j < m && geq(&v.elts[j], &v.elts[i]) != 1; j++)
+						;
+					if (j == m)
+						v.elts[m++] = v.elts[i];
+				}
+				v.n = m;
+				v.s = "set";
+			}
+			return v;
+		}
 		if (!e->s || strcmp(e->s, "ast.Dict") != 0)
 			return gnone();
 		v.kind = G_HOST;
@@ -627,6 +1097,7 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 	case E_LIST:
 	case E_TUPLE:
 		v.kind = G_TUPLE;
+		v.s = e->kind == E_LIST ? "list" : NULL; /* a list: L.append() in a host function */
 		v.n = (int)e->l1.n;
 		v.elts = aalloc(k->a, (e->l1.n + 1) * sizeof *v.elts);
 		for (i = 0; i < e->l1.n; i++) {
@@ -654,7 +1125,8 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			return gnone();
 		}
 		b = geval1(k, f, e->a, quiet);
-		if (b.kind == G_HOST && b.elts && e->l1.n == 1 && !e->tcomma && e->l1.v[0]->kind != E_SLICE) {
+		if (b.kind == G_HOST && b.elts && !isstructv(&b) && e->l1.n == 1 && !e->tcomma &&
+		    e->l1.v[0]->kind != E_SLICE) {
 			/* D["key"] of a module dict, L[i] of a module list or tuple */
 			GVal key = geval1(k, f, e->l1.v[0], quiet);
 			Lit l;
@@ -673,6 +1145,36 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 			if (l.i < 0)
 				l.i += b.n;
 			return l.i >= 0 && l.i < b.n ? b.elts[l.i] : gnone();
+		}
+		if (b.kind == G_PYNAME && strcmp(b.s, "typing.Literal") == 0 && e->l1.n == 1 && !e->tcomma &&
+		    e->l1.v[0]->kind != E_SLICE)
+			return geval1(k, f, e->l1.v[0], quiet); /* Literal[3] in Vector[float, Literal[3]] */
+		if (b.kind == G_WPNAME && strncmp(b.s, "_src.types.", 11) == 0) {
+			/* warp._src.types' hint classes (top.c dofrom): Vector[dtype,
+			 * length], Matrix[dtype, rows, cols], Quaternion[dtype],
+			 * Transformation[dtype] (Warp's __class_getitem__ makes the
+			 * vector(), matrix()... type) */
+			const char *h = b.s + 11;
+			int want = h[0] == 'V' ? 2 : h[0] == 'M' ? 3 : 1, dims[2] = {0, 0};
+			GVal d;
+			if ((int)e->l1.n != want || (want == 1 && e->tcomma))
+				return gnone();
+			d = geval1(k, f, e->l1.v[0], quiet);
+			if (!gvaltype(&d, &ts) || specgeneric(&ts) || ts.ty.k != T_SCALAR)
+				return gnone();
+			for (i = 1; i < e->l1.n; i++) {
+				GVal n = geval1(k, f, e->l1.v[i], quiet);
+				Lit l;
+				if (!numval(&n, &l) || !l.isint || n.spec.ty.s == S_BOOL || l.i < 1 || l.i > MAXVEC)
+					return gnone();
+				dims[i - 1] = (int)l.i;
+			}
+			if (want == 1 && !scalarisfloat(ts.ty.s))
+				return gnone();
+			v.kind = G_TYPE;
+			v.spec.ty = want == 2 ? tvec(dims[0], ts.ty.s) : want == 3 ? tmat(dims[0], dims[1], ts.ty.s) :
+			            h[0] == 'Q' ? tquat(ts.ty.s) : txform(ts.ty.s);
+			return v;
 		}
 		if (b.kind == G_WPNAME && strncmp(b.s, "array", 5) == 0 && e->l1.n == 1) {
 			GVal d = geval1(k, f, e->l1.v[0], quiet);
@@ -698,7 +1200,19 @@ geval1(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 GVal
 geval(Kpyc *k, FileCtx *f, Node *e, bool quiet)
 {
-	return geval1(k, f, e, quiet);
+	uint32_t mark = k->nhundo;
+	GVal v = geval1(k, f, e, quiet);
+
+	if (v.kind == G_NONE && k->nhundo != mark) {
+		/* undo the module values host functions changed: Python did
+		 * not run them (kpyc reports it, or evaluates again) */
+		while (k->nhundo > mark) {
+			k->nhundo--;
+			k->hundo[k->nhundo].g->v = k->hundo[k->nhundo].old;
+		}
+		k->hrolled = true;
+	}
+	return v;
 }
 
 GVal

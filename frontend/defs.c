@@ -247,6 +247,31 @@ namespaceassign(Kpyc *k, FileCtx *f, Node *t, Node *val)
 	gbind(k, f, t->s, v, t->loc);
 	return true;
 }
+/* Is every token of the file that spells name either a statement
+ * NAME = ... or the argument of a call static(NAME)?  Then nothing
+ * changes the struct instance NAME is bound to, nor passes it on. */
+static bool
+onlystatic(const FileCtx *f, const char *name)
+{
+	const TokArray *t = &f->toks;
+	size_t n = strlen(name);
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const Token *tk = &t->v[i];
+		int pk = i ? t->v[i - 1].kind : T_NEWLINE;
+		if (tk->kind != T_NAME || tk->len != n || memcmp(f->src->text + tk->off, name, n) != 0)
+			continue;
+		if (i + 1 < t->n && t->v[i + 1].kind == '=' && (pk == T_NEWLINE || pk == T_INDENT || pk == T_DEDENT))
+			continue;
+		if (i >= 2 && i + 1 < t->n && pk == '(' && t->v[i + 1].kind == ')' && t->v[i - 2].kind == T_NAME &&
+		    t->v[i - 2].len == 6 && memcmp(f->src->text + t->v[i - 2].off, "static", 6) == 0)
+			continue;
+		return false;
+	}
+	return true;
+}
+
 
 void
 doassign(Kpyc *k, FileCtx *f, Node *s)
@@ -282,6 +307,8 @@ doassign(Kpyc *k, FileCtx *f, Node *s)
 	if (namespaceassign(k, f, t, val))
 		return;
 	v = geval(k, f, val, true);
+	if (v.kind == G_HOST && v.s && strcmp(v.s, "struct0") == 0 && !onlystatic(f, t->s))
+		v = gkind(G_HOST, "struct"); /* the module may change it */
 	if (v.kind == G_TUPLE) {
 		/* host data, but len() of it is known */
 		v.kind = G_HOST;

@@ -722,7 +722,7 @@ testlist_items
 
 display_body
 	: dict_items opt_comma { $$ = unsup(ps, "ast.Dict", @1); $$->l1 = $1; }
-	| set_items opt_comma { $$ = unsup(ps, "ast.Set", @1); }
+	| set_items opt_comma { $$ = unsup(ps, "ast.Set", @1); $$->l1 = $1; }
 	| test ':' test comp_for { $$ = unsup(ps, "ast.DictComp", @1); }
 	| test comp_for { $$ = unsup(ps, "ast.SetComp", @1); }
 	;

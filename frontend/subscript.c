@@ -1007,6 +1007,26 @@ attribute(Ctx *c, Node *e)
 		     e->s);
 		return xnone();
 	}
+	if ((t.k == T_VEC || t.k == T_MAT || t.k == T_QUAT || t.k == T_XFORM || t.k == T_SCALAR) &&
+	    (strcmp(e->s, "length") == 0 || strcmp(e->s, "dtype") == 0)) {
+		/* Warp's resolve_type_attribute on a value's type: v.length is
+		 * its component count (a matrix's rows * cols), v.dtype its
+		 * scalar type */
+		X x = xnone();
+		if (e->s[0] == 'd') {
+			x.k = X_G;
+			x.g.kind = G_TYPE;
+			x.g.spec.ty = tcomp(t);
+			x.loc = e->loc;
+			return x;
+		}
+		x = xval(cint(c->m, c->f, S_I32, ncomp(t)));
+		x.wconst = true;
+		x.lit.ok = x.lit.isint = true;
+		x.lit.i = ncomp(t);
+		x.lit.f = ncomp(t);
+		return x;
+	}
 	serr(c, e->oploc, "Error, `%s` is not an attribute of '%s' (%s)", e->s,
 	     e->a->kind == E_NAME ? e->a->s : "expression", wptypename(c->m, t));
 	return xnone();

@@ -290,6 +290,11 @@ dofrom(Kpyc *k, FileCtx *f, Node *s)
 		if (warp) {
 			if (strcmp(al->s, "types") == 0 || strcmp(al->s, "context") == 0 || strcmp(al->s, "_src") == 0)
 				v = gkind(G_WARP, al->s);
+			else if (strcmp(mod, "warp._src.types") == 0 &&
+			         (strcmp(al->s, "Vector") == 0 || strcmp(al->s, "Matrix") == 0 ||
+			          strcmp(al->s, "Quaternion") == 0 || strcmp(al->s, "Transformation") == 0))
+				/* the type-hint classes (not in warp.types) */
+				v = gkind(G_WPNAME, aprintf(k->a, "_src.types.%s", al->s));
 			else
 				v = wpname(k, al->s);
 		} else if (s->u == 0) {

@@ -24,7 +24,10 @@ def make_scale(value: float):
 
 
 def host_value():
-    return 2.0
+    v = 0.0
+    while v < 2.0:
+        v += 1.0
+    return v
 
 
 two = make_two(2.0)
