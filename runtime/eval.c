@@ -44,6 +44,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -811,11 +812,28 @@ static int nrefmods;
 
 static bool isident(const char *s);
 
+/* The stack of the thread that builds a reference: the frontend and the
+ * passes recurse over the kernel's regions, as in the main thread. */
+enum { REFSTACK = 64 << 20 };
+
+/* Build r's modules (r->py, kname, backward set). */
+static void *
+refbuild(void *arg)
+{
+	RefMod *r = arg;
+	Buf kir = {0};
+
+	r->ok = evalpy_compile(r->py, strlen(r->py), r->kname, r->backward, &kir, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, false, &r->m32, r->why, sizeof r->why) == 0 &&
+	        evalpy_load("half.kir", &kir, true, &r->m64, r->why, sizeof r->why) == 0;
+	buffree(&kir);
+	return NULL;
+}
+
 static const RefMod *
 refmod(const char *py, const char *kname, bool backward)
 {
 	RefMod *r;
-	Buf kir = {0};
 	int i;
 
 	for (i = 0; i < nrefmods; i++)
@@ -828,10 +846,26 @@ refmod(const char *py, const char *kname, bool backward)
 	r->py = xstrdup(py);
 	r->kname = xstrdup(kname);
 	r->backward = backward;
-	r->ok = evalpy_compile(py, strlen(py), kname, backward, &kir, r->why, sizeof r->why) == 0 &&
-	        evalpy_load("half.kir", &kir, false, &r->m32, r->why, sizeof r->why) == 0 &&
-	        evalpy_load("half.kir", &kir, true, &r->m64, r->why, sizeof r->why) == 0;
-	buffree(&kir);
+	{
+		/* built by a thread of its own, joined at once: glibc gives that
+		 * thread an arena of its own, so that the references' heap (LLVM's
+		 * modules, kept until exit) stays out of the main arena, which the
+		 * processes forked from this one allocate from.  A candidate's
+		 * process, or a batch's task, then takes fresh pages from a small
+		 * heap instead of copying the pages of a large one as it reuses
+		 * their free chunks (copy-on-write: docs/keval.md) */
+		pthread_t th;
+		pthread_attr_t a;
+		bool threaded = pthread_attr_init(&a) == 0;
+		if (threaded) {
+			threaded = pthread_attr_setstacksize(&a, REFSTACK) == 0 && pthread_create(&th, &a, refbuild, r) == 0;
+			pthread_attr_destroy(&a);
+		}
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			refbuild(r);
+	}
 	return r;
 }
 
