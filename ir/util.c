@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ir.h"
+#include "util.h"
 
 const char *progname = "kpy";
 
