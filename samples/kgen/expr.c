@@ -43,7 +43,7 @@ nice_value(Gen *g, double maxabs)
 	int i, n = 0;
 
 	if (maxabs <= 0)
-		die("expr.c: nice_value(%g)", maxabs);
+		die("nice_value(%g)", maxabs);
 	if (rng_pct(&g->rng, 25) && maxabs >= 0.05) {
 		int hi = maxabs >= 3.0 ? 300 : (int)floor(maxabs * 100.0);
 
@@ -254,7 +254,7 @@ scale_by(Gen *g, Expr *e, double cap)
 	Expr *r;
 
 	if (e->ty.kind == TY_QUAT || e->ty.kind == TY_XFORM)
-		die("expr.c: cannot scale %d", e->ty.kind);
+		die("cannot scale %d", e->ty.kind);
 	/* x * c * k reads as x * (c * k): fold into one literal */
 	if (e->kind == E_BIN && e->op == OP_MUL && e->a[1]->kind == E_LIT && e->a[1]->ty.kind == TY_FLOAT &&
 	    e->a[0]->bound > 0) {
@@ -830,7 +830,7 @@ gx_struct_arg(Gen *g, Type t)
 	for (i = g->nscope - 1; i >= 0; i--)
 		if (ty_eq(g->scope[i]->ty, t) && !g->scope[i]->hidden)
 			return use_var(g, g->scope[i]);
-	die("expr.c: no struct value of type %d in scope", t.sid);
+	die("no struct value of type %d in scope", t.sid);
 }
 
 static bool
@@ -1958,7 +1958,7 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 static const char *
 ident_call(Gen *g, int n)
 {
-	return arena_printf(g->A, "wp.identity(n=%d, dtype=float)", n);
+	return aprintf(g->A, "wp.identity(n=%d, dtype=float)", n);
 }
 
 static Expr *
@@ -2264,7 +2264,7 @@ gx(Gen *g, Type t, int depth, double cap)
 	case TY_STRUCT:
 		return gx_struct_arg(g, t);
 	default:
-		die("expr.c: cannot generate type kind %d", t.kind);
+		die("cannot generate type kind %d", t.kind);
 	}
 }
 

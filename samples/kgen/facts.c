@@ -27,7 +27,7 @@ fresh(Gen *g)
 	if (g->next_id < 16)
 		g->next_id = 16;
 	if (g->next_id + 1 >= DIR_DERIVED)
-		die("facts.c: out of value ids");
+		die("out of value ids");
 	return ++g->next_id;
 }
 

@@ -46,29 +46,12 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* ---------------------------------------------------------------- util.c */
+/* ---------------------------------------------------------------- libkir's util.h */
 
-typedef struct Arena Arena;
-
-/* A growable, NUL-terminated text buffer (heap, not arena: it outlives kernels). */
-typedef struct Buf {
-	char *s;    /* text, always NUL-terminated once anything was written */
-	size_t n;   /* length without the NUL */
-	size_t cap; /* allocated bytes */
-} Buf;
-
-_Noreturn void die(const char *fmt, ...);   /* internal error: message, exit 2 */
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-Arena *arena_new(void);
-void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t n);       /* zeroed */
-char *arena_strdup(Arena *a, const char *s);
-char *arena_printf(Arena *a, const char *fmt, ...);
-void buf_puts(Buf *b, const char *s);
-void buf_printf(Buf *b, const char *fmt, ...);
-void buf_vprintf(Buf *b, const char *fmt, va_list ap);
-void buf_free(Buf *b);
+/* die (internal error, exit 2), xmalloc, the Arena (aalloc: zeroed; astrdup, aprintf)
+ * and Buf (bufputs, bufprintf, buffree): libkir's utilities, the ones every kpy
+ * program uses; kgen links libkir.a for them and nothing else. */
+#include "util.h"
 
 /* ---------------------------------------------------------------- rng.c */
 
