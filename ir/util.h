@@ -78,4 +78,9 @@ int writefile(const char *path, const char *data, size_t n);
 
 uint64_t hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a 64 */
 
+/* Seconds on the monotonic wall clock, and this process's CPU time (user +
+ * system: the figure that does not depend on what else the machine runs). */
+double clockwall(void);
+double clockcpu(void);
+
 #endif
