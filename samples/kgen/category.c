@@ -690,6 +690,15 @@ build_struct_local(Gen *g, Block *b, int sid)
 /* Features are drawn one statement at a time (g->feat |= ...): C leaves the order of
  * operands of | unspecified, and output must not depend on the compiler. */
 
+/* An output of one of three types, drawn uniformly (one draw, then add_output's). */
+static void
+add_output_of3(Gen *g, Type a, Type b, Type c)
+{
+	const Type t[3] = { a, b, c };
+
+	add_output(g, t[rng_below(&g->rng, 3)]);
+}
+
 static void
 cat_arithmetic(Gen *g)
 {
@@ -778,17 +787,7 @@ cat_matrix(Gen *g)
 		add_input(g, vt);
 	if (rng_pct(&g->rng, 30) || g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, mt);
-		break;
-	case 1:
-		add_output(g, vt);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, mt, vt, tf32());
 	if (rng_pct(&g->rng, 25))
 		add_output(g, tf32());
 	standard_body(g, 90);
@@ -813,17 +812,7 @@ cat_quaternion(Gen *g)
 		add_input(g, v3);
 	if (rng_pct(&g->rng, 35) || g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, tquat());
-		break;
-	case 1:
-		add_output(g, v3);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, tquat(), v3, tf32());
 	if (rng_pct(&g->rng, 30))
 		add_output(g, v3);
 	standard_body(g, 90);
@@ -850,17 +839,7 @@ cat_transform(Gen *g)
 		add_input(g, tquat());
 	if (g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, txf());
-		break;
-	case 1:
-		add_output(g, v3);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, txf(), v3, tf32());
 	if (rng_pct(&g->rng, 30))
 		add_output(g, v3);
 	standard_body(g, 90);
