@@ -1001,6 +1001,24 @@ static Expr *gx_mat(Gen *g, Type t, int depth, double cap);
 static Expr *gx_quat(Gen *g, int depth);
 static Expr *gx_xform(Gen *g, int depth, double cap);
 
+/* a + b or a - b of float or vector type t, operands at depth - 1 under cap / 2; never
+ * x - x, nor a - b whose known multiples cancel (0.3 * x - x * 0.3). */
+static Expr *
+gx_addsub(Gen *g, Type t, int depth, double cap)
+{
+	Expr *a, *b;
+	int op, tries;
+
+	a = gx(g, t, depth - 1, cap / 2);
+	b = gx(g, t, depth - 1, cap / 2);
+	op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
+	for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
+		b = gx(g, t, depth, cap / 2);
+	if (fx_cancels(g, a, b, op))
+		op = op == OP_ADD ? OP_SUB : OP_ADD;
+	return ex_bin(g->A, op, a, b, t, a->bound + b->bound);
+}
+
 static Expr *
 gx_float(Gen *g, int prec, int depth, double cap)
 {
@@ -1068,20 +1086,9 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_LEAF:
 		e = leaf_float(g, prec, cap);
 		break;
-	case P_ADD: {
-		int op, tries;
-
-		a = gx_float(g, prec, depth - 1, cap / 2);
-		b = gx_float(g, prec, depth - 1, cap / 2);
-		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
-		/* never x - x, nor a - b whose known multiples cancel (0.3 * x - x * 0.3) */
-		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
-			b = gx_float(g, prec, depth, cap / 2);
-		if (fx_cancels(g, a, b, op))
-			op = op == OP_ADD ? OP_SUB : OP_ADD;
-		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
+	case P_ADD:
+		e = gx_addsub(g, t, depth, cap);
 		break;
-	}
 	case P_MUL:
 		a = gx_float(g, prec, depth - 1, sqrt(cap));
 		if (rng_pct(&g->rng, 35))
@@ -1814,19 +1821,9 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	case W_CTOR:
 		e = vec_from_scalars(g, t, depth - 1, cap);
 		break;
-	case W_ADD: {
-		int op, tries;
-
-		a = gx_vec(g, t, depth - 1, cap / 2);
-		b = gx_vec(g, t, depth - 1, cap / 2);
-		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
-		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
-			b = gx_vec(g, t, depth, cap / 2);
-		if (fx_cancels(g, a, b, op))
-			op = op == OP_ADD ? OP_SUB : OP_ADD;
-		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
+	case W_ADD:
+		e = gx_addsub(g, t, depth, cap);
 		break;
-	}
 	case W_SCALE:
 		a = gx_vec(g, t, depth - 1, sqrt(cap) * 2);
 		b = rng_pct(&g->rng, 40) ? lit_nice(g, st, fmin(cap / fmax(a->bound, 0.1), 4.0), false)
