@@ -179,6 +179,18 @@ ex_lit_bool(Arena *A, bool v)
 	return e;
 }
 
+double
+lit_value(const Expr *e)
+{
+	const char *s = e->s;
+	double v = 0;
+
+	if (!strncmp(s, "wp.float64(", 11))
+		s += 11;
+	sscanf(s, "%lf", &v);
+	return v;
+}
+
 Expr *
 ex_raw(Arena *A, const char *text)
 {

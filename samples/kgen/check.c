@@ -97,18 +97,6 @@ is_lit(const Expr *e)
 	return e->kind == E_LIT;
 }
 
-static double
-lit_value(const Expr *e)
-{
-	const char *s = e->s;
-	double v = 0;
-
-	if (!strncmp(s, "wp.float64(", 11))
-		s += 11;
-	sscanf(s, "%lf", &v);
-	return v;
-}
-
 static bool
 is_call(const Expr *e, const char *name)
 {

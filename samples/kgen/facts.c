@@ -74,18 +74,6 @@ known(double c)
 	return !isnan(c);
 }
 
-static double
-lit_value(const Expr *e)
-{
-	const char *t = e->s;
-	double v = 0;
-
-	if (!strncmp(t, "wp.float64(", 11))
-		t += 11;
-	sscanf(t, "%lf", &v);
-	return v;
-}
-
 static bool
 is_tid_load(const Gen *g, const Expr *e)
 {

@@ -342,6 +342,7 @@ Expr *ex_var(Arena *A, Var *v);
 Expr *ex_lit_float(Arena *A, int prec, double v);
 Expr *ex_lit_int(Arena *A, int v);
 Expr *ex_lit_bool(Arena *A, bool v);
+double lit_value(const Expr *e); /* the number a literal spells (inside wp.float64(...)) */
 Expr *ex_raw(Arena *A, const char *text);
 Expr *ex_bin(Arena *A, int op, Expr *a, Expr *b, Type ty, double bound);
 Expr *ex_un(Arena *A, int op, Expr *a);
