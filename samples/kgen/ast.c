@@ -425,3 +425,21 @@ block_insert(Arena *A, Block *b, int at, Stmt *s)
 	b->v[at] = s;
 	b->n++;
 }
+
+bool
+varset_has(const VarSet *s, const Var *v)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return true;
+	return false;
+}
+
+void
+varset_add(VarSet *s, const Var *v)
+{
+	if (s->n < VARSET_MAX && !varset_has(s, v))
+		s->v[s->n++] = v;
+}

@@ -360,6 +360,16 @@ Stmt *st_new(Arena *A, int kind);
 void block_push(Arena *A, Block *b, Stmt *s);
 void block_insert(Arena *A, Block *b, int at, Stmt *s);
 
+/* A set of variables in insertion order, of VARSET_MAX at most (adds past that are
+ * dropped); for the analyses of stmt.c and tidy.c. */
+enum { VARSET_MAX = 512 };
+typedef struct VarSet {
+	const Var *v[VARSET_MAX];
+	int n;
+} VarSet;
+bool varset_has(const VarSet *s, const Var *v);
+void varset_add(VarSet *s, const Var *v);
+
 /* ---------------------------------------------------------------- gen (expr.c, stmt.c, category.c) */
 
 /* Features a category turns on; producers are picked only among enabled ones. */

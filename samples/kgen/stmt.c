@@ -1177,29 +1177,6 @@ sweep(Arena *A, Block *b)
 
 /* ----------------------------------------------------------------- dynamic loops */
 
-typedef struct VarSet {
-	const Var *v[512];
-	int n;
-} VarSet;
-
-static bool
-set_has(const VarSet *s, const Var *v)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->v[i] == v)
-			return true;
-	return false;
-}
-
-static void
-set_add(VarSet *s, const Var *v)
-{
-	if (s->n < 512 && !set_has(s, v))
-		s->v[s->n++] = v;
-}
-
 /* Variables defined (defs) and assigned after definition (muts) anywhere in b. */
 static void
 collect(const Block *b, VarSet *defs, VarSet *muts)
@@ -1210,14 +1187,14 @@ collect(const Block *b, VarSet *defs, VarSet *muts)
 		const Stmt *s = b->v[i];
 
 		if (s->kind == S_ASSIGN && s->is_def)
-			set_add(defs, s->var);
+			varset_add(defs, s->var);
 		else if (s->kind == S_ASSIGN || s->kind == S_AUG)
-			set_add(muts, s->var);
+			varset_add(muts, s->var);
 		else if (s->kind == S_UNPACK)
 			for (j = 0; j < s->nvars; j++)
-				set_add(defs, s->vars[j]);
+				varset_add(defs, s->vars[j]);
 		else if (s->kind == S_FOR)
-			set_add(defs, s->var);
+			varset_add(defs, s->var);
 		collect(&s->body, defs, muts);
 		collect(&s->orelse, defs, muts);
 	}
@@ -1263,7 +1240,7 @@ mark_dynamic(Block *b)
 				defs->n = muts->n = 0;
 				collect(&s->body, defs, muts);
 				for (j = 0; j < muts->n; j++)
-					if (!set_has(defs, muts->v[j]) && muts->v[j]->literal_init)
+					if (!varset_has(defs, muts->v[j]) && muts->v[j]->literal_init)
 						((Var *)muts->v[j])->need_dynamic = true;
 				free(defs);
 				free(muts);
