@@ -1634,6 +1634,31 @@ rec_loss(Gen *g)
 
 /* ----------------------------------------------------------------- image filters */
 
+/* A window loop, `for name in range(2 * r + 1)` (offs) or `range(-r, r + 1)`, not yet
+ * placed; its variable is the loop's var. */
+static Stmt *
+window_for(Gen *g, bool offs, int r, const char *name)
+{
+	Arena *A = g->A;
+	Stmt *f = st_new(A, S_FOR);
+	Var *v;
+
+	f->idx = aalloc(A, sizeof(Expr *) * 3);
+	if (offs) {
+		f->idx[0] = ilit(g, 2 * r + 1);
+		f->nidx = 1;
+	} else {
+		f->idx[0] = ilit(g, -r);
+		f->idx[1] = ilit(g, r + 1);
+		f->nidx = 2;
+	}
+	f->trips = 2 * r + 1;
+	v = new_var(g, name, I(), V_LOOP);
+	v->bound = v->base = 2 * r;
+	f->var = v;
+	return f;
+}
+
 /* A (2r+1)^2 window over a 2-D image with clamped borders: box or Gaussian
  * weights (normalised by a constant kgen sums), on a grey or colour image;
  * optionally an unsharp mask instead of the blur. */
@@ -1671,20 +1696,8 @@ rec_filter(Gen *g)
 		ws = def_local(g, b, rng_pct(&g->rng, 50) ? "wsum" : "norm", lit(g, 0.0));
 		ws->bound = ws->base = 25.0;
 	}
-	fi = st_new(A, S_FOR);
-	fi->idx = aalloc(A, sizeof(Expr *) * 3);
-	if (offs) {
-		fi->idx[0] = ilit(g, 2 * r + 1);
-		fi->nidx = 1;
-	} else {
-		fi->idx[0] = ilit(g, -r);
-		fi->idx[1] = ilit(g, r + 1);
-		fi->nidx = 2;
-	}
-	fi->trips = 2 * r + 1;
-	vi = new_var(g, offs ? (sep && ax == 1 ? "v" : "u") : "di", I(), V_LOOP);
-	vi->bound = vi->base = 2 * r;
-	fi->var = vi;
+	fi = window_for(g, offs, r, offs ? (sep && ax == 1 ? "v" : "u") : "di");
+	vi = fi->var;
 	block_push(A, b, fi);
 	scope_push_var(g, vi);
 	oi = offs ? let(g, &fi->body, sep && ax == 1 ? "dj" : "di", sub(g, use(g, vi), ilit(g, r))) : vi;
@@ -1705,20 +1718,8 @@ rec_filter(Gen *g)
 		vj = NULL;
 		jj = NULL;
 	} else {
-		fj = st_new(A, S_FOR);
-		fj->idx = aalloc(A, sizeof(Expr *) * 3);
-		if (offs) {
-			fj->idx[0] = ilit(g, 2 * r + 1);
-			fj->nidx = 1;
-		} else {
-			fj->idx[0] = ilit(g, -r);
-			fj->idx[1] = ilit(g, r + 1);
-			fj->nidx = 2;
-		}
-		fj->trips = 2 * r + 1;
-		vj = new_var(g, offs ? "v" : "dj", I(), V_LOOP);
-		vj->bound = vj->base = 2 * r;
-		fj->var = vj;
+		fj = window_for(g, offs, r, offs ? "v" : "dj");
+		vj = fj->var;
 		block_push(A, &fi->body, fj);
 		scope_push_var(g, vj);
 		oj = offs ? let(g, &fj->body, "dj", sub(g, use(g, vj), ilit(g, r))) : vj;
