@@ -1547,6 +1547,27 @@ obs_block(Obs *o, const Kernel *k, const Block *b, int loops)
 static bool
 meets_category(const Kernel *k, const char *cat)
 {
+	/* the observation that shows each category; the others always pass */
+	static const struct {
+		const char *cat;
+		unsigned bits;
+	} shows[] = {
+		{ "vector", O_VEC },
+		{ "matrix", O_MAT },
+		{ "quaternion", O_QUAT },
+		{ "transform", O_XFORM },
+		{ "control_flow", O_IF },
+		{ "loop", O_LOOP },
+		{ "nested_loop", O_NEST },
+		{ "multi_conditional", O_IF2 | O_ELIF },
+		{ "atomic", O_ATOMIC },
+		{ "scalar_param", O_SCALAR },
+		{ "random", O_RAND },
+		{ "struct", O_STRUCT },
+		{ "func", O_CALL },
+		{ "stencil", O_GATHER },
+		{ "float64", O_F64 },
+	};
 	Obs o = { 0, 0 };
 	int i;
 
@@ -1558,36 +1579,9 @@ meets_category(const Kernel *k, const char *cat)
 		o.bits |= O_IF;
 	if (o.nif > 1)
 		o.bits |= O_IF2;
-	if (!strcmp(cat, "vector"))
-		return o.bits & O_VEC;
-	if (!strcmp(cat, "matrix"))
-		return o.bits & O_MAT;
-	if (!strcmp(cat, "quaternion"))
-		return o.bits & O_QUAT;
-	if (!strcmp(cat, "transform"))
-		return o.bits & O_XFORM;
-	if (!strcmp(cat, "control_flow"))
-		return o.bits & O_IF;
-	if (!strcmp(cat, "loop"))
-		return o.bits & O_LOOP;
-	if (!strcmp(cat, "nested_loop"))
-		return o.bits & O_NEST;
-	if (!strcmp(cat, "multi_conditional"))
-		return (o.bits & O_IF2) || (o.bits & O_ELIF);
-	if (!strcmp(cat, "atomic"))
-		return o.bits & O_ATOMIC;
-	if (!strcmp(cat, "scalar_param"))
-		return o.bits & O_SCALAR;
-	if (!strcmp(cat, "random"))
-		return o.bits & O_RAND;
-	if (!strcmp(cat, "struct"))
-		return o.bits & O_STRUCT;
-	if (!strcmp(cat, "func"))
-		return o.bits & O_CALL;
-	if (!strcmp(cat, "stencil"))
-		return o.bits & O_GATHER;
-	if (!strcmp(cat, "float64"))
-		return o.bits & O_F64;
+	for (i = 0; i < (int)countof(shows); i++)
+		if (!strcmp(cat, shows[i].cat))
+			return (o.bits & shows[i].bits) != 0;
 	return true;
 }
 
