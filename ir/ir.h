@@ -2,7 +2,8 @@
  * ir.h — libkir: the kir intermediate representation shared by every kpy tool.
  *
  * One header for the library, sectioned by the .c file that implements each
- * group of functions (QBE's all.h, cproc's cc.h).
+ * group of functions (QBE's all.h, cproc's cc.h); util.c's section, which
+ * knows nothing of the IR, is util.h, included here (kgen uses it alone).
  *
  * Shape of the data
  * -----------------
