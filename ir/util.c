@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "ir.h"
+#include "util.h"
 
 const char *progname = "kpy";
 
@@ -436,4 +437,25 @@ hash64(const void *p, size_t n, uint64_t seed)
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+static double
+clockread(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double
+clockwall(void)
+{
+	return clockread(CLOCK_MONOTONIC);
+}
+
+double
+clockcpu(void)
+{
+	return clockread(CLOCK_PROCESS_CPUTIME_ID);
 }

@@ -113,26 +113,6 @@ usage(FILE *f)
 	        "  -h, --help     this text;  -V, --version  the version\n");
 }
 
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* CPU seconds (user+system) of this process: the stage table's clock, the
- * figure that does not depend on what else the machine runs */
-static double
-cpunow(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static char *
 path2(const char *dir, const char *name)
 {
@@ -432,7 +412,7 @@ adwarn(const char *dir, const char *errpath)
 static void
 lap(int s, double *t)
 {
-	double n = cpunow();
+	double n = clockcpu();
 
 	stagetime[s] += n - *t;
 	*t = n;
@@ -446,7 +426,7 @@ compilekernel(const Kernel *k, const Opts *o)
 {
 	char *err = path2(k->dir, "err"), *p = NULL, *p2 = NULL, *py, *name = NULL;
 	Buf b = {0};
-	double t = cpunow();
+	double t = clockcpu();
 	int rc = 1;
 	CudaOpts co = {0};
 
@@ -656,7 +636,7 @@ progress(int i, int n, const Opts *o)
 	if ((i + 1) % 25 == 0)
 		fprintf(stderr, "dataset: shard %s: compiled %d/%d kernels (%.1f kernels/s)\n",
 		        strrchr(o->work, '/') ? strrchr(o->work, '/') + 1 : o->work, i + 1, n,
-		        (i + 1) / (now() - progress_t0 + 1e-9));
+		        (i + 1) / (clockwall() - progress_t0 + 1e-9));
 }
 
 static int
@@ -675,7 +655,7 @@ compileall(const Opts *o)
 	}
 	if (mkdir(kdir, 0755) != 0 && errno != EEXIST)
 		fatal("kshard: cannot make %s:", kdir);
-	progress_t0 = now();
+	progress_t0 = clockwall();
 	ks = xcalloc((size_t)n + 1, sizeof *ks);
 	rc = xcalloc((size_t)n + 1, sizeof *rc);
 	for (i = 0; i < n; i++) {
@@ -777,7 +757,7 @@ buildunit(const Opts *o)
 	char *ptx = path2(o->work, "shard.ptx"), *hosto = path2(o->work, "shard.host.o");
 	char *perr = path2(o->work, "ptx.err"), *herr = path2(o->work, "host.err");
 	CudaOpts co = {0};
-	double t = cpunow();
+	double t = clockcpu();
 	int i;
 
 	if (!good) {

@@ -104,23 +104,23 @@ ty_py(Type t, const Kernel *k)
 		return "wp.transform";
 	case TY_STRUCT:
 		if (!k || t.sid < 0 || t.sid >= k->nstructs)
-			die("ast.c: bad struct type %d", t.sid);
+			die("bad struct type %d", t.sid);
 		return k->structs[t.sid].name;
 	default:
-		die("ast.c: no Python spelling for type kind %d", t.kind);
+		die("no Python spelling for type kind %d", t.kind);
 	}
 }
 
 Expr *
 ex_new(Arena *A, int kind, Type ty, int n)
 {
-	Expr *e = arena_alloc(A, sizeof *e);
+	Expr *e = aalloc(A, sizeof *e);
 
 	e->kind = (unsigned char)kind;
 	e->ty = ty;
 	e->n = n;
 	if (n > 0)
-		e->a = arena_alloc(A, sizeof(Expr *) * (size_t)n);
+		e->a = aalloc(A, sizeof(Expr *) * (size_t)n);
 	return e;
 }
 
@@ -152,7 +152,7 @@ ex_lit_float(Arena *A, int prec, double v)
 	snprintf(t, sizeof t, "%.6g", v);
 	if (!strpbrk(t, ".en"))
 		strcat(t, ".0");
-	e->s = prec == PREC_F64 ? arena_printf(A, "wp.float64(%s)", t) : arena_strdup(A, t);
+	e->s = prec == PREC_F64 ? aprintf(A, "wp.float64(%s)", t) : astrdup(A, t);
 	e->bound = v < 0 ? -v : v;
 	e->flags = EF_LIT | EF_CONST | (v >= 0 ? EF_NONNEG : 0);
 	return e;
@@ -163,7 +163,7 @@ ex_lit_int(Arena *A, int v)
 {
 	Expr *e = ex_new(A, E_LIT, ty_int(), 0);
 
-	e->s = arena_printf(A, "%d", v);
+	e->s = aprintf(A, "%d", v);
 	e->bound = v < 0 ? -(double)v : (double)v;
 	e->flags = EF_LIT | EF_CONST | (v >= 0 ? EF_NONNEG : 0);
 	return e;
@@ -177,6 +177,18 @@ ex_lit_bool(Arena *A, bool v)
 	e->s = v ? "True" : "False";
 	e->flags = EF_LIT | EF_CONST;
 	return e;
+}
+
+double
+lit_value(const Expr *e)
+{
+	const char *s = e->s;
+	double v = 0;
+
+	if (!strncmp(s, "wp.float64(", 11))
+		s += 11;
+	sscanf(s, "%lf", &v);
+	return v;
 }
 
 Expr *
@@ -305,7 +317,7 @@ ex_call(Arena *A, const char *fn, Type ty, double bound, int n, ...)
 	int i;
 
 	if (n > 16)
-		die("ast.c: too many arguments");
+		die("too many arguments");
 	va_start(ap, n);
 	for (i = 0; i < n; i++)
 		args[i] = va_arg(ap, Expr *);
@@ -385,7 +397,7 @@ ex_shape(Arena *A, Var *arr, int dim)
 Stmt *
 st_new(Arena *A, int kind)
 {
-	Stmt *s = arena_alloc(A, sizeof *s);
+	Stmt *s = aalloc(A, sizeof *s);
 
 	s->kind = (unsigned char)kind;
 	return s;
@@ -402,7 +414,7 @@ block_insert(Arena *A, Block *b, int at, Stmt *s)
 {
 	if (b->n == b->cap) {
 		int cap = b->cap ? b->cap * 2 : 8;
-		Stmt **v = arena_alloc(A, sizeof(Stmt *) * (size_t)cap);
+		Stmt **v = aalloc(A, sizeof(Stmt *) * (size_t)cap);
 
 		if (b->n)
 			memcpy(v, b->v, sizeof(Stmt *) * (size_t)b->n);
@@ -412,4 +424,22 @@ block_insert(Arena *A, Block *b, int at, Stmt *s)
 	memmove(b->v + at + 1, b->v + at, sizeof(Stmt *) * (size_t)(b->n - at));
 	b->v[at] = s;
 	b->n++;
+}
+
+bool
+varset_has(const VarSet *s, const Var *v)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return true;
+	return false;
+}
+
+void
+varset_add(VarSet *s, const Var *v)
+{
+	if (s->n < VARSET_MAX && !varset_has(s, v))
+		s->v[s->n++] = v;
 }

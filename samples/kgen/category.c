@@ -33,7 +33,7 @@ pal_add(Gen *g, Type t, int w)
 			return;
 		}
 	if (g->pal.n >= PAL_MAX)
-		die("category.c: palette full");
+		die("palette full");
 	g->pal.t[g->pal.n] = t;
 	g->pal.w[g->pal.n++] = w;
 }
@@ -58,7 +58,7 @@ void
 add_param(Gen *g, Var *v)
 {
 	if (g->k->nparams >= MAX_PARAMS)
-		die("category.c: too many parameters");
+		die("too many parameters");
 	g->k->params[g->k->nparams++] = v;
 }
 
@@ -201,7 +201,7 @@ emit_tid(Gen *g, Block *b)
 
 	s->e = ex_call(g->A, "wp.tid", tint(), 0, 0);
 	s->nvars = g->k->ndim;
-	s->vars = arena_alloc(g->A, sizeof(Var *) * 3);
+	s->vars = aalloc(g->A, sizeof(Var *) * 3);
 	for (d = 0; d < g->k->ndim; d++) {
 		Var *v = new_var(g, nm[d], tint(), V_TID);
 
@@ -281,7 +281,7 @@ prologue_loads(Gen *g, Block *b, int pct)
 				e = ex_bin(g->A, OP_ADD, e, quat_lit(g, "wp.quat(0.0, 0.0, 0.0, 2.0)"), tquat(), 3.0);
 			def_local(g, b, local, ex_call(g->A, "wp.normalize", tquat(), 1.0, 1, e));
 		} else if (a->elem.kind == TY_XFORM) {
-			Var *raw = def_local(g, b, arena_printf(g->A, "%s_raw", local), load_tid(g, a));
+			Var *raw = def_local(g, b, aprintf(g->A, "%s_raw", local), load_tid(g, a));
 			Expr *p, *q;
 
 			raw->mutable_ = false;
@@ -328,7 +328,7 @@ store_outputs(Gen *g, Block *b)
 		s = st_new(g->A, S_STORE);
 		s->var = a;
 		s->nidx = a->ndim;
-		s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+		s->idx = aalloc(g->A, sizeof(Expr *) * 3);
 		for (d = 0; d < a->ndim; d++)
 			s->idx[d] = use_var(g, g->tid[d]);
 		s->e = gx_sized(g, a->elem, g->depth, a->elem.kind == TY_INT ? 1024.0 : 64.0, true);
@@ -404,7 +404,7 @@ global_name(Gen *g, const char *base)
 {
 	if (!g->o->unique)
 		return base;
-	return arena_printf(g->A, "%s_%06llu", base, (unsigned long long)g->k->index);
+	return aprintf(g->A, "%s_%06llu", base, (unsigned long long)g->k->index);
 }
 
 static const char *const fnames[] = { "blend", "smooth", "falloff", "weight_fn", "clampf", "spring", "wave", "mix",
@@ -417,7 +417,7 @@ static Func *
 make_func(Gen *g, int nrets, int sid)
 {
 	Kernel *k = g->k;
-	Func *f = arena_alloc(g->A, sizeof *f);
+	Func *f = aalloc(g->A, sizeof *f);
 	Var *saved_scope[MAX_SCOPE];
 	const char *saved_names[512];
 	int saved_nscope = g->nscope, saved_nnames = g->nnames, i, np;
@@ -472,7 +472,7 @@ make_func(Gen *g, int nrets, int sid)
 	gen_stmts(g, &f->body, rng_range(&g->rng, 1, 3));
 	ret = st_new(g->A, S_RETURN);
 	ret->nidx = nrets;
-	ret->idx = arena_alloc(g->A, sizeof(Expr *) * (size_t)nrets);
+	ret->idx = aalloc(g->A, sizeof(Expr *) * (size_t)nrets);
 	f->nrets = nrets;
 	for (i = 0; i < nrets; i++) {
 		Type t = pal_pick(g);
@@ -605,7 +605,7 @@ make_struct(Gen *g, bool param, bool ints)
 	int sid = k->nstructs, n, i, j;
 
 	if (sid >= MAX_STRUCTS)
-		die("category.c: too many structs");
+		die("too many structs");
 	sd = &k->structs[k->nstructs++];
 	sd->name = fresh_name(g, global_name(g, param ? pn[rng_below(&g->rng, 5)] : sn[rng_below(&g->rng, 7)]));
 	sd->param = param;
@@ -664,7 +664,7 @@ build_struct_local(Gen *g, Block *b, int sid)
 	Var *v;
 	int f;
 
-	ctor->s = arena_printf(g->A, "%s()", sd->name);
+	ctor->s = aprintf(g->A, "%s()", sd->name);
 	v = def_local(g, b, rng_pct(&g->rng, 50) ? "s" : "b", ctor);
 	v->mutable_ = false;
 	/* not passed to a helper before its fields are set: Warp's backward would see the
@@ -689,6 +689,15 @@ build_struct_local(Gen *g, Block *b, int sid)
 
 /* Features are drawn one statement at a time (g->feat |= ...): C leaves the order of
  * operands of | unspecified, and output must not depend on the compiler. */
+
+/* An output of one of three types, drawn uniformly (one draw, then add_output's). */
+static void
+add_output_of3(Gen *g, Type a, Type b, Type c)
+{
+	const Type t[3] = { a, b, c };
+
+	add_output(g, t[rng_below(&g->rng, 3)]);
+}
 
 static void
 cat_arithmetic(Gen *g)
@@ -778,17 +787,7 @@ cat_matrix(Gen *g)
 		add_input(g, vt);
 	if (rng_pct(&g->rng, 30) || g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, mt);
-		break;
-	case 1:
-		add_output(g, vt);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, mt, vt, tf32());
 	if (rng_pct(&g->rng, 25))
 		add_output(g, tf32());
 	standard_body(g, 90);
@@ -813,17 +812,7 @@ cat_quaternion(Gen *g)
 		add_input(g, v3);
 	if (rng_pct(&g->rng, 35) || g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, tquat());
-		break;
-	case 1:
-		add_output(g, v3);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, tquat(), v3, tf32());
 	if (rng_pct(&g->rng, 30))
 		add_output(g, v3);
 	standard_body(g, 90);
@@ -850,17 +839,7 @@ cat_transform(Gen *g)
 		add_input(g, tquat());
 	if (g->k->nparams == 0)
 		add_input(g, tf32());
-	switch (rng_below(&g->rng, 3)) {
-	case 0:
-		add_output(g, txf());
-		break;
-	case 1:
-		add_output(g, v3);
-		break;
-	default:
-		add_output(g, tf32());
-		break;
-	}
+	add_output_of3(g, txf(), v3, tf32());
 	if (rng_pct(&g->rng, 30))
 		add_output(g, v3);
 	standard_body(g, 90);
@@ -1259,7 +1238,7 @@ stencil_form(Gen *g, Block *b, Var *arr)
 		Stmt *a;
 
 		d = rng_below(&g->rng, nd);
-		s->idx = arena_alloc(A, sizeof(Expr *) * 3);
+		s->idx = aalloc(A, sizeof(Expr *) * 3);
 		s->idx[0] = ex_lit_int(A, -r);
 		s->idx[1] = ex_lit_int(A, r + 1);
 		s->nidx = 2;
@@ -1568,6 +1547,27 @@ obs_block(Obs *o, const Kernel *k, const Block *b, int loops)
 static bool
 meets_category(const Kernel *k, const char *cat)
 {
+	/* the observation that shows each category; the others always pass */
+	static const struct {
+		const char *cat;
+		unsigned bits;
+	} shows[] = {
+		{ "vector", O_VEC },
+		{ "matrix", O_MAT },
+		{ "quaternion", O_QUAT },
+		{ "transform", O_XFORM },
+		{ "control_flow", O_IF },
+		{ "loop", O_LOOP },
+		{ "nested_loop", O_NEST },
+		{ "multi_conditional", O_IF2 | O_ELIF },
+		{ "atomic", O_ATOMIC },
+		{ "scalar_param", O_SCALAR },
+		{ "random", O_RAND },
+		{ "struct", O_STRUCT },
+		{ "func", O_CALL },
+		{ "stencil", O_GATHER },
+		{ "float64", O_F64 },
+	};
 	Obs o = { 0, 0 };
 	int i;
 
@@ -1579,36 +1579,9 @@ meets_category(const Kernel *k, const char *cat)
 		o.bits |= O_IF;
 	if (o.nif > 1)
 		o.bits |= O_IF2;
-	if (!strcmp(cat, "vector"))
-		return o.bits & O_VEC;
-	if (!strcmp(cat, "matrix"))
-		return o.bits & O_MAT;
-	if (!strcmp(cat, "quaternion"))
-		return o.bits & O_QUAT;
-	if (!strcmp(cat, "transform"))
-		return o.bits & O_XFORM;
-	if (!strcmp(cat, "control_flow"))
-		return o.bits & O_IF;
-	if (!strcmp(cat, "loop"))
-		return o.bits & O_LOOP;
-	if (!strcmp(cat, "nested_loop"))
-		return o.bits & O_NEST;
-	if (!strcmp(cat, "multi_conditional"))
-		return (o.bits & O_IF2) || (o.bits & O_ELIF);
-	if (!strcmp(cat, "atomic"))
-		return o.bits & O_ATOMIC;
-	if (!strcmp(cat, "scalar_param"))
-		return o.bits & O_SCALAR;
-	if (!strcmp(cat, "random"))
-		return o.bits & O_RAND;
-	if (!strcmp(cat, "struct"))
-		return o.bits & O_STRUCT;
-	if (!strcmp(cat, "func"))
-		return o.bits & O_CALL;
-	if (!strcmp(cat, "stencil"))
-		return o.bits & O_GATHER;
-	if (!strcmp(cat, "float64"))
-		return o.bits & O_F64;
+	for (i = 0; i < (int)countof(shows); i++)
+		if (!strcmp(cat, shows[i].cat))
+			return (o.bits & shows[i].bits) != 0;
 	return true;
 }
 
@@ -1692,9 +1665,9 @@ name_kernel(Gen *g, int cat)
 	size_t len;
 
 	if (k->verb && k->noun) { /* a recipe named it */
-		name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+		name = aprintf(g->A, "%s_%s", k->verb, k->noun);
 		if (name_taken(g, name))
-			name = arena_printf(g->A, "%s_kernel", name);
+			name = aprintf(g->A, "%s_kernel", name);
 		k->name = global_name(g, name);
 		return;
 	}
@@ -1715,15 +1688,15 @@ name_kernel(Gen *g, int cat)
 	len = strlen(noun);
 	while (len > 1 && noun[len - 1] >= '0' && noun[len - 1] <= '9')
 		len--;
-	k->noun = arena_printf(g->A, "%.*s", (int)len, noun);
+	k->noun = aprintf(g->A, "%.*s", (int)len, noun);
 	k->verb = verbs[rng_below(&g->rng, n)];
-	name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+	name = aprintf(g->A, "%s_%s", k->verb, k->noun);
 	for (i = 0; i < n && name_taken(g, name); i++) {
 		k->verb = verbs[(i + 1) % n];
-		name = arena_printf(g->A, "%s_%s", k->verb, k->noun);
+		name = aprintf(g->A, "%s_%s", k->verb, k->noun);
 	}
 	if (name_taken(g, name))
-		name = arena_printf(g->A, "%s_kernel", name);
+		name = aprintf(g->A, "%s_kernel", name);
 	k->name = global_name(g, name);
 }
 
@@ -1738,14 +1711,14 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 	rng_for_kernel(&r, o->seed, index);
 	cat = pick_category(&r, o->catmask);
 	for (attempt = 0; attempt < 32; attempt++) {
-		Gen *g = arena_alloc(A, sizeof *g);
+		Gen *g = aalloc(A, sizeof *g);
 		int i;
 
 		g->rng = r;
 		rng_next(&r); /* next attempt: a different stream */
 		g->A = A;
 		g->o = o;
-		k = arena_alloc(A, sizeof *k);
+		k = aalloc(A, sizeof *k);
 		g->k = k;
 		k->category = categories[cat].name;
 		k->seed = o->seed;
@@ -1813,7 +1786,7 @@ gen_kernel(Arena *A, const Options *o, uint64_t index)
 			Buf err = { 0 };
 			int bad = check_deadweight(k, &err);
 
-			buf_free(&err);
+			buffree(&err);
 			if (bad < bestbad) {
 				best = k;
 				bestbad = bad;

@@ -51,11 +51,11 @@ bad(Ck *c, const char *fmt, ...)
 	va_list ap;
 
 	c->nerr++;
-	buf_printf(c->err, "  %s: ", c->fn ? c->fn->name : c->k->name);
+	bufprintf(c->err, "  %s: ", c->fn ? c->fn->name : c->k->name);
 	va_start(ap, fmt);
-	buf_vprintf(c->err, fmt, ap);
+	bufvprintf(c->err, fmt, ap);
 	va_end(ap);
-	buf_puts(c->err, "\n");
+	bufputs(c->err, "\n");
 }
 
 static const char *
@@ -95,18 +95,6 @@ static bool
 is_lit(const Expr *e)
 {
 	return e->kind == E_LIT;
-}
-
-static double
-lit_value(const Expr *e)
-{
-	const char *s = e->s;
-	double v = 0;
-
-	if (!strncmp(s, "wp.float64(", 11))
-		s += 11;
-	sscanf(s, "%lf", &v);
-	return v;
 }
 
 static bool
@@ -950,7 +938,7 @@ static void
 dw_bad(Avail *a, const char *what, const char *text)
 {
 	a->nerr++;
-	buf_printf(a->err, "  %s: %s: %s\n", a->fn ? a->fn->name : a->k->name, what, text);
+	bufprintf(a->err, "  %s: %s: %s\n", a->fn ? a->fn->name : a->k->name, what, text);
 }
 
 static char *

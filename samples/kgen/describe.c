@@ -102,9 +102,9 @@ list(Buf *b, const char *const *v, int n)
 
 	for (i = 0; i < n; i++) {
 		if (i)
-			buf_puts(b, i + 1 == n ? " and " : ", ");
+			bufputs(b, i + 1 == n ? " and " : ", ");
 		for (p = v[i]; *p; p++)
-			buf_printf(b, "%c", *p == '_' ? ' ' : *p);
+			bufprintf(b, "%c", *p == '_' ? ' ' : *p);
 	}
 }
 
@@ -114,10 +114,10 @@ third_person(Arena *A, const char *verb)
 	size_t n = strlen(verb);
 
 	if (n > 1 && verb[n - 1] == 'y' && !strchr("aeiou", verb[n - 2]))
-		return arena_printf(A, "%.*sies", (int)(n - 1), verb);
+		return aprintf(A, "%.*sies", (int)(n - 1), verb);
 	if (verb[n - 1] == 's' || verb[n - 1] == 'x' || verb[n - 1] == 'z' || (n > 1 && verb[n - 1] == 'h' && strchr("cs", verb[n - 2])))
-		return arena_printf(A, "%ses", verb);
-	return arena_printf(A, "%ss", verb);
+		return aprintf(A, "%ses", verb);
+	return aprintf(A, "%ss", verb);
 }
 
 const char *
@@ -157,16 +157,16 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 	}
 	for (i = 0; i < 2; i++)
 		if (best[i] >= 0) {
-			buf_printf(&ops, "%s%s", nops ? " and " : "", s.phrase[best[i]]);
+			bufprintf(&ops, "%s%s", nops ? " and " : "", s.phrase[best[i]]);
 			nops++;
 		}
 	list(&outs, on, non);
 	if (nin)
 		list(&ins, in, nin);
 	else
-		buf_puts(&ins, "the thread index");
+		bufputs(&ins, "the thread index");
 	if (nsc) {
-		buf_puts(&ins, nsc > 1 ? " with the parameters " : " with the parameter ");
+		bufputs(&ins, nsc > 1 ? " with the parameters " : " with the parameter ");
 		list(&ins, sc, nsc);
 	}
 	/* accumulators, loops, branches, helpers, draws: at most two remarks */
@@ -178,88 +178,88 @@ describe_kernel(Arena *A, const Kernel *k, Rng *r)
 
 		if (p->role != V_ARRAY || p->io != IO_ACC)
 			continue;
-		buf_puts(&extra, t++ ? " and " : ", ");
+		bufputs(&extra, t++ ? " and " : ", ");
 		if (p->acc == ACC_MIN)
-			buf_printf(&extra, rng_pct(r, 50) ? "keeps the minimum in %s" : "tracks the smallest value in %s", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "keeps the minimum in %s" : "tracks the smallest value in %s", p->name);
 		else if (p->acc == ACC_MAX)
-			buf_printf(&extra, rng_pct(r, 50) ? "keeps the maximum in %s" : "tracks the largest value in %s", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "keeps the maximum in %s" : "tracks the largest value in %s", p->name);
 		else if (p->acc == ACC_OR)
-			buf_printf(&extra, rng_pct(r, 50) ? "ors the bits into %s" : "sets the flags it finds in %s", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "ors the bits into %s" : "sets the flags it finds in %s", p->name);
 		else if (p->acc == ACC_XOR)
-			buf_printf(&extra, "xors the bits into %s", p->name);
+			bufprintf(&extra, "xors the bits into %s", p->name);
 		else if (p->acc == ACC_EXCH)
-			buf_printf(&extra, rng_pct(r, 50) ? "swaps a new value into its own slot of %s" : "exchanges its element of %s", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "swaps a new value into its own slot of %s" : "exchanges its element of %s", p->name);
 		else if (p->acc == ACC_CAS)
-			buf_printf(&extra, rng_pct(r, 50) ? "claims its own flag in %s with a compare-and-swap" : "compare-and-swaps its element of %s", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "claims its own flag in %s with a compare-and-swap" : "compare-and-swaps its element of %s", p->name);
 		else if (p->acc == ACC_AND)
-			buf_printf(&extra, rng_pct(r, 50) ? "ands the bits into %s" : "keeps in %s the bits every thread has", p->name);
+			bufprintf(&extra, rng_pct(r, 50) ? "ands the bits into %s" : "keeps in %s the bits every thread has", p->name);
 		else
-			buf_printf(&extra, addw[rng_below(r, 3)], p->name);
+			bufprintf(&extra, addw[rng_below(r, 3)], p->name);
 	}
 	if (t < 2 && s.loops) {
-		buf_puts(&extra, t++ ? " and " : ", ");
-		buf_puts(&extra, s.loops > 1 ? "iterating in several loops" : (rng_pct(r, 50) ? "iterating in a loop" : "refining it in a loop"));
+		bufputs(&extra, t++ ? " and " : ", ");
+		bufputs(&extra, s.loops > 1 ? "iterating in several loops" : (rng_pct(r, 50) ? "iterating in a loop" : "refining it in a loop"));
 	}
 	if (t < 2 && s.gather) {
-		buf_puts(&extra, t++ ? " and " : ", ");
-		buf_puts(&extra, k->ndim > 1 ? "reading clamped neighbours" : "gathering from other elements");
+		bufputs(&extra, t++ ? " and " : ", ");
+		bufputs(&extra, k->ndim > 1 ? "reading clamped neighbours" : "gathering from other elements");
 	}
 	if (t < 2 && s.rand) {
-		buf_puts(&extra, t++ ? " and " : ", ");
-		buf_puts(&extra, rng_pct(r, 50) ? "drawing per-thread random numbers" : "with random draws seeded per thread");
+		bufputs(&extra, t++ ? " and " : ", ");
+		bufputs(&extra, rng_pct(r, 50) ? "drawing per-thread random numbers" : "with random draws seeded per thread");
 	}
 	if (t < 2 && s.calls) {
-		buf_puts(&extra, t++ ? " and " : ", ");
-		buf_printf(&extra, k->nfuncs > 1 ? "through %d helper functions" : "through a helper function", k->nfuncs);
+		bufputs(&extra, t++ ? " and " : ", ");
+		bufprintf(&extra, k->nfuncs > 1 ? "through %d helper functions" : "through a helper function", k->nfuncs);
 	}
 	if (t < 2 && s.ifs) {
-		buf_puts(&extra, t++ ? " and " : ", ");
-		buf_puts(&extra, s.ifs > 2 ? "with several branches" : (rng_pct(r, 50) ? "with a data-dependent branch" : "branching on the inputs"));
+		bufputs(&extra, t++ ? " and " : ", ");
+		bufputs(&extra, s.ifs > 2 ? "with several branches" : (rng_pct(r, 50) ? "with a data-dependent branch" : "branching on the inputs"));
 	}
 	where = k->ndim == 1 ? where1[rng_below(r, 3)] : k->ndim == 2 ? where2[rng_below(r, 3)] : where3[rng_below(r, 3)];
 	verb3 = third_person(A, k->verb);
 	switch (non ? rng_below(r, 5) : 5) {
 	case 0:
-		buf_printf(&b, "%c%s %s %s from %s", verb3[0] - 'a' + 'A', verb3 + 1, outs.s, where, ins.s);
+		bufprintf(&b, "%c%s %s %s from %s", verb3[0] - 'a' + 'A', verb3 + 1, outs.s, where, ins.s);
 		if (nops)
-			buf_printf(&b, " using %s", ops.s);
+			bufprintf(&b, " using %s", ops.s);
 		break;
 	case 1:
-		buf_printf(&b, "Computes %s %s from %s", outs.s, where, ins.s);
+		bufprintf(&b, "Computes %s %s from %s", outs.s, where, ins.s);
 		if (nops)
-			buf_printf(&b, " with %s", ops.s);
+			bufprintf(&b, " with %s", ops.s);
 		break;
 	case 2:
-		buf_printf(&b, "Reads %s and writes %s %s", ins.s, outs.s, where);
+		bufprintf(&b, "Reads %s and writes %s %s", ins.s, outs.s, where);
 		if (nops)
-			buf_printf(&b, ", combining them through %s", ops.s);
+			bufprintf(&b, ", combining them through %s", ops.s);
 		break;
 	case 3:
-		buf_printf(&b, "A %d-D kernel that %s %s from %s", k->ndim, verb3, outs.s, ins.s);
+		bufprintf(&b, "A %d-D kernel that %s %s from %s", k->ndim, verb3, outs.s, ins.s);
 		if (nops)
-			buf_printf(&b, " by way of %s", ops.s);
+			bufprintf(&b, " by way of %s", ops.s);
 		break;
 	case 4:
-		buf_printf(&b, "Each thread %s its %s from %s", verb3, outs.s, ins.s);
+		bufprintf(&b, "Each thread %s its %s from %s", verb3, outs.s, ins.s);
 		if (nops)
-			buf_printf(&b, ", using %s", ops.s);
+			bufprintf(&b, ", using %s", ops.s);
 		break;
 	default: /* only accumulators */
-		buf_printf(&b, "%c%s %s", verb3[0] - 'a' + 'A', verb3 + 1, ins.s);
+		bufprintf(&b, "%c%s %s", verb3[0] - 'a' + 'A', verb3 + 1, ins.s);
 		if (nops)
-			buf_printf(&b, " through %s", ops.s);
+			bufprintf(&b, " through %s", ops.s);
 		break;
 	}
 	if (extra.s)
-		buf_puts(&b, extra.s);
+		bufputs(&b, extra.s);
 	if (b.n && b.s[b.n - 1] >= '0' && b.s[b.n - 1] <= '9')
-		buf_puts(&b, " as given"); /* the sentence ends in a word, not a name's digit */
-	buf_puts(&b, ".");
-	text = arena_strdup(A, b.s);
-	buf_free(&b);
-	buf_free(&outs);
-	buf_free(&ins);
-	buf_free(&ops);
-	buf_free(&extra);
+		bufputs(&b, " as given"); /* the sentence ends in a word, not a name's digit */
+	bufputs(&b, ".");
+	text = astrdup(A, b.s);
+	buffree(&b);
+	buffree(&outs);
+	buffree(&ins);
+	buffree(&ops);
+	buffree(&extra);
 	return text;
 }

@@ -45,7 +45,7 @@ op_text(int op)
 	case OP_NE: return "!=";
 	case OP_AND: return "and";
 	case OP_OR: return "or";
-	default: die("emit.c: no text for operator %d", op);
+	default: die("no text for operator %d", op);
 	}
 }
 
@@ -105,7 +105,7 @@ emit_args(Buf *b, const Expr *const *a, int n, const Kernel *k)
 
 	for (i = 0; i < n; i++) {
 		if (i)
-			buf_puts(b, ", ");
+			bufputs(b, ", ");
 		emit_prec(b, a[i], k, PR_IFEXP);
 	}
 }
@@ -117,87 +117,87 @@ emit_prec(Buf *b, const Expr *e, const Kernel *k, int min)
 	bool paren = p < min;
 
 	if (paren)
-		buf_puts(b, "(");
+		bufputs(b, "(");
 	switch (e->kind) {
 	case E_LIT:
 	case E_RAW:
-		buf_puts(b, e->s);
+		bufputs(b, e->s);
 		break;
 	case E_VAR:
-		buf_puts(b, e->var->name);
+		bufputs(b, e->var->name);
 		break;
 	case E_BIN:
 		if (e->op == OP_POW) {
 			emit_prec(b, e->a[0], k, PR_POW + 1);
-			buf_puts(b, " ** ");
+			bufputs(b, " ** ");
 			emit_prec(b, e->a[1], k, PR_UNARY);
 		} else {
 			emit_prec(b, e->a[0], k, p);
-			buf_printf(b, " %s ", op_text(e->op));
+			bufprintf(b, " %s ", op_text(e->op));
 			emit_prec(b, e->a[1], k, p + 1);
 		}
 		break;
 	case E_UN:
 		if (e->op == OP_NOT) {
-			buf_puts(b, "not ");
+			bufputs(b, "not ");
 			emit_prec(b, e->a[0], k, PR_NOT);
 		} else if (e->op == OP_INVERT) {
-			buf_puts(b, "~");
+			bufputs(b, "~");
 			emit_prec(b, e->a[0], k, PR_UNARY);
 		} else {
-			buf_puts(b, "-");
+			bufputs(b, "-");
 			/* never "--x": a negated operand that is itself unary is parenthesised */
 			emit_prec(b, e->a[0], k, PR_POW);
 		}
 		break;
 	case E_CMP:
 		emit_prec(b, e->a[0], k, PR_CMP + 1);
-		buf_printf(b, " %s ", op_text(e->op));
+		bufprintf(b, " %s ", op_text(e->op));
 		emit_prec(b, e->a[1], k, PR_CMP + 1);
 		break;
 	case E_BOOL:
 		emit_prec(b, e->a[0], k, p);
-		buf_printf(b, " %s ", op_text(e->op));
+		bufprintf(b, " %s ", op_text(e->op));
 		emit_prec(b, e->a[1], k, p + 1);
 		break;
 	case E_IFEXP:
 		emit_prec(b, e->a[1], k, PR_OR);
-		buf_puts(b, " if ");
+		bufputs(b, " if ");
 		emit_prec(b, e->a[0], k, PR_OR);
-		buf_puts(b, " else ");
+		bufputs(b, " else ");
 		emit_prec(b, e->a[2], k, PR_OR);
 		break;
 	case E_CALL:
-		buf_puts(b, e->s);
+		bufputs(b, e->s);
 		if (!strchr(e->s, '(')) {
-			buf_puts(b, "(");
+			bufputs(b, "(");
 			emit_args(b, (const Expr *const *)e->a, e->n, k);
-			buf_puts(b, ")");
+			bufputs(b, ")");
 		}
 		break;
 	case E_LOAD:
-		buf_printf(b, "%s[", e->var->name);
+		bufprintf(b, "%s[", e->var->name);
 		emit_args(b, (const Expr *const *)e->a, e->n, k);
-		buf_puts(b, "]");
+		bufputs(b, "]");
 		break;
 	case E_INDEX:
 		emit_prec(b, e->a[0], k, PR_ATOM);
-		buf_puts(b, "[");
+		bufputs(b, "[");
 		emit_args(b, (const Expr *const *)e->a + 1, e->n - 1, k);
-		buf_puts(b, "]");
+		bufputs(b, "]");
 		break;
 	case E_ATTR:
 		emit_prec(b, e->a[0], k, PR_ATOM);
-		buf_printf(b, ".%s", e->s);
+		bufprintf(b, ".%s", e->s);
 		break;
 	case E_SHAPE:
-		buf_printf(b, "%s.shape[%d]", e->var->name, e->n);
+		bufprintf(b, "%s.shape[%d]", e->var->name, e->n);
 		break;
 	default:
-		die("emit.c: cannot print expression kind %d", e->kind);
+		die("cannot print expression kind %d", e->kind);
 	}
 	if (paren)
-		buf_puts(b, ")");
+		bufputs(b, ")");
 }
 
 void
@@ -214,7 +214,7 @@ indent(Buf *b, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		buf_puts(b, "    ");
+		bufputs(b, "    ");
 }
 
 static void emit_block(Buf *b, const Block *blk, const Kernel *k, int ind);
@@ -226,7 +226,7 @@ emit_def_value(Buf *b, const Stmt *s, const Kernel *k)
 	const Var *v = s->var;
 
 	if (v->need_dynamic && s->e->kind == E_LIT && !(v->ty.kind == TY_FLOAT && v->ty.prec == PREC_F64)) {
-		buf_printf(b, "%s(%s)", ty_scalar_py(v->ty), s->e->s);
+		bufprintf(b, "%s(%s)", ty_scalar_py(v->ty), s->e->s);
 		return;
 	}
 	emit_expr(b, s->e, k);
@@ -236,15 +236,15 @@ static void
 emit_if_chain(Buf *b, const Stmt *s, const Kernel *k, int ind)
 {
 	indent(b, ind);
-	buf_puts(b, s->elif ? "elif " : "if ");
+	bufputs(b, s->elif ? "elif " : "if ");
 	emit_expr(b, s->e, k);
-	buf_puts(b, ":\n");
+	bufputs(b, ":\n");
 	emit_block(b, &s->body, k, ind + 1);
 	if (s->orelse.n == 1 && s->orelse.v[0]->kind == S_IF && s->orelse.v[0]->elif) {
 		emit_if_chain(b, s->orelse.v[0], k, ind);
 	} else if (s->orelse.n > 0) {
 		indent(b, ind);
-		buf_puts(b, "else:\n");
+		bufputs(b, "else:\n");
 		emit_block(b, &s->orelse, k, ind + 1);
 	}
 }
@@ -261,82 +261,82 @@ emit_stmt(Buf *b, const Stmt *s, const Kernel *k, int ind)
 	indent(b, ind);
 	switch (s->kind) {
 	case S_ASSIGN:
-		buf_printf(b, "%s = ", s->var->name);
+		bufprintf(b, "%s = ", s->var->name);
 		if (s->is_def)
 			emit_def_value(b, s, k);
 		else
 			emit_expr(b, s->e, k);
 		break;
 	case S_AUG:
-		buf_printf(b, "%s %s= ", s->var->name, op_text(s->op));
+		bufprintf(b, "%s %s= ", s->var->name, op_text(s->op));
 		emit_expr(b, s->e, k);
 		break;
 	case S_STORE:
-		buf_printf(b, "%s[", s->var->name);
+		bufprintf(b, "%s[", s->var->name);
 		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
-		buf_puts(b, "] = ");
+		bufputs(b, "] = ");
 		emit_expr(b, s->e, k);
 		break;
 	case S_ATOMIC:
 		if (s->s) {
-			buf_printf(b, "%s(%s, ", s->s, s->var->name);
+			bufprintf(b, "%s(%s, ", s->s, s->var->name);
 			emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
-			buf_puts(b, ", ");
+			bufputs(b, ", ");
 			emit_expr(b, s->e, k);
-			buf_puts(b, ")");
+			bufputs(b, ")");
 		} else {
-			buf_printf(b, "%s[", s->var->name);
+			bufprintf(b, "%s[", s->var->name);
 			emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
-			buf_printf(b, "] %s= ", op_text(s->op));
+			bufprintf(b, "] %s= ", op_text(s->op));
 			emit_expr(b, s->e, k);
 		}
 		break;
 	case S_FOR:
-		buf_printf(b, "for %s in range(", s->var->name);
+		bufprintf(b, "for %s in range(", s->var->name);
 		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
-		buf_puts(b, "):\n");
+		bufputs(b, "):\n");
 		emit_block(b, &s->body, k, ind + 1);
 		return;
 	case S_WHILE:
-		buf_puts(b, "while ");
+		bufputs(b, "while ");
 		emit_expr(b, s->e, k);
-		buf_puts(b, ":\n");
+		bufputs(b, ":\n");
 		emit_block(b, &s->body, k, ind + 1);
 		return;
 	case S_BREAK:
-		buf_puts(b, "break");
+		bufputs(b, "break");
 		break;
 	case S_CONTINUE:
-		buf_puts(b, "continue");
+		bufputs(b, "continue");
 		break;
 	case S_ASSERT:
-		buf_puts(b, "assert ");
+		bufputs(b, "assert ");
 		emit_expr(b, s->e, k);
 		break;
 	case S_RETURN:
-		buf_puts(b, s->nidx ? "return " : "return"); /* a kernel's early exit: no value */
+		bufputs(b, s->nidx ? "return " : "return"); /* a kernel's early exit: no value */
 		emit_args(b, (const Expr *const *)s->idx, s->nidx, k);
 		break;
 	case S_UNPACK:
 		for (i = 0; i < s->nvars; i++)
-			buf_printf(b, "%s%s", i ? ", " : "", s->vars[i]->name);
-		buf_puts(b, " = ");
+			bufprintf(b, "%s%s", i ? ", " : "", s->vars[i]->name);
+		bufputs(b, " = ");
 		emit_expr(b, s->e, k);
 		break;
 	case S_SETATTR: /* s "[k]": a vector component; "wp.transform_set_...": that setter */
 		if (!strncmp(s->s, "wp.", 3)) {
-			buf_printf(b, "%s(%s, ", s->s, s->var->name);
+			bufprintf(b, "%s(%s, ", s->s, s->var->name);
 			emit_expr(b, s->e, k);
-			buf_puts(b, ")");
+			bufputs(b, ")");
 			break;
 		}
-		buf_printf(b, s->s[0] == '[' ? "%s%s = " : "%s.%s = ", s->var->name, s->s);
+		bufprintf(b, s->s[0] == '[' ? "%s%s = " : "%s.%s = ", s->var->name, s->s);
 		emit_expr(b, s->e, k);
 		break;
 	default:
-		die("emit.c: cannot print statement kind %d", s->kind);
+		die("cannot print statement kind %d", s->kind);
 	}
-	buf_puts(b, "\n");
+	bufputs(b, "\n");
 }
 
 static void
@@ -346,7 +346,7 @@ emit_block(Buf *b, const Block *blk, const Kernel *k, int ind)
 
 	if (blk->n == 0) {
 		indent(b, ind);
-		buf_puts(b, "pass\n");
+		bufputs(b, "pass\n");
 		return;
 	}
 	for (i = 0; i < blk->n; i++)
@@ -360,7 +360,7 @@ emit_array_ann(Buf *b, const Var *a, const Kernel *k)
 {
 	static const char *const arr[4] = { "", "wp.array", "wp.array2d", "wp.array3d" };
 
-	buf_printf(b, "%s(dtype=%s)", arr[a->ndim], ty_py(a->elem, k));
+	bufprintf(b, "%s(dtype=%s)", arr[a->ndim], ty_py(a->elem, k));
 }
 
 static void
@@ -370,12 +370,12 @@ emit_params(Buf *b, Var *const *p, int n, const Kernel *k)
 
 	for (i = 0; i < n; i++) {
 		if (i)
-			buf_puts(b, ", ");
+			bufputs(b, ", ");
 		if (p[i]->role == V_ARRAY) {
-			buf_printf(b, "%s: ", p[i]->name);
+			bufprintf(b, "%s: ", p[i]->name);
 			emit_array_ann(b, p[i], k);
 		} else
-			buf_printf(b, "%s: %s", p[i]->name, ty_py(p[i]->ty, k));
+			bufprintf(b, "%s: %s", p[i]->name, ty_py(p[i]->ty, k));
 	}
 }
 
@@ -412,64 +412,64 @@ emit_main(Buf *b, const Kernel *k)
 	int i, d, f;
 	bool first = true;
 
-	buf_puts(b, "    wp.config.quiet = True\n");
-	buf_puts(b, "    wp.config.log_level = getattr(wp, \"LOG_WARNING\", 30)\n");
-	buf_puts(b, "    wp.init()\n");
-	buf_printf(b, "    rng = np.random.default_rng(%u)\n", (unsigned)k->np_seed);
-	buf_puts(b, "    shape = (");
+	bufputs(b, "    wp.config.quiet = True\n");
+	bufputs(b, "    wp.config.log_level = getattr(wp, \"LOG_WARNING\", 30)\n");
+	bufputs(b, "    wp.init()\n");
+	bufprintf(b, "    rng = np.random.default_rng(%u)\n", (unsigned)k->np_seed);
+	bufputs(b, "    shape = (");
 	for (d = 0; d < k->ndim; d++)
-		buf_printf(b, "%d%s", k->dims[d], k->ndim == 1 ? "," : (d + 1 < k->ndim ? ", " : ""));
-	buf_puts(b, ")\n");
+		bufprintf(b, "%d%s", k->dims[d], k->ndim == 1 ? "," : (d + 1 < k->ndim ? ", " : ""));
+	bufputs(b, ")\n");
 	for (i = 0; i < k->nparams; i++) {
 		const Var *p = k->params[i];
 
 		if (p->role == V_ARRAY) {
 			if (p->io != IO_IN)
-				buf_printf(b, "    %s = wp.zeros(shape, dtype=%s, device=\"cpu\")\n", p->name, ty_py(p->elem, k));
+				bufprintf(b, "    %s = wp.zeros(shape, dtype=%s, device=\"cpu\")\n", p->name, ty_py(p->elem, k));
 			else if (p->elem.kind == TY_INT)
-				buf_printf(b, "    %s = wp.array(rng.integers(-8, 9, size=shape, dtype=np.int32), dtype=int, device=\"cpu\")\n",
+				bufprintf(b, "    %s = wp.array(rng.integers(-8, 9, size=shape, dtype=np.int32), dtype=int, device=\"cpu\")\n",
 					   p->name);
 			else
-				buf_printf(b, "    %s = wp.array(rng.uniform(-1.0, 1.0, size=%s).astype(%s), dtype=%s, device=\"cpu\")\n",
+				bufprintf(b, "    %s = wp.array(rng.uniform(-1.0, 1.0, size=%s).astype(%s), dtype=%s, device=\"cpu\")\n",
 					   p->name, np_size(p->elem), np_float(p->elem), ty_py(p->elem, k));
 		} else if (p->ty.kind == TY_STRUCT) {
 			const StructDef *sd = &k->structs[p->ty.sid];
 
-			buf_printf(b, "    %s = m.%s()\n", p->name, sd->name);
+			bufprintf(b, "    %s = m.%s()\n", p->name, sd->name);
 			for (f = 0; f < sd->nfields; f++) {
 				Type t = sd->fty[f];
 
 				if (t.kind == TY_INT)
-					buf_printf(b, "    %s.%s = int(rng.integers(-8, 9))\n", p->name, sd->fname[f]);
+					bufprintf(b, "    %s.%s = int(rng.integers(-8, 9))\n", p->name, sd->fname[f]);
 				else if (t.kind == TY_VEC)
-					buf_printf(b, "    %s.%s = %s(*rng.uniform(-1.0, 1.0, size=%d).tolist())\n", p->name, sd->fname[f],
+					bufprintf(b, "    %s.%s = %s(*rng.uniform(-1.0, 1.0, size=%d).tolist())\n", p->name, sd->fname[f],
 						   ty_py(t, k), t.n);
 				else
-					buf_printf(b, "    %s.%s = float(rng.uniform(-1.0, 1.0))\n", p->name, sd->fname[f]);
+					bufprintf(b, "    %s.%s = float(rng.uniform(-1.0, 1.0))\n", p->name, sd->fname[f]);
 			}
 		} else if (p->ty.kind == TY_INT) {
-			buf_printf(b, "    %s = int(rng.integers(-8, 9))\n", p->name);
+			bufprintf(b, "    %s = int(rng.integers(-8, 9))\n", p->name);
 		} else {
-			buf_printf(b, "    %s = float(rng.uniform(-1.0, 1.0))\n", p->name);
+			bufprintf(b, "    %s = float(rng.uniform(-1.0, 1.0))\n", p->name);
 		}
 	}
-	buf_printf(b, "    wp.launch(m.%s, dim=shape, inputs=[", k->name);
+	bufprintf(b, "    wp.launch(m.%s, dim=shape, inputs=[", k->name);
 	for (i = 0; i < k->nparams; i++)
-		buf_printf(b, "%s%s", i ? ", " : "", k->params[i]->name);
-	buf_puts(b, "], device=\"cpu\")\n");
-	buf_puts(b, "    checksum = 0.0\n");
-	buf_puts(b, "    for result in (");
+		bufprintf(b, "%s%s", i ? ", " : "", k->params[i]->name);
+	bufputs(b, "], device=\"cpu\")\n");
+	bufputs(b, "    checksum = 0.0\n");
+	bufputs(b, "    for result in (");
 	for (i = 0; i < k->nparams; i++) {
 		const Var *p = k->params[i];
 
 		if (p->role == V_ARRAY && p->io != IO_IN) {
-			buf_printf(b, "%s%s", first ? "" : ", ", p->name);
+			bufprintf(b, "%s%s", first ? "" : ", ", p->name);
 			first = false;
 		}
 	}
-	buf_puts(b, ",):\n");
-	buf_puts(b, "        checksum += float(np.sum(result.numpy().astype(np.float64)))\n");
-	buf_printf(b, "    print(f\"%s checksum {checksum:.9e}\")\n", k->name);
+	bufputs(b, ",):\n");
+	bufputs(b, "        checksum += float(np.sum(result.numpy().astype(np.float64)))\n");
+	bufprintf(b, "    print(f\"%s checksum {checksum:.9e}\")\n", k->name);
 }
 
 /* "# kgen: seed=S index=I category=C kernel=NAME dim=..." (a stream's separator) */
@@ -478,11 +478,11 @@ emit_header(const Kernel *k, Buf *b)
 {
 	int d;
 
-	buf_printf(b, "# kgen: seed=%llu index=%llu category=%s kernel=%s dim=", (unsigned long long)k->seed,
+	bufprintf(b, "# kgen: seed=%llu index=%llu category=%s kernel=%s dim=", (unsigned long long)k->seed,
 		   (unsigned long long)k->index, k->category, k->name);
 	for (d = 0; d < k->ndim; d++)
-		buf_printf(b, "%s%d", d ? "," : "", k->dims[d]);
-	buf_puts(b, "\n");
+		bufprintf(b, "%s%d", d ? "," : "", k->dims[d]);
+	bufputs(b, "\n");
 }
 
 void
@@ -490,25 +490,25 @@ emit_meta(const Kernel *k, const char *module, Buf *b)
 {
 	int d;
 
-	buf_printf(b, "seed %llu\nindex %llu\ncategory %s\nkernel %s\ndim ", (unsigned long long)k->seed,
+	bufprintf(b, "seed %llu\nindex %llu\ncategory %s\nkernel %s\ndim ", (unsigned long long)k->seed,
 		   (unsigned long long)k->index, k->category, k->name);
 	for (d = 0; d < k->ndim; d++)
-		buf_printf(b, "%s%d", d ? "," : "", k->dims[d]);
-	buf_printf(b, "\nmodule %s\ndescription %s\n", module, k->description);
+		bufprintf(b, "%s%d", d ? "," : "", k->dims[d]);
+	bufprintf(b, "\nmodule %s\ndescription %s\n", module, k->description);
 }
 
 /* The harness: runs the module given as its argument (default: module, next to it). */
 void
 emit_harness(const Kernel *k, const char *module, Buf *b)
 {
-	buf_printf(b, "# Runs %s from %s with random inputs on the CPU and prints a checksum\n", k->name, module);
-	buf_puts(b, "# of its outputs (needs warp-lang and numpy): python3 THIS [MODULE.py]\n");
-	buf_puts(b, "import importlib.util\nimport os\nimport sys\n\nimport numpy as np\nimport warp as wp\n\n");
-	buf_printf(b, "path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), \"%s\")\n",
+	bufprintf(b, "# Runs %s from %s with random inputs on the CPU and prints a checksum\n", k->name, module);
+	bufputs(b, "# of its outputs (needs warp-lang and numpy): python3 THIS [MODULE.py]\n");
+	bufputs(b, "import importlib.util\nimport os\nimport sys\n\nimport numpy as np\nimport warp as wp\n\n");
+	bufprintf(b, "path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), \"%s\")\n",
 		   module);
-	buf_puts(b, "spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)\n");
-	buf_puts(b, "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n");
-	buf_puts(b, "\n\nif __name__ == \"__main__\":\n");
+	bufputs(b, "spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)\n");
+	bufputs(b, "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n");
+	bufputs(b, "\n\nif __name__ == \"__main__\":\n");
 	emit_main(b, k);
 }
 
@@ -518,29 +518,29 @@ emit_module(const Kernel *k, Buf *b)
 {
 	int i, f;
 
-	buf_puts(b, "import warp as wp\n");
+	bufputs(b, "import warp as wp\n");
 	for (i = 0; i < k->nstructs; i++) {
 		const StructDef *sd = &k->structs[i];
 
 		if (!sd->name)
 			continue;
-		buf_printf(b, "\n\n@wp.struct\nclass %s:\n", sd->name);
+		bufprintf(b, "\n\n@wp.struct\nclass %s:\n", sd->name);
 		for (f = 0; f < sd->nfields; f++)
-			buf_printf(b, "    %s: %s\n", sd->fname[f], ty_py(sd->fty[f], k));
+			bufprintf(b, "    %s: %s\n", sd->fname[f], ty_py(sd->fty[f], k));
 	}
 	for (i = 0; i < k->nfuncs; i++) {
 		const Func *fn = k->funcs[i];
 
-		buf_printf(b, "\n\n@wp.func\ndef %s(", fn->name);
+		bufprintf(b, "\n\n@wp.func\ndef %s(", fn->name);
 		emit_params(b, fn->params, fn->nparams, k);
-		buf_puts(b, ")");
+		bufputs(b, ")");
 		if (fn->nrets == 1)
-			buf_printf(b, " -> %s", ty_py(fn->rets[0], k));
-		buf_puts(b, ":\n");
+			bufprintf(b, " -> %s", ty_py(fn->rets[0], k));
+		bufputs(b, ":\n");
 		emit_block(b, &fn->body, k, 1);
 	}
-	buf_printf(b, "\n\n@wp.kernel\ndef %s(", k->name);
+	bufprintf(b, "\n\n@wp.kernel\ndef %s(", k->name);
 	emit_params(b, k->params, k->nparams, k);
-	buf_puts(b, "):\n");
+	bufputs(b, "):\n");
 	emit_block(b, &k->body, k, 1);
 }

@@ -43,7 +43,7 @@ nice_value(Gen *g, double maxabs)
 	int i, n = 0;
 
 	if (maxabs <= 0)
-		die("expr.c: nice_value(%g)", maxabs);
+		die("nice_value(%g)", maxabs);
 	if (rng_pct(&g->rng, 25) && maxabs >= 0.05) {
 		int hi = maxabs >= 3.0 ? 300 : (int)floor(maxabs * 100.0);
 
@@ -254,7 +254,7 @@ scale_by(Gen *g, Expr *e, double cap)
 	Expr *r;
 
 	if (e->ty.kind == TY_QUAT || e->ty.kind == TY_XFORM)
-		die("expr.c: cannot scale %d", e->ty.kind);
+		die("cannot scale %d", e->ty.kind);
 	/* x * c * k reads as x * (c * k): fold into one literal */
 	if (e->kind == E_BIN && e->op == OP_MUL && e->a[1]->kind == E_LIT && e->a[1]->ty.kind == TY_FLOAT &&
 	    e->a[0]->bound > 0) {
@@ -830,7 +830,7 @@ gx_struct_arg(Gen *g, Type t)
 	for (i = g->nscope - 1; i >= 0; i--)
 		if (ty_eq(g->scope[i]->ty, t) && !g->scope[i]->hidden)
 			return use_var(g, g->scope[i]);
-	die("expr.c: no struct value of type %d in scope", t.sid);
+	die("no struct value of type %d in scope", t.sid);
 }
 
 static bool
@@ -1001,6 +1001,24 @@ static Expr *gx_mat(Gen *g, Type t, int depth, double cap);
 static Expr *gx_quat(Gen *g, int depth);
 static Expr *gx_xform(Gen *g, int depth, double cap);
 
+/* a + b or a - b of float or vector type t, operands at depth - 1 under cap / 2; never
+ * x - x, nor a - b whose known multiples cancel (0.3 * x - x * 0.3). */
+static Expr *
+gx_addsub(Gen *g, Type t, int depth, double cap)
+{
+	Expr *a, *b;
+	int op, tries;
+
+	a = gx(g, t, depth - 1, cap / 2);
+	b = gx(g, t, depth - 1, cap / 2);
+	op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
+	for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
+		b = gx(g, t, depth, cap / 2);
+	if (fx_cancels(g, a, b, op))
+		op = op == OP_ADD ? OP_SUB : OP_ADD;
+	return ex_bin(g->A, op, a, b, t, a->bound + b->bound);
+}
+
 static Expr *
 gx_float(Gen *g, int prec, int depth, double cap)
 {
@@ -1068,20 +1086,9 @@ gx_float(Gen *g, int prec, int depth, double cap)
 	case P_LEAF:
 		e = leaf_float(g, prec, cap);
 		break;
-	case P_ADD: {
-		int op, tries;
-
-		a = gx_float(g, prec, depth - 1, cap / 2);
-		b = gx_float(g, prec, depth - 1, cap / 2);
-		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
-		/* never x - x, nor a - b whose known multiples cancel (0.3 * x - x * 0.3) */
-		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
-			b = gx_float(g, prec, depth, cap / 2);
-		if (fx_cancels(g, a, b, op))
-			op = op == OP_ADD ? OP_SUB : OP_ADD;
-		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
+	case P_ADD:
+		e = gx_addsub(g, t, depth, cap);
 		break;
-	}
 	case P_MUL:
 		a = gx_float(g, prec, depth - 1, sqrt(cap));
 		if (rng_pct(&g->rng, 35))
@@ -1814,19 +1821,9 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 	case W_CTOR:
 		e = vec_from_scalars(g, t, depth - 1, cap);
 		break;
-	case W_ADD: {
-		int op, tries;
-
-		a = gx_vec(g, t, depth - 1, cap / 2);
-		b = gx_vec(g, t, depth - 1, cap / 2);
-		op = rng_pct(&g->rng, 65) ? OP_ADD : OP_SUB;
-		for (tries = 0; tries < 3 && (same_var(a, b) || fx_cancels(g, a, b, op)); tries++)
-			b = gx_vec(g, t, depth, cap / 2);
-		if (fx_cancels(g, a, b, op))
-			op = op == OP_ADD ? OP_SUB : OP_ADD;
-		e = ex_bin(A, op, a, b, t, a->bound + b->bound);
+	case W_ADD:
+		e = gx_addsub(g, t, depth, cap);
 		break;
-	}
 	case W_SCALE:
 		a = gx_vec(g, t, depth - 1, sqrt(cap) * 2);
 		b = rng_pct(&g->rng, 40) ? lit_nice(g, st, fmin(cap / fmax(a->bound, 0.1), 4.0), false)
@@ -1958,7 +1955,7 @@ gx_vec(Gen *g, Type t, int depth, double cap)
 static const char *
 ident_call(Gen *g, int n)
 {
-	return arena_printf(g->A, "wp.identity(n=%d, dtype=float)", n);
+	return aprintf(g->A, "wp.identity(n=%d, dtype=float)", n);
 }
 
 static Expr *
@@ -2264,7 +2261,7 @@ gx(Gen *g, Type t, int depth, double cap)
 	case TY_STRUCT:
 		return gx_struct_arg(g, t);
 	default:
-		die("expr.c: cannot generate type kind %d", t.kind);
+		die("cannot generate type kind %d", t.kind);
 	}
 }
 

@@ -27,7 +27,7 @@ fresh(Gen *g)
 	if (g->next_id < 16)
 		g->next_id = 16;
 	if (g->next_id + 1 >= DIR_DERIVED)
-		die("facts.c: out of value ids");
+		die("out of value ids");
 	return ++g->next_id;
 }
 
@@ -72,18 +72,6 @@ static bool
 known(double c)
 {
 	return !isnan(c);
-}
-
-static double
-lit_value(const Expr *e)
-{
-	const char *t = e->s;
-	double v = 0;
-
-	if (!strncmp(t, "wp.float64(", 11))
-		t += 11;
-	sscanf(t, "%lf", &v);
-	return v;
 }
 
 static bool

@@ -46,29 +46,12 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* ---------------------------------------------------------------- util.c */
+/* ---------------------------------------------------------------- libkir's util.h */
 
-typedef struct Arena Arena;
-
-/* A growable, NUL-terminated text buffer (heap, not arena: it outlives kernels). */
-typedef struct Buf {
-	char *s;    /* text, always NUL-terminated once anything was written */
-	size_t n;   /* length without the NUL */
-	size_t cap; /* allocated bytes */
-} Buf;
-
-_Noreturn void die(const char *fmt, ...);   /* internal error: message, exit 2 */
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-Arena *arena_new(void);
-void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t n);       /* zeroed */
-char *arena_strdup(Arena *a, const char *s);
-char *arena_printf(Arena *a, const char *fmt, ...);
-void buf_puts(Buf *b, const char *s);
-void buf_printf(Buf *b, const char *fmt, ...);
-void buf_vprintf(Buf *b, const char *fmt, va_list ap);
-void buf_free(Buf *b);
+/* die (internal error, exit 2), xmalloc, the Arena (aalloc: zeroed; astrdup, aprintf)
+ * and Buf (bufputs, bufprintf, buffree): libkir's utilities, the ones every kpy
+ * program uses; kgen links libkir.a for them and nothing else. */
+#include "util.h"
 
 /* ---------------------------------------------------------------- rng.c */
 
@@ -359,6 +342,7 @@ Expr *ex_var(Arena *A, Var *v);
 Expr *ex_lit_float(Arena *A, int prec, double v);
 Expr *ex_lit_int(Arena *A, int v);
 Expr *ex_lit_bool(Arena *A, bool v);
+double lit_value(const Expr *e); /* the number a literal spells (inside wp.float64(...)) */
 Expr *ex_raw(Arena *A, const char *text);
 Expr *ex_bin(Arena *A, int op, Expr *a, Expr *b, Type ty, double bound);
 Expr *ex_un(Arena *A, int op, Expr *a);
@@ -375,6 +359,16 @@ Expr *ex_shape(Arena *A, Var *arr, int dim);
 Stmt *st_new(Arena *A, int kind);
 void block_push(Arena *A, Block *b, Stmt *s);
 void block_insert(Arena *A, Block *b, int at, Stmt *s);
+
+/* A set of variables in insertion order, of VARSET_MAX at most (adds past that are
+ * dropped); for the analyses of stmt.c and tidy.c. */
+enum { VARSET_MAX = 512 };
+typedef struct VarSet {
+	const Var *v[VARSET_MAX];
+	int n;
+} VarSet;
+bool varset_has(const VarSet *s, const Var *v);
+void varset_add(VarSet *s, const Var *v);
 
 /* ---------------------------------------------------------------- gen (expr.c, stmt.c, category.c) */
 

@@ -132,6 +132,7 @@ main(int argc, char **argv)
 	char *tmp = NULL;
 	int a;
 
+	progname = "kgen";
 	memset(&o, 0, sizeof o);
 	o.seed = 1;
 	o.count = 1;
@@ -226,19 +227,19 @@ main(int argc, char **argv)
 		}
 		if (dirmode) {
 			const char *sep = out[strlen(out) - 1] == '/' ? "" : "/";
-			char *stem = arena_printf(A, "k%llu_%06llu", (unsigned long long)o.seed, (unsigned long long)i);
-			char *module = arena_printf(A, "%s.py", stem);
+			char *stem = aprintf(A, "k%llu_%06llu", (unsigned long long)o.seed, (unsigned long long)i);
+			char *module = aprintf(A, "%s.py", stem);
 			Buf meta = { 0 }, harness = { 0 };
 			int bad;
 
 			emit_module(k, &text);
 			emit_meta(k, module, &meta);
 			emit_harness(k, module, &harness);
-			bad = write_file(arena_printf(A, "%s%s%s", out, sep, module), text.s, text.n) ||
-			      write_file(arena_printf(A, "%s%s%s.meta", out, sep, stem), meta.s, meta.n) ||
-			      write_file(arena_printf(A, "%s%s%s.harness.py", out, sep, stem), harness.s, harness.n);
-			buf_free(&meta);
-			buf_free(&harness);
+			bad = write_file(aprintf(A, "%s%s%s", out, sep, module), text.s, text.n) ||
+			      write_file(aprintf(A, "%s%s%s.meta", out, sep, stem), meta.s, meta.n) ||
+			      write_file(aprintf(A, "%s%s%s.harness.py", out, sep, stem), harness.s, harness.n);
+			buffree(&meta);
+			buffree(&harness);
 			if (bad)
 				return 1;
 		} else {
@@ -251,8 +252,8 @@ main(int argc, char **argv)
 				return 1;
 			}
 		}
-		buf_free(&text);
-		buf_free(&err);
+		buffree(&text);
+		buffree(&err);
 		arena_free(A);
 	}
 	if (tmp) {

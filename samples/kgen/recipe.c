@@ -197,7 +197,7 @@ store(Gen *g, Block *b, Var *a, Expr *e)
 
 	s->var = a;
 	s->nidx = a->ndim;
-	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	s->idx = aalloc(g->A, sizeof(Expr *) * 3);
 	for (d = 0; d < a->ndim; d++)
 		s->idx[d] = use(g, g->tid[d]);
 	s->e = e;
@@ -214,7 +214,7 @@ atomic(Gen *g, Block *b, const char *fn, Var *a, Expr *idx, Expr *e)
 	s->s = fn;
 	s->op = OP_ADD;
 	s->nidx = 1;
-	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	s->idx = aalloc(g->A, sizeof(Expr *) * 3);
 	s->idx[0] = idx;
 	s->e = e;
 	a->acc = (unsigned char)acc_class(s);
@@ -255,12 +255,12 @@ heads(Gen *g, const char *h0, const char *h1, const char *h2)
 
 		if (!h[i])
 			continue;
-		buf_puts(&b, h[i]);
+		bufputs(&b, h[i]);
 		for (c = 0; c < nclauses; c++)
-			buf_printf(&b, "%s%s", c == 0 ? ", " : (c + 1 == nclauses ? " and " : ", "), clauses[c]);
-		buf_puts(&b, ".");
-		g->k->gist[g->k->ngist++] = arena_strdup(g->A, b.s);
-		buf_free(&b);
+			bufprintf(&b, "%s%s", c == 0 ? ", " : (c + 1 == nclauses ? " and " : ", "), clauses[c]);
+		bufputs(&b, ".");
+		g->k->gist[g->k->ngist++] = astrdup(g->A, b.s);
+		buffree(&b);
 	}
 	nclauses = 0;
 }
@@ -286,7 +286,7 @@ typedef struct FnSave {
 static Func *
 func_begin(Gen *g, FnSave *sv, const char *base, Type ret)
 {
-	Func *f = arena_alloc(g->A, sizeof *f);
+	Func *f = aalloc(g->A, sizeof *f);
 
 	f->name = fresh_name(g, global_name(g, base));
 	memcpy(sv->scope, g->scope, sizeof(Var *) * (size_t)g->nscope);
@@ -321,7 +321,7 @@ func_end(Gen *g, FnSave *sv, Func *f, Expr *ret)
 	Stmt *s = st_new(g->A, S_RETURN);
 
 	s->nidx = 1;
-	s->idx = arena_alloc(g->A, sizeof(Expr *));
+	s->idx = aalloc(g->A, sizeof(Expr *));
 	s->idx[0] = ret;
 	f->retbound[0] = ret->bound;
 	func_retdirs(g, f, s->idx);
@@ -349,7 +349,7 @@ setcomp(Gen *g, Block *b, Var *v, int k, Expr *e)
 	Stmt *s = st_new(g->A, S_SETATTR);
 
 	s->var = v;
-	s->s = arena_printf(g->A, "[%d]", k);
+	s->s = aprintf(g->A, "[%d]", k);
 	s->e = e;
 	v->mutated = true;
 	v->reassigned = true;
@@ -453,9 +453,9 @@ rec_particles(Gen *g)
 	store(g, b, xo, use(g, x1));
 	store(g, b, vo, use(g, v1));
 	name(g, ONE(((const char *const[]){ "integrate", "advance", "step" })), "particles");
-	heads(g, arena_printf(g->A, "Advances %s particles by one semi-implicit Euler step under gravity%s", n == 3 ? "3-D" : "2-D",
+	heads(g, aprintf(g->A, "Advances %s particles by one semi-implicit Euler step under gravity%s", n == 3 ? "3-D" : "2-D",
 			      forces ? " and per-particle forces" : ""),
-	      arena_printf(g->A, "Integrates particle velocities and then positions over a time step dt%s",
+	      aprintf(g->A, "Integrates particle velocities and then positions over a time step dt%s",
 			   forces ? ", adding external forces to gravity" : ""),
 	      "Moves each particle one explicit step forward in time");
 }
@@ -523,7 +523,7 @@ rec_springs(Gen *g)
 	     ONE(((const char *const[]){ "spring_forces", "springs" })));
 	heads(g, "Evaluates Hooke spring forces between particles and their partners and scatters them to both ends atomically",
 	      "Accumulates spring forces into both endpoints of each spring with atomic adds",
-	      arena_printf(g->A, "Computes %s spring forces from the stretch of each spring beyond its rest length", damped ? "damped" : "elastic"));
+	      aprintf(g->A, "Computes %s spring forces from the stretch of each spring beyond its rest length", damped ? "damped" : "elastic"));
 }
 
 /* ----------------------------------------------------------------- grid stencils */
@@ -549,7 +549,7 @@ rec_heat(Gen *g)
 	alpha = scalar(g, rng_pct(&g->rng, 50) ? "alpha" : "diffusivity", F());
 	dt = scalar(g, "dt", F());
 	decay = rng_pct(&g->rng, 30) ? scalar(g, rng_pct(&g->rng, 50) ? "decay" : "k_decay", F()) : NULL;
-	out = arr(g, arena_printf(g->A, "%s_new", fld), F(), IO_OUT);
+	out = arr(g, aprintf(g->A, "%s_new", fld), F(), IO_OUT);
 	if (grad)
 		go = arr(g, "grad", V(2), IO_OUT);
 	emit_tid(g, b);
@@ -587,8 +587,8 @@ rec_heat(Gen *g)
 		clause(g, "writing its central-difference gradient too");
 	}
 	name(g, ONE(((const char *const[]){ "diffuse", "step", "relax" })), fld);
-	heads(g, arena_printf(g->A, "Takes one explicit diffusion step of the 2-D field %s with a five-point Laplacian and clamped borders", fld),
-	      arena_printf(g->A, "Diffuses %s on a grid, reading the four neighbours of each cell clamped at the edges", fld),
+	heads(g, aprintf(g->A, "Takes one explicit diffusion step of the 2-D field %s with a five-point Laplacian and clamped borders", fld),
+	      aprintf(g->A, "Diffuses %s on a grid, reading the four neighbours of each cell clamped at the edges", fld),
 	      NULL);
 }
 
@@ -664,7 +664,7 @@ rec_histogram(Gen *g)
 		}
 		bin = let(g, at, rng_pct(&g->rng, 50) ? "cell" : "bin_index",
 			  clamp_index(g, minmax, add(g, mul(g, use(g, c[1]), ilit(g, nbins)), use(g, c[0])), hist));
-		clause(g, arena_printf(g->A, "on a %dx%d grid of cells", nbins, nbins));
+		clause(g, aprintf(g->A, "on a %dx%d grid of cells", nbins, nbins));
 	} else {
 		/* x in [-1, 1] -> [0, nbins), |x| in [0, 1] -> [0, nbins) */
 		if (ranged)
@@ -695,9 +695,9 @@ rec_histogram(Gen *g)
 		clause(g, "tracking the smallest value");
 	}
 	name(g, ONE(((const char *const[]){ "bin", "histogram", "count" })), x->name);
-	heads(g, arena_printf(g->A, "Builds a %d-bin %shistogram of %s%s with atomic adds", two ? nbins * nbins : nbins, w ? "weighted " : "", x->name,
+	heads(g, aprintf(g->A, "Builds a %d-bin %shistogram of %s%s with atomic adds", two ? nbins * nbins : nbins, w ? "weighted " : "", x->name,
 			      ranged ? "" : xf == 1 ? " by magnitude" : xf == 2 ? " squashed by tanh" : " over [-1, 1]"),
-	      arena_printf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, two ? nbins * nbins : nbins), NULL);
+	      aprintf(g->A, "Counts %s into %d uniform bins, clamping out-of-range samples to the end bins", x->name, two ? nbins * nbins : nbins), NULL);
 }
 
 /* ----------------------------------------------------------------- optimisers */
@@ -723,7 +723,7 @@ rec_optimizer(Gen *g)
 	lr = scalar(g, rng_pct(&g->rng, 50) ? "lr" : "learning_rate", F());
 	if (decay)
 		wd = scalar(g, "weight_decay", F());
-	po = arr(g, arena_printf(g->A, "%s_out", p->name), F(), IO_OUT);
+	po = arr(g, aprintf(g->A, "%s_out", p->name), F(), IO_OUT);
 	mo = arr(g, adam ? "m_out" : "velocity_out", F(), IO_OUT);
 	if (adam)
 		vo = arr(g, "v_out", F(), IO_OUT);
@@ -768,7 +768,7 @@ rec_optimizer(Gen *g)
 	name(g, adam ? "adam" : ONE(((const char *const[]){ "sgd", "momentum" })), "step");
 	heads(g, adam ? "Applies one Adam update to a parameter array, refreshing its first and second moment estimates"
 		      : "Applies one SGD-with-momentum update to a parameter array and its velocity",
-	      arena_printf(g->A, "Takes an optimiser step on %s from %s%s", p->name, gr->name, adam ? " with Adam moments" : " with heavy-ball momentum"),
+	      aprintf(g->A, "Takes an optimiser step on %s from %s%s", p->name, gr->name, adam ? " with Adam moments" : " with heavy-ball momentum"),
 	      NULL);
 }
 
@@ -977,11 +977,11 @@ rec_sdf(Gen *g)
 	if (sd.nk == 1)
 		shape = pname[sd.kind[0]];
 	else
-		shape = arena_printf(g->A, "%s-%s %s", pname[sd.kind[0]], pname[sd.kind[1]], opname[sd.op]);
+		shape = aprintf(g->A, "%s-%s %s", pname[sd.kind[0]], pname[sd.kind[1]], opname[sd.op]);
 	name(g, ONE(((const char *const[]){ "eval", "query", "compute" })),
-	     sd.nk == 1 ? arena_printf(g->A, "%s_sdf", pname[sd.kind[0]]) : sd.op == 0 ? "sdf" : sd.op == 1 ? "intersection_sdf" : "difference_sdf");
-	heads(g, arena_printf(g->A, "Evaluates the signed distance from points to %s%s", sd.nk == 1 && sd.kind[0] != 1 ? "a " : sd.nk == 1 ? "an axis-aligned " : "the ", shape),
-	      arena_printf(g->A, "Queries a %s signed distance field at each point", shape), NULL);
+	     sd.nk == 1 ? aprintf(g->A, "%s_sdf", pname[sd.kind[0]]) : sd.op == 0 ? "sdf" : sd.op == 1 ? "intersection_sdf" : "difference_sdf");
+	heads(g, aprintf(g->A, "Evaluates the signed distance from points to %s%s", sd.nk == 1 && sd.kind[0] != 1 ? "a " : sd.nk == 1 ? "an axis-aligned " : "the ", shape),
+	      aprintf(g->A, "Queries a %s signed distance field at each point", shape), NULL);
 }
 
 /* ----------------------------------------------------------------- outcodes */
@@ -1088,8 +1088,8 @@ rec_outcode(Gen *g)
 		clause(g, "xor-ing the codes into a parity mask");
 	}
 	name(g, ONE(((const char *const[]){ "classify", "clip", "flag" })), pts->name);
-	heads(g, arena_printf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
-	      arena_printf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code",
+	heads(g, aprintf(g->A, "Computes Cohen-Sutherland outcodes of %d-D points against an axis-aligned box, one bit per face", n),
+	      aprintf(g->A, "Flags which faces of a%s box each point lies beyond, as bits of an integer code",
 			   box == 0 ? " fixed" : box == 2 ? " centred" : ""),
 	      NULL);
 }
@@ -1150,7 +1150,7 @@ rec_sampling(Gen *g)
 		Expr *e;
 
 		acc = def_local(g, b, "acc", vlit(g, n, z));
-		fl->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+		fl->idx = aalloc(g->A, sizeof(Expr *) * 3);
 		fl->idx[0] = ilit(g, nsamp);
 		fl->nidx = 1;
 		fl->trips = nsamp;
@@ -1168,7 +1168,7 @@ rec_sampling(Gen *g)
 		block_push(g->A, &fl->body, a);
 		acc->bound = acc->base = nsamp;
 		d = let(g, b, "mean", mul(g, use(g, acc), lit(g, 1.0 / nsamp)));
-		clause(g, arena_printf(g->A, "averaging %d draws per thread", nsamp));
+		clause(g, aprintf(g->A, "averaging %d draws per thread", nsamp));
 	} else
 		d = let(g, b, n == 3 ? "d" : "s", ex_call(g->A, smp[s].fn, V(n), 1.0, 1, use(g, st)));
 	if (flip) { /* mirrored into the upper half space */
@@ -1187,14 +1187,14 @@ rec_sampling(Gen *g)
 		double lam = 0.5 * (1 + pick(g, 8));
 
 		store(g, b, cnt, call1(g, "int", I(), 40.0, ex_call(g->A, "wp.poisson", ty_make(TY_UINT, 0, 1), 40.0, 2, use(g, st), lit(g, lam))));
-		clause(g, arena_printf(g->A, "drawing a Poisson count of mean %g per thread", lam));
+		clause(g, aprintf(g->A, "drawing a Poisson count of mean %g per thread", lam));
 	}
 	if (ch) { /* one of k options, uniformly: randu over [0, k) as uint32 */
 		int k = 2 + pick(g, 7);
 		Expr *lo = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), 0.0, ilit(g, 0)), *hi = call1(g, "wp.uint32", ty_make(TY_UINT, 0, 1), k, ilit(g, k));
 
 		store(g, b, ch, call1(g, "int", I(), k, ex_call(g->A, "wp.randu", ty_make(TY_UINT, 0, 1), k, 3, use(g, st), lo, hi)));
-		clause(g, arena_printf(g->A, "picking one of %d options at random", k));
+		clause(g, aprintf(g->A, "picking one of %d options at random", k));
 	}
 	if (gz) { /* a standard normal by inverting its CDF: sqrt(2) erfinv(2u - 1) = -sqrt(2) erfcinv(2u) */
 		Var *u = let(g, b, "u", ex_call(g->A, "wp.randf", F(), 1.0, 3, use(g, st), lit(g, 0.001), lit(g, 0.999)));
@@ -1216,8 +1216,8 @@ rec_sampling(Gen *g)
 		clause(g, "accumulating a Monte Carlo estimate");
 	}
 	name(g, ONE(((const char *const[]){ "sample", "draw", "generate" })), out->name);
-	heads(g, arena_printf(g->A, "Draws %s with a per-thread random state", smp[s].what),
-	      arena_printf(g->A, "Samples %s, one per thread", smp[s].what), NULL);
+	heads(g, aprintf(g->A, "Draws %s with a per-thread random state", smp[s].what),
+	      aprintf(g->A, "Samples %s, one per thread", smp[s].what), NULL);
 }
 
 /* ----------------------------------------------------------------- rigid bodies */
@@ -1236,7 +1236,7 @@ unpack(Gen *g, Block *b, Expr *call, int n, Var **v, const char *const *names, c
 
 	u->e = call;
 	u->nvars = n;
-	u->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)n);
+	u->vars = aalloc(g->A, sizeof(Var *) * (size_t)n);
 	for (i = 0; i < n; i++) {
 		v[i] = new_var(g, names[i], t[i], V_LOCAL);
 		v[i]->bound = v[i]->base = 4.0;
@@ -1493,7 +1493,7 @@ rec_rigid(Gen *g)
 		an->bound = an->base = 4.0;
 		u->e = call1(g, "wp.quat_to_axis_angle", V(3), 1.0, use(g, q1));
 		u->nvars = 2;
-		u->vars = arena_alloc(g->A, sizeof(Var *) * 2);
+		u->vars = aalloc(g->A, sizeof(Var *) * 2);
 		u->vars[0] = ax;
 		u->vars[1] = an;
 		block_push(g->A, b, u);
@@ -1579,7 +1579,7 @@ rec_loss(Gen *g)
 			s = if_stmt(g, b, ex_cmp(g->A, OP_GT, use(g, a), lit(g, delta)));
 			assign(g, &s->body, l, mul(g, lit(g, delta), sub(g, use(g, a), lit(g, 0.5 * delta))));
 			assign(g, &s->body, gr, mul(g, lit(g, delta), call1(g, "wp.sign", F(), 1.0, use(g, diff))));
-			clause(g, arena_printf(g->A, "with a threshold of %g for the linear branch", delta));
+			clause(g, aprintf(g->A, "with a threshold of %g for the linear branch", delta));
 		} else if (kind == 4) {
 			l = let(g, b, "l", call1(g, "wp.abs", F(), 2.0, use(g, diff)));
 			gr = let(g, b, "dl", call1(g, "wp.sign", F(), 1.0, use(g, diff)));
@@ -1628,11 +1628,36 @@ rec_loss(Gen *g)
 		store(g, b, grad, ge);
 	}
 	name(g, ONE(((const char *const[]){ "compute", "eval", "accumulate" })), lname[kind]);
-	heads(g, arena_printf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element", what[kind]),
-	      arena_printf(g->A, "Evaluates the %s of each prediction and its derivative", what[kind]), NULL);
+	heads(g, aprintf(g->A, "Sums a %s over all elements into one value with an atomic add and writes its gradient per element", what[kind]),
+	      aprintf(g->A, "Evaluates the %s of each prediction and its derivative", what[kind]), NULL);
 }
 
 /* ----------------------------------------------------------------- image filters */
+
+/* A window loop, `for name in range(2 * r + 1)` (offs) or `range(-r, r + 1)`, not yet
+ * placed; its variable is the loop's var. */
+static Stmt *
+window_for(Gen *g, bool offs, int r, const char *name)
+{
+	Arena *A = g->A;
+	Stmt *f = st_new(A, S_FOR);
+	Var *v;
+
+	f->idx = aalloc(A, sizeof(Expr *) * 3);
+	if (offs) {
+		f->idx[0] = ilit(g, 2 * r + 1);
+		f->nidx = 1;
+	} else {
+		f->idx[0] = ilit(g, -r);
+		f->idx[1] = ilit(g, r + 1);
+		f->nidx = 2;
+	}
+	f->trips = 2 * r + 1;
+	v = new_var(g, name, I(), V_LOOP);
+	v->bound = v->base = 2 * r;
+	f->var = v;
+	return f;
+}
 
 /* A (2r+1)^2 window over a 2-D image with clamped borders: box or Gaussian
  * weights (normalised by a constant kgen sums), on a grey or colour image;
@@ -1671,20 +1696,8 @@ rec_filter(Gen *g)
 		ws = def_local(g, b, rng_pct(&g->rng, 50) ? "wsum" : "norm", lit(g, 0.0));
 		ws->bound = ws->base = 25.0;
 	}
-	fi = st_new(A, S_FOR);
-	fi->idx = arena_alloc(A, sizeof(Expr *) * 3);
-	if (offs) {
-		fi->idx[0] = ilit(g, 2 * r + 1);
-		fi->nidx = 1;
-	} else {
-		fi->idx[0] = ilit(g, -r);
-		fi->idx[1] = ilit(g, r + 1);
-		fi->nidx = 2;
-	}
-	fi->trips = 2 * r + 1;
-	vi = new_var(g, offs ? (sep && ax == 1 ? "v" : "u") : "di", I(), V_LOOP);
-	vi->bound = vi->base = 2 * r;
-	fi->var = vi;
+	fi = window_for(g, offs, r, offs ? (sep && ax == 1 ? "v" : "u") : "di");
+	vi = fi->var;
 	block_push(A, b, fi);
 	scope_push_var(g, vi);
 	oi = offs ? let(g, &fi->body, sep && ax == 1 ? "dj" : "di", sub(g, use(g, vi), ilit(g, r))) : vi;
@@ -1705,20 +1718,8 @@ rec_filter(Gen *g)
 		vj = NULL;
 		jj = NULL;
 	} else {
-		fj = st_new(A, S_FOR);
-		fj->idx = arena_alloc(A, sizeof(Expr *) * 3);
-		if (offs) {
-			fj->idx[0] = ilit(g, 2 * r + 1);
-			fj->nidx = 1;
-		} else {
-			fj->idx[0] = ilit(g, -r);
-			fj->idx[1] = ilit(g, r + 1);
-			fj->nidx = 2;
-		}
-		fj->trips = 2 * r + 1;
-		vj = new_var(g, offs ? "v" : "dj", I(), V_LOOP);
-		vj->bound = vj->base = 2 * r;
-		fj->var = vj;
+		fj = window_for(g, offs, r, offs ? "v" : "dj");
+		vj = fj->var;
 		block_push(A, &fi->body, fj);
 		scope_push_var(g, vj);
 		oj = offs ? let(g, &fj->body, "dj", sub(g, use(g, vj), ilit(g, r))) : vj;
@@ -1794,11 +1795,11 @@ rec_filter(Gen *g)
 		clause(g, "clamping the result between zero and one");
 	name(g, sharpen ? "sharpen" : ONE(((const char *const[]){ "blur", "smooth", "filter" })), img->name);
 	if (sep)
-		clause(g, arena_printf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
-	heads(g, arena_printf(g->A, "%s a %s image with a %dx%d %s window, clamping reads at the borders", sharpen ? "Sharpens" : "Blurs",
+		clause(g, aprintf(g->A, "as one %s pass of a separable filter", ax == 0 ? "vertical" : "horizontal"));
+	heads(g, aprintf(g->A, "%s a %s image with a %dx%d %s window, clamping reads at the borders", sharpen ? "Sharpens" : "Blurs",
 			      colour ? "colour" : "greyscale", sep && ax == 1 ? 1 : 2 * r + 1, sep && ax == 0 ? 1 : 2 * r + 1,
 			      gauss ? "Gaussian" : "box"),
-	      arena_printf(g->A, "%s each pixel %s over a window of %d cells%s",
+	      aprintf(g->A, "%s each pixel %s over a window of %d cells%s",
 			   sharpen ? "Applies an unsharp mask to" : "Averages", gauss ? "with Gaussian weights" : "uniformly",
 			   sep ? 2 * r + 1 : (2 * r + 1) * (2 * r + 1), sep ? " in one loop" : " in two nested loops"),
 	      NULL);
@@ -1978,7 +1979,7 @@ rec_strain(Gen *g)
 
 	nclauses = 0;
 	set_launch(g, 1);
-	id->s = arena_printf(g->A, "wp.identity(n=%d, dtype=float)", n);
+	id->s = aprintf(g->A, "wp.identity(n=%d, dtype=float)", n);
 	id->bound = 1.0;
 	id->flags = EF_CONST;
 	H = arr(g, rng_pct(&g->rng, 50) ? "displacement_grad" : "grad_u", M(n), IO_IN);
@@ -2065,7 +2066,7 @@ rec_strain(Gen *g)
 		clause(g, "with the St. Venant-Kirchhoff energy density");
 	}
 	name(g, ONE(((const char *const[]){ "compute", "eval", "analyze" })), what == 0 ? "polar_decomposition" : what == 2 ? "principal_strains" : what == 3 ? "qr_factors" : "strain_energy");
-	heads(g, arena_printf(g->A, "Forms the %dx%d deformation gradient of each element from its displacement gradient", n, n),
+	heads(g, aprintf(g->A, "Forms the %dx%d deformation gradient of each element from its displacement gradient", n, n),
 	      "Evaluates strain measures of each element's deformation gradient F = I + grad u", NULL);
 }
 
@@ -2124,7 +2125,7 @@ noise_heights(Gen *g)
 	f = let_mut(g, b, "freq", use(g, freq), 64.0);
 	a = let_mut(g, b, "amp", ampp ? use(g, amp) : lit(g, 1.0), 1.0);
 	fl = st_new(g->A, S_FOR);
-	fl->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	fl->idx = aalloc(g->A, sizeof(Expr *) * 3);
 	fl->idx[0] = ilit(g, oct);
 	fl->nidx = 1;
 	fl->trips = oct;
@@ -2143,7 +2144,7 @@ noise_heights(Gen *g)
 		for (k = 0; k < n; k++)
 			args[2 + k] = ilit(g, per);
 		nz = ex_calln(g->A, "wp.pnoise", F(), 1.0, 2 + n, args);
-		clause(g, arena_printf(g->A, "tileable with period %d on every axis", per));
+		clause(g, aprintf(g->A, "tileable with period %d on every axis", per));
 	} else
 		nz = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), p);
 	aug(g, &fl->body, h, OP_ADD, mul(g, use(g, a), nz));
@@ -2153,8 +2154,8 @@ noise_heights(Gen *g)
 	if (hb)
 		clause(g, "on top of a base height");
 	name(g, ONE(((const char *const[]){ "fbm", "sample", "eval" })), out->name);
-	heads(g, arena_printf(g->A, "Sums %d octaves of %d-D Perlin noise at each point as fractal Brownian motion", oct, n),
-	      arena_printf(g->A, "Evaluates fractal %d-D noise with %d octaves, doubling the frequency and halving the amplitude each time", n, oct),
+	heads(g, aprintf(g->A, "Sums %d octaves of %d-D Perlin noise at each point as fractal Brownian motion", oct, n),
+	      aprintf(g->A, "Evaluates fractal %d-D noise with %d octaves, doubling the frequency and halving the amplitude each time", n, oct),
 	      NULL);
 }
 
@@ -2204,7 +2205,7 @@ noise_grid(Gen *g)
 		}
 		if (periodic) {
 			c = ex_call(g->A, "wp.pnoise", F(), 1.0, 4, use(g, st), use(g, q), ilit(g, px), ilit(g, py));
-			clause(g, arena_printf(g->A, "repeating every %d by %d cells of the noise lattice", px, py));
+			clause(g, aprintf(g->A, "repeating every %d by %d cells of the noise lattice", px, py));
 		} else
 			c = ex_call(g->A, "wp.noise", F(), 1.0, 2, use(g, st), use(g, q));
 	}
@@ -2260,7 +2261,7 @@ noise_turbulence(Gen *g)
 		call = ex_call(g->A, "wp.curlnoise", V(n), 6.0, 5, use(g, st), q,
 			       call1(g, "wp.uint32", U(), oct, ilit(g, oct)), lit(g, lac), lit(g, gain));
 		if (oct > 1)
-			clause(g, arena_printf(g->A, "summing %d octaves with lacunarity %g and gain %g per octave", oct, lac, gain));
+			clause(g, aprintf(g->A, "summing %d octaves with lacunarity %g and gain %g per octave", oct, lac, gain));
 	} else
 		call = ex_call(g->A, "wp.curlnoise", V(n), 6.0, 2, use(g, st), q);
 	u = let(g, b, rng_pct(&g->rng, 50) ? "curl" : "turb", call);
@@ -2272,8 +2273,8 @@ noise_turbulence(Gen *g)
 	} else
 		store(g, b, xo, add(g, load_tid(g, x), mul(g, use(g, u), mul(g, use(g, strength), use(g, dt)))));
 	name(g, ONE(((const char *const[]){ "advect", "perturb", "stir" })), "particles");
-	heads(g, arena_printf(g->A, "Displaces %d-D particles along a divergence-free curl-noise field", n),
-	      arena_printf(g->A, "Applies curl-noise turbulence of %d-D points to particles over a time step", timed ? 4 : n),
+	heads(g, aprintf(g->A, "Displaces %d-D particles along a divergence-free curl-noise field", n),
+	      aprintf(g->A, "Applies curl-noise turbulence of %d-D points to particles over a time step", timed ? 4 : n),
 	      NULL);
 }
 
@@ -2363,7 +2364,7 @@ rec_cells(Gen *g)
 		prev = own_atomic(g, b, rng_pct(&g->rng, 50) ? "prev" : "old_cell", "wp.atomic_exch", cellof, NULL, use(g, c));
 		store(g, b, moved, ex_call(g->A, "wp.where", I(), 1.0, 3, ex_cmp(g->A, OP_NE, use(g, prev), use(g, c)), ilit(g, 1), ilit(g, 0)));
 		store(g, b, frac, sub(g, use(g, s), call1(g, "float", F(), ncell, use(g, c))));
-		clause(g, arena_printf(g->A, "into one of %d cells", ncell));
+		clause(g, aprintf(g->A, "into one of %d cells", ncell));
 	}
 	if (cas) {
 		was = own_atomic(g, b, rng_pct(&g->rng, 50) ? "was" : "old", "wp.atomic_cas", vis, ilit(g, 0), ilit(g, 1));
@@ -2384,7 +2385,7 @@ rec_cells(Gen *g)
 		      "Replaces every particle's cell index with an atomic exchange, keeping the old index to detect moves", NULL);
 	} else {
 		name(g, ONE(((const char *const[]){ "mark", "visit", "claim" })), nd == 2 ? "cells" : "nodes");
-		heads(g, arena_printf(g->A, "Marks each %s visited with a compare-and-swap from 0 to 1, telling first visits apart", nd == 2 ? "grid cell" : "node"),
+		heads(g, aprintf(g->A, "Marks each %s visited with a compare-and-swap from 0 to 1, telling first visits apart", nd == 2 ? "grid cell" : "node"),
 		      "Claims the thread's own flag with wp.atomic_cas(flag, 0, 1) and keeps the old value", NULL);
 	}
 }
@@ -2643,7 +2644,7 @@ sf_grid(Gen *g, Block *b, Short *S, int f, bool image)
 		side = mul(g, lit(g, 0.25), add(g, use(g, S->in[1]), use(g, S->in[2])));
 		o = arr(g, image ? "blurred" : "smoothed", F(), IO_OUT);
 		sstore(g, b, S, o, add(g, c, side));
-		phrase(S, image ? "blur" : "smooth", u->name, arena_printf(g->A, "smooths along axis %d with a three-tap filter", S->axis));
+		phrase(S, image ? "blur" : "smooth", u->name, aprintf(g->A, "smooths along axis %d with a three-tap filter", S->axis));
 		break;
 	}
 	case 2:
@@ -2720,7 +2721,7 @@ sf_histogram(Gen *g, Block *b, Short *S, int f)
 		k->nonneg = true;
 		atomic(g, b, rng_pct(&g->rng, 50) ? "wp.atomic_add" : NULL, acc, use(g, k),
 		       wt ? load_tid(g, need(g, &S->in[1], "weights", F(), IO_IN)) : ilit(g, 1));
-		phrase(S, "count", x->name, arena_printf(g->A, "counts the values from -1 to 1 into %d bins", nb));
+		phrase(S, "count", x->name, aprintf(g->A, "counts the values from -1 to 1 into %d bins", nb));
 		break;
 	}
 	}
@@ -3264,17 +3265,17 @@ rec_short(Gen *g, const char *cat)
 		memcpy(k->params, ps, sizeof(Var *) * (size_t)np);
 	}
 	name(g, S.verb, S.noun);
-	buf_printf(&h, "%c%s", S.ph[0][0] - 'a' + 'A', S.ph[0] + 1);
+	bufprintf(&h, "%c%s", S.ph[0][0] - 'a' + 'A', S.ph[0] + 1);
 	if (S.nph > 1)
-		buf_printf(&h, " and %s", S.ph[1]);
-	buf_puts(&h, ".");
-	g->k->gist[g->k->ngist++] = arena_strdup(g->A, h.s);
-	buf_free(&h);
-	buf_printf(&h, "This kernel %s", S.ph[0]);
+		bufprintf(&h, " and %s", S.ph[1]);
+	bufputs(&h, ".");
+	g->k->gist[g->k->ngist++] = astrdup(g->A, h.s);
+	buffree(&h);
+	bufprintf(&h, "This kernel %s", S.ph[0]);
 	if (S.nph > 1)
-		buf_printf(&h, ", then %s", S.ph[1]);
-	buf_puts(&h, ".");
-	g->k->gist[g->k->ngist++] = arena_strdup(g->A, h.s);
-	buf_free(&h);
+		bufprintf(&h, ", then %s", S.ph[1]);
+	bufputs(&h, ".");
+	g->k->gist[g->k->ngist++] = astrdup(g->A, h.s);
+	buffree(&h);
 	return true;
 }

@@ -56,7 +56,7 @@ int
 rng_below(Rng *r, int n)
 {
 	if (n <= 0)
-		die("rng.c: rng_below(%d)", n);
+		die("rng_below(%d)", n);
 	/* 64-bit draw: the modulo bias is far below anything observable */
 	return (int)(rng_next(r) % (uint64_t)n);
 }
@@ -65,7 +65,7 @@ int
 rng_range(Rng *r, int lo, int hi)
 {
 	if (hi < lo)
-		die("rng.c: rng_range(%d, %d)", lo, hi);
+		die("rng_range(%d, %d)", lo, hi);
 	return lo + rng_below(r, hi - lo + 1);
 }
 
@@ -83,7 +83,7 @@ rng_weighted(Rng *r, const int *w, int n)
 	for (i = 0; i < n; i++)
 		total += w[i] > 0 ? w[i] : 0;
 	if (total <= 0)
-		die("rng.c: no positive weight among %d", n);
+		die("no positive weight among %d", n);
 	x = rng_below(r, total);
 	for (i = 0; i < n; i++) {
 		if (w[i] <= 0)

@@ -69,7 +69,7 @@ void
 reserve_name(Gen *g, const char *name)
 {
 	if (g->nnames >= (int)(sizeof g->names / sizeof g->names[0]))
-		die("stmt.c: too many names");
+		die("too many names");
 	g->names[g->nnames++] = name;
 }
 
@@ -83,7 +83,7 @@ fresh_name(Gen *g, const char *base)
 	int i;
 
 	for (i = 1; name_taken(g, name); i++)
-		name = arena_printf(g->A, digit ? "%s_%d" : "%s%d", base, i);
+		name = aprintf(g->A, digit ? "%s_%d" : "%s%d", base, i);
 	reserve_name(g, name);
 	return name;
 }
@@ -91,7 +91,7 @@ fresh_name(Gen *g, const char *base)
 Var *
 new_var(Gen *g, const char *base, Type t, int role)
 {
-	Var *v = arena_alloc(g->A, sizeof *v);
+	Var *v = aalloc(g->A, sizeof *v);
 
 	v->name = fresh_name(g, base);
 	v->ty = t;
@@ -104,7 +104,7 @@ void
 scope_push_var(Gen *g, Var *v)
 {
 	if (g->nscope >= MAX_SCOPE)
-		die("stmt.c: scope overflow");
+		die("scope overflow");
 	g->scope[g->nscope++] = v;
 }
 
@@ -261,7 +261,7 @@ commit(Var *v, double inc)
 	if (!v->frozen)
 		v->bound = v->base + v->used;
 	if (v->base + v->used > v->bound * (1 + 1e-9) + 1e-12)
-		die("stmt.c: bound of %s exceeded (%g + %g > %g)", v->name, v->base, v->used, v->bound);
+		die("bound of %s exceeded (%g + %g > %g)", v->name, v->base, v->used, v->bound);
 }
 
 bool
@@ -560,7 +560,7 @@ gen_atomic(Gen *g, Block *b)
 	s = st_new(g->A, S_ATOMIC);
 	s->var = arr;
 	s->nidx = arr->ndim;
-	s->idx = arena_alloc(g->A, sizeof(Expr *) * 3);
+	s->idx = aalloc(g->A, sizeof(Expr *) * 3);
 	acc_index(g, arr, s->idx);
 	/* one class of atomics per accumulator: see AccClass */
 	if (arr->acc == ACC_ADD)
@@ -619,7 +619,7 @@ gen_unpack(Gen *g, Block *b)
 	s = st_new(g->A, S_UNPACK);
 	s->e = ex_calln(g->A, f->name, f->rets[0], 0, f->nparams, args);
 	s->nvars = f->nrets;
-	s->vars = arena_alloc(g->A, sizeof(Var *) * (size_t)f->nrets);
+	s->vars = aalloc(g->A, sizeof(Var *) * (size_t)f->nrets);
 	for (i = 0; i < f->nrets; i++) {
 		Var *v = new_var(g, base_name(g, f->rets[i]), f->rets[i], V_LOCAL);
 
@@ -751,7 +751,7 @@ static void
 enter_loop(Gen *g, int trips, bool literal)
 {
 	if (g->loop_depth >= MAX_LOOP_DEPTH)
-		die("stmt.c: loops nested too deep");
+		die("loops nested too deep");
 	g->loop_static[g->loop_depth] = literal;
 	g->trips[g->loop_depth++] = trips > 0 ? trips : 0;
 	g->loops_made++;
@@ -769,7 +769,7 @@ gen_for(Gen *g, Block *b)
 
 	if (!acc || rng_pct(&g->rng, 30))
 		acc = def_accumulator(g, b, pal_pick(g));
-	s->idx = arena_alloc(A, sizeof(Expr *) * 3);
+	s->idx = aalloc(A, sizeof(Expr *) * 3);
 	switch (rng_below(&g->rng, 10)) {
 	case 0:
 	case 1:
@@ -1177,29 +1177,6 @@ sweep(Arena *A, Block *b)
 
 /* ----------------------------------------------------------------- dynamic loops */
 
-typedef struct VarSet {
-	const Var *v[512];
-	int n;
-} VarSet;
-
-static bool
-set_has(const VarSet *s, const Var *v)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->v[i] == v)
-			return true;
-	return false;
-}
-
-static void
-set_add(VarSet *s, const Var *v)
-{
-	if (s->n < 512 && !set_has(s, v))
-		s->v[s->n++] = v;
-}
-
 /* Variables defined (defs) and assigned after definition (muts) anywhere in b. */
 static void
 collect(const Block *b, VarSet *defs, VarSet *muts)
@@ -1210,14 +1187,14 @@ collect(const Block *b, VarSet *defs, VarSet *muts)
 		const Stmt *s = b->v[i];
 
 		if (s->kind == S_ASSIGN && s->is_def)
-			set_add(defs, s->var);
+			varset_add(defs, s->var);
 		else if (s->kind == S_ASSIGN || s->kind == S_AUG)
-			set_add(muts, s->var);
+			varset_add(muts, s->var);
 		else if (s->kind == S_UNPACK)
 			for (j = 0; j < s->nvars; j++)
-				set_add(defs, s->vars[j]);
+				varset_add(defs, s->vars[j]);
 		else if (s->kind == S_FOR)
-			set_add(defs, s->var);
+			varset_add(defs, s->var);
 		collect(&s->body, defs, muts);
 		collect(&s->orelse, defs, muts);
 	}
@@ -1263,7 +1240,7 @@ mark_dynamic(Block *b)
 				defs->n = muts->n = 0;
 				collect(&s->body, defs, muts);
 				for (j = 0; j < muts->n; j++)
-					if (!set_has(defs, muts->v[j]) && muts->v[j]->literal_init)
+					if (!varset_has(defs, muts->v[j]) && muts->v[j]->literal_init)
 						((Var *)muts->v[j])->need_dynamic = true;
 				free(defs);
 				free(muts);

@@ -406,30 +406,7 @@ tidy_copies(Block *body)
  * the variable in a later loop that holds all its other uses; the rest is left to
  * dead-code removal and counted by dead_defs (check.c redraws). */
 
-#define LIVE_MAX 512
-
-typedef struct Live {
-	const Var *v[LIVE_MAX];
-	int n;
-} Live;
-
-static bool
-live_has(const Live *l, const Var *v)
-{
-	int i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->v[i] == v)
-			return true;
-	return false;
-}
-
-static void
-live_add(Live *l, const Var *v)
-{
-	if (!live_has(l, v) && l->n < LIVE_MAX)
-		l->v[l->n++] = v;
-}
+typedef VarSet Live;
 
 static void
 live_del(Live *l, const Var *v)
@@ -449,7 +426,7 @@ live_union(Live *l, const Live *m)
 	int i;
 
 	for (i = 0; i < m->n; i++)
-		live_add(l, m->v[i]);
+		varset_add(l, m->v[i]);
 }
 
 static void
@@ -460,7 +437,7 @@ reads_expr(Live *l, const Expr *e)
 	if (!e)
 		return;
 	if (e->kind == E_VAR || e->kind == E_LOAD || e->kind == E_SHAPE)
-		live_add(l, e->var);
+		varset_add(l, e->var);
 	for (i = 0; i < e->n && e->kind != E_SHAPE; i++)
 		reads_expr(l, e->a[i]);
 }
@@ -478,7 +455,7 @@ reads_block(Live *l, const Block *b)
 		for (j = 0; j < s->nidx; j++)
 			reads_expr(l, s->idx[j]);
 		if (s->kind == S_AUG || s->kind == S_SETATTR)
-			live_add(l, s->var);
+			varset_add(l, s->var);
 		reads_block(l, &s->body);
 		reads_block(l, &s->orelse);
 	}
@@ -523,12 +500,12 @@ loop_dead(const Block *b, const Live *after)
 		switch (s->kind) {
 		case S_ASSIGN:
 		case S_AUG:
-			if (live_has(after, s->var) || has_rand(s->e))
+			if (varset_has(after, s->var) || has_rand(s->e))
 				return false;
 			break;
 		case S_UNPACK:
 			for (j = 0; j < s->nvars; j++)
-				if (live_has(after, s->vars[j]))
+				if (varset_has(after, s->vars[j]))
 					return false;
 			if (has_rand(s->e))
 				return false;
@@ -538,7 +515,7 @@ loop_dead(const Block *b, const Live *after)
 		case S_WHILE:
 			if (has_rand(s->e) || !loop_dead(&s->body, after) || !loop_dead(&s->orelse, after))
 				return false;
-			if (s->kind == S_FOR && live_has(after, s->var))
+			if (s->kind == S_FOR && varset_has(after, s->var))
 				return false;
 			break;
 		case S_BREAK:
@@ -559,7 +536,7 @@ live_same(const Live *a, const Live *b)
 	if (a->n != b->n)
 		return false;
 	for (i = 0; i < a->n; i++)
-		if (!live_has(b, a->v[i]))
+		if (!varset_has(b, a->v[i]))
 			return false;
 	return true;
 }
@@ -643,11 +620,11 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root, int 
 
 		switch (s->kind) {
 		case S_ASSIGN:
-			if (rm && !s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+			if (rm && !s->is_def && s->var->role == V_LOCAL && !varset_has(l, s->var)) {
 				dead = true;
 				break;
 			}
-			if (rm && s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+			if (rm && s->is_def && s->var->role == V_LOCAL && !varset_has(l, s->var)) {
 				/* overwritten before any read: the next assignment, when it is
 				 * in this block, becomes the definition */
 				for (j = i + 1; j < b->n; j++) {
@@ -684,17 +661,17 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root, int 
 				if (dead)
 					break;
 			}
-			if (count && s->is_def && s->var->role == V_LOCAL && !live_has(l, s->var) && computes(s->e))
+			if (count && s->is_def && s->var->role == V_LOCAL && !varset_has(l, s->var) && computes(s->e))
 				++*count;
 			live_del(l, s->var);
 			reads_expr(l, s->e);
 			break;
 		case S_AUG:
-			if (rm && s->var->role == V_LOCAL && !live_has(l, s->var)) {
+			if (rm && s->var->role == V_LOCAL && !varset_has(l, s->var)) {
 				dead = true;
 				break;
 			}
-			live_add(l, s->var);
+			varset_add(l, s->var);
 			reads_expr(l, s->e);
 			break;
 		case S_IF: {
@@ -767,7 +744,7 @@ dead_block(Block *b, Live *l, const Live *jump, bool rm, const Block *root, int 
 			break;
 		default:
 			if (s->kind == S_SETATTR)
-				live_add(l, s->var);
+				varset_add(l, s->var);
 			reads_expr(l, s->e);
 			for (j = 0; j < s->nidx; j++)
 				reads_expr(l, s->idx[j]);

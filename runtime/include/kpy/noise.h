@@ -457,20 +457,31 @@ KPY_HD inline vec_t<2, T> curlnoise(u32 state, const vec_t<2, T> &xy, u32 octave
 	return vec_t<2, T>(-sum.c[1], sum.c[0]);
 }
 
-template <class T>
-KPY_HD inline vec_t<3, T> curlnoise(u32 state, const vec_t<3, T> &xyz, u32 octaves = 1,
-	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
+namespace detail {
+template <class T> KPY_HD inline vec_t<3, T> noisen_gradient(u32 s, const cell<3, T> &c)
 {
-	vec_t<3, T> s1, s2, s3;
+	return noise3_gradient(s, c);
+}
+template <class T> KPY_HD inline vec_t<4, T> noisen_gradient(u32 s, const cell<4, T> &c)
+{
+	return noise4_gradient(s, c);
+}
+
+/* curlnoise of a 3D or 4D point: the gradients of three fields summed over
+ * octaves, then their curl (the first three components). */
+template <unsigned N, class T>
+KPY_HD inline vec_t<3, T> curlnoise3(u32 state, const vec_t<N, T> &x, u32 octaves, T lacunarity, T gain)
+{
+	vec_t<N, T> s1, s2, s3;
 	T freq = T(1), amp = T(1);
 	for (int i = 0; i < (int)octaves; i++) {
-		vec_t<3, T> pt = freq * xyz;
-		detail::cell<3, T> c = detail::make_cell<3, T>(pt.c, 0);
-		vec_t<3, T> g1 = detail::noise3_gradient(state, c);
+		vec_t<N, T> pt = freq * x;
+		cell<N, T> c = make_cell<N, T>(pt.c, 0);
+		vec_t<N, T> g1 = noisen_gradient(state, c);
 		state = rand_init((i32)state, 10019689);
-		vec_t<3, T> g2 = detail::noise3_gradient(state, c);
+		vec_t<N, T> g2 = noisen_gradient(state, c);
 		state = rand_init((i32)state, 13112221);
-		vec_t<3, T> g3 = detail::noise3_gradient(state, c);
+		vec_t<N, T> g3 = noisen_gradient(state, c);
 		s1 = s1 + amp * g1;
 		s2 = s2 + amp * g2;
 		s3 = s3 + amp * g3;
@@ -479,28 +490,20 @@ KPY_HD inline vec_t<3, T> curlnoise(u32 state, const vec_t<3, T> &xyz, u32 octav
 	}
 	return vec_t<3, T>(s3.c[1] - s2.c[2], s1.c[2] - s3.c[0], s2.c[0] - s1.c[1]);
 }
+} // namespace detail
+
+template <class T>
+KPY_HD inline vec_t<3, T> curlnoise(u32 state, const vec_t<3, T> &xyz, u32 octaves = 1,
+	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
+{
+	return detail::curlnoise3<3, T>(state, xyz, octaves, lacunarity, gain);
+}
 
 template <class T>
 KPY_HD inline vec_t<3, T> curlnoise(u32 state, const vec_t<4, T> &xyzt, u32 octaves = 1,
 	typename detail::ident<T>::type lacunarity = T(2), typename detail::ident<T>::type gain = T(0.5))
 {
-	vec_t<4, T> s1, s2, s3;
-	T freq = T(1), amp = T(1);
-	for (int i = 0; i < (int)octaves; i++) {
-		vec_t<4, T> pt = freq * xyzt;
-		detail::cell<4, T> c = detail::make_cell<4, T>(pt.c, 0);
-		vec_t<4, T> g1 = detail::noise4_gradient(state, c);
-		state = rand_init((i32)state, 10019689);
-		vec_t<4, T> g2 = detail::noise4_gradient(state, c);
-		state = rand_init((i32)state, 13112221);
-		vec_t<4, T> g3 = detail::noise4_gradient(state, c);
-		s1 = s1 + amp * g1;
-		s2 = s2 + amp * g2;
-		s3 = s3 + amp * g3;
-		amp = amp * gain;
-		freq = freq * lacunarity;
-	}
-	return vec_t<3, T>(s3.c[1] - s2.c[2], s1.c[2] - s3.c[0], s2.c[0] - s1.c[1]);
+	return detail::curlnoise3<4, T>(state, xyzt, octaves, lacunarity, gain);
 }
 
 /* ------------------------------------------------------------------ */
