@@ -267,12 +267,14 @@ replayops(AD *c, const Region *r, bool term)
 		replay(c, r->ops[i]);
 	if (term && r->n) {
 		const Op *t = r->ops[r->n - 1];
-		Val *a = xmalloc(((size_t)t->nargs + 1) * sizeof *a);
+		Val buf[16]; /* most terminators: no malloc */
+		Val *a = (size_t)t->nargs + 1 <= countof(buf) ? buf : xmalloc(((size_t)t->nargs + 1) * sizeof *a);
 		int j;
 		for (j = 0; j < t->nargs; j++)
 			a[j] = P(c, t->args[j]);
 		emitop(c, t->code, a, t->nargs, NULL, 0, t);
-		free(a);
+		if (a != buf)
+			free(a);
 	}
 }
 
