@@ -317,11 +317,16 @@ needfunc(FState *s)
 	Need w = {0};
 
 	w.s = s;
-	w.marked = xcalloc(n, 1);
-	w.slotdone = xcalloc(n, 1);
-	w.loopof = xcalloc(n, sizeof *w.loopof);
-	w.tstart = xcalloc(n + 1, sizeof *w.tstart);
-	w.stack = xcalloc(n, sizeof *w.stack);
+	/* the per-value arrays in one block (loopof first: it holds it), widest
+	 * elements first */
+	{
+		char *p = xcalloc(n + 1, sizeof *w.loopof + sizeof *w.tstart + sizeof *w.stack + 2);
+		w.loopof = (void *)p, p += (n + 1) * sizeof *w.loopof;
+		w.tstart = (void *)p, p += (n + 1) * sizeof *w.tstart;
+		w.stack = (void *)p, p += (n + 1) * sizeof *w.stack;
+		w.marked = (void *)p, p += n + 1;
+		w.slotdone = (void *)p;
+	}
 	termregion(&w, &f->body, c, NULL, &maxargs);
 	for (i = 0; i < n; i++)
 		w.tstart[i + 1] += w.tstart[i];
@@ -334,12 +339,8 @@ needfunc(FState *s)
 	markregion(&w, &f->body, c);
 	while (w.nstack)
 		needed(&w, w.stack[--w.nstack]);
-	free(w.marked);
-	free(w.slotdone);
-	free(w.loopof);
-	free(w.tstart);
+	free(w.loopof); /* and the other per-value arrays */
 	free(w.terms);
-	free(w.stack);
 }
 
 static void
