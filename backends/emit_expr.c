@@ -222,17 +222,47 @@ wrapped(const char *s, size_t n)
 
 /* Expression of v without its outer parentheses (for initializers,
  * arguments and conditions). */
+/* Write v's expression at the end of b as if into a Buf of its own
+ * (expand looks back no further than its start), returning that start:
+ * no temporary Buf per subexpression. */
+static size_t
+subexpr(FState *s, Buf *b, Val v, int mode)
+{
+	size_t start = b->n, saved = s->ebase;
+
+	s->ebase = start;
+	valexpr(s, b, v, mode);
+	s->ebase = saved;
+	return start;
+}
+
+/* Drop the first and the last character of b->s[start..b->n). */
+static void
+unwrap(Buf *b, size_t start)
+{
+	memmove(b->s + start, b->s + start + 1, b->n - start - 2);
+	b->n -= 2;
+	b->s[b->n] = 0;
+}
+
+/* Put b->s[start..b->n) in parentheses. */
+static void
+wrapat(Buf *b, size_t start)
+{
+	size_t n = b->n - start;
+
+	bufputc(b, ')');
+	memmove(b->s + start + 1, b->s + start, n);
+	b->s[start] = '(';
+}
+
 void
 exprtop(FState *s, Buf *b, Val v, int mode)
 {
-	Buf t = {0};
+	size_t start = subexpr(s, b, v, mode);
 
-	valexpr(s, &t, v, mode);
-	if (t.s && wrapped(t.s, t.n))
-		bufwrite(b, t.s + 1, t.n - 2);
-	else if (t.s)
-		bufwrite(b, t.s, t.n);
-	buffree(&t);
+	if (b->n > start && wrapped(b->s + start, b->n - start))
+		unwrap(b, start);
 }
 
 
@@ -299,30 +329,27 @@ expand(FState *s, Buf *b, const Op *op, const char *tmpl)
 		p++;
 		if (*p >= '0' && *p <= '9') {
 			int i = *p - '0';
-			Buf t = {0};
-			char prev = b->n ? b->s[b->n - 1] : 0;
+			size_t here = b->n - s->ebase, start, n;
+			char prev = here ? b->s[b->n - 1] : 0;
+			bool comma = here > 1 && b->s[b->n - 2] == ',';
 			if (i >= op->nargs)
 				die("template %s: operand %d of %d", tmpl, i, op->nargs);
 			char next = p[1];
-			valexpr(s, &t, op->args[i], argmode(s, op, tmpl, i));
+			start = subexpr(s, b, op->args[i], argmode(s, op, tmpl, i));
+			n = b->n - start;
 			/* T()[i] can read as a declarator: T{}[i] */
-			if (t.s && (next == '[' || next == '.') && t.n >= 2 && t.s[t.n - 2] == '(' && t.s[t.n - 1] == ')' &&
+			if ((next == '[' || next == '.') && n >= 2 && b->s[b->n - 2] == '(' && b->s[b->n - 1] == ')' &&
 			    iszeroctor(s, op->args[i])) {
-				t.s[t.n - 2] = '{';
-				t.s[t.n - 1] = '}';
+				b->s[b->n - 2] = '{';
+				b->s[b->n - 1] = '}';
 			}
 			/* an argument or an index needs no parentheses of its own */
-			if (t.s && (prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
-			    (prev != ' ' || (b->n > 1 && b->s[b->n - 2] == ',')) && wrapped(t.s, t.n)) {
-				memmove(t.s, t.s + 1, t.n - 2);
-				t.n -= 2;
-				t.s[t.n] = 0;
-			}
-			if (t.s && (t.s[0] == '-' || t.s[0] == '+') && (prev == '-' || prev == '+' || prev == '~' || prev == '!'))
-				bufprintf(b, "(%s)", t.s);
-			else if (t.s)
-				bufwrite(b, t.s, t.n);
-			buffree(&t);
+			if ((prev == '(' || prev == '[' || prev == ' ') && (next == ')' || next == ']' || next == ',') &&
+			    (prev != ' ' || comma) && n && wrapped(b->s + start, n))
+				unwrap(b, start);
+			if (b->n > start && (b->s[start] == '-' || b->s[start] == '+') &&
+			    (prev == '-' || prev == '+' || prev == '~' || prev == '!'))
+				wrapat(b, start);
 		} else if (*p == '*') {
 			int i;
 			for (i = 0; i < op->nargs; i++) {
@@ -448,14 +475,13 @@ opexpr(FState *s, Buf *b, const Op *op)
 	tmpl = pickcpp(op, tb, sizeof tb);
 	if (op->nres == 1 && smallint(f->vals[op->res[0]].ty) && tmpl[0] == '(' && op->code != OP_WHERE) {
 		/* C++ computes 8- and 16-bit arithmetic in int: wrap like Warp */
-		Buf t = {0};
-		expand(s, &t, op, tmpl);
+		size_t start, saved = s->ebase;
 		ctype1(s->e, b, f->vals[op->res[0]].ty);
-		if (t.s && wrapped(t.s, t.n))
-			bufwrite(b, t.s, t.n);
-		else
-			bufprintf(b, "(%s)", t.s ? t.s : "");
-		buffree(&t);
+		start = s->ebase = b->n;
+		expand(s, b, op, tmpl);
+		s->ebase = saved;
+		if (!(b->n > start && wrapped(b->s + start, b->n - start)))
+			wrapat(b, start);
 		return;
 	}
 	expand(s, b, op, tmpl);

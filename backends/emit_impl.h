@@ -81,6 +81,8 @@ struct FState {
 	Val *args;            /* emittedargs' scratch: the widest operand list + 4 */
 	NameSet names;
 	uint32_t ntemp;
+	size_t ebase;         /* the expression being written starts at out->s[ebase]
+	                       * (emit_expr.c writes subexpressions in place) */
 	/* emission */
 	Buf *out;
 	uint32_t lastline;

@@ -317,11 +317,16 @@ needfunc(FState *s)
 	Need w = {0};
 
 	w.s = s;
-	w.marked = xcalloc(n, 1);
-	w.slotdone = xcalloc(n, 1);
-	w.loopof = xcalloc(n, sizeof *w.loopof);
-	w.tstart = xcalloc(n + 1, sizeof *w.tstart);
-	w.stack = xcalloc(n, sizeof *w.stack);
+	/* the per-value arrays in one block (loopof first: it holds it), widest
+	 * elements first */
+	{
+		char *p = xcalloc(n + 1, sizeof *w.loopof + sizeof *w.tstart + sizeof *w.stack + 2);
+		w.loopof = (void *)p, p += (n + 1) * sizeof *w.loopof;
+		w.tstart = (void *)p, p += (n + 1) * sizeof *w.tstart;
+		w.stack = (void *)p, p += (n + 1) * sizeof *w.stack;
+		w.marked = (void *)p, p += n + 1;
+		w.slotdone = (void *)p;
+	}
 	termregion(&w, &f->body, c, NULL, &maxargs);
 	for (i = 0; i < n; i++)
 		w.tstart[i + 1] += w.tstart[i];
@@ -334,12 +339,8 @@ needfunc(FState *s)
 	markregion(&w, &f->body, c);
 	while (w.nstack)
 		needed(&w, w.stack[--w.nstack]);
-	free(w.marked);
-	free(w.slotdone);
-	free(w.loopof);
-	free(w.tstart);
+	free(w.loopof); /* and the other per-value arrays */
 	free(w.terms);
-	free(w.stack);
 }
 
 static void
@@ -549,18 +550,23 @@ fstate(Emit *e, int fi)
 	s->m = e->m;
 	s->f = f;
 	s->fi = fi;
-	s->need = xcalloc(n, 1);
-	s->uses = xcalloc(n, sizeof(uint32_t));
-	s->user = xcalloc(n, sizeof(Op *));
-	s->ureg = xcalloc(n, sizeof(Region *));
-	s->upos = xcalloc(n, sizeof(uint32_t));
-	s->home = xcalloc(n, sizeof(Region *));
-	s->hpos = xcalloc(n, sizeof(uint32_t));
-	s->noinl = xcalloc(n, 1);
-	s->inl = xcalloc(n, 1);
-	s->weight = xcalloc(n, sizeof(uint16_t));
-	s->alias = xcalloc(n, sizeof(Val));
-	s->name = xcalloc(n, sizeof(char *));
+	/* the per-value arrays in one block (user first: it holds it), widest
+	 * elements first */
+	{
+		char *p = xcalloc(n, 4 * sizeof(void *) + 3 * sizeof(uint32_t) + sizeof(Val) + sizeof(uint16_t) + 3);
+		s->user = (const Op **)p, p += n * sizeof(Op *);
+		s->ureg = (const Region **)p, p += n * sizeof(Region *);
+		s->home = (const Region **)p, p += n * sizeof(Region *);
+		s->name = (char **)p, p += n * sizeof(char *);
+		s->uses = (uint32_t *)p, p += n * sizeof(uint32_t);
+		s->upos = (uint32_t *)p, p += n * sizeof(uint32_t);
+		s->hpos = (uint32_t *)p, p += n * sizeof(uint32_t);
+		s->alias = (Val *)p, p += n * sizeof(Val);
+		s->weight = (uint16_t *)p, p += n * sizeof(uint16_t);
+		s->need = (uint8_t *)p, p += n;
+		s->noinl = (uint8_t *)p, p += n;
+		s->inl = (uint8_t *)p;
+	}
 	needfunc(s);
 	for (i = 0; i < f->nparams; i++)
 		s->home[f->params[i]] = &f->body;
@@ -596,24 +602,14 @@ fsfree(FState *s)
 	uint32_t i;
 
 	for (i = 0; i <= s->f->nvals; i++)
-		free(s->name[i]);
+		if (s->name[i])
+			free(s->name[i]);
 	if (s->retname)
 		for (i = 0; i < s->f->nrets; i++)
 			free(s->retname[i]);
 	free(s->retname);
 	free(s->args);
-	free(s->need);
-	free(s->uses);
-	free(s->user);
-	free(s->ureg);
-	free(s->upos);
-	free(s->home);
-	free(s->hpos);
-	free(s->noinl);
-	free(s->inl);
-	free(s->weight);
-	free(s->alias);
-	free(s->name);
+	free(s->user); /* and the other per-value arrays (fstate) */
 	nsfree(&s->names);
 	free(s);
 }

@@ -6,8 +6,10 @@
  * try, with, raise, async, yield ...) to parse them and name them in an
  * error: kpyc reports "Construct `ast.Lambda` not supported" like Warp does,
  * not a syntax error.  Precedence follows Python's grammar by layering
- * (test > or_test > and_test > not_test > comparison > expr > ...), so no
- * %prec is needed.
+ * (test > or_test > and_test > not_test > comparison > expr > factor ...),
+ * but for expr's binary operators (| ^ & << >> + - * / // % @): precedence
+ * declarations, and the conflicts they resolve are those of expr's rules
+ * alone (py.output lists them).
  *
  * Tokens come from the array lex.re made (yylex hands them out one by one,
  * between ps->pos and ps->end).  Every node is allocated in the arena.
@@ -78,8 +80,8 @@ static Node *mkcompare(PState *ps, Node *a, int op, Node *b, PYLTYPE opat);
 
 %type <n> stmt_simple small_stmt compound_stmt expr_stmt if_stmt while_stmt for_stmt
 %type <n> funcdef classdef decorated try_stmt with_stmt return_stmt import_stmt
-%type <n> test or_test and_test not_test comparison expr xor_expr and_expr shift_expr
-%type <n> arith_expr term factor power primary atom test_or_star star_expr
+%type <n> test or_test and_test not_test comparison expr
+%type <n> factor power primary atom test_or_star star_expr
 %type <n> namedexpr_test lambdef subscript opt_test sliceop param argument
 %type <n> from_path dotted_name import_as_name dotted_as_name yield_expr rhs decorator
 %type <n> except_clause strings target_list comp_for comp_iter with_item
@@ -89,6 +91,19 @@ static Node *mkcompare(PState *ps, Node *a, int op, Node *b, PYLTYPE opat);
 %type <l> with_items exprlist_items dict_items set_items opt_bases lambda_params
 %type <tl> tlse_items testlist_items
 %type <i> comp_op dots
+
+/* The character tokens in the order the grammar first used them (their
+ * numbers order the expected tokens of a syntax error), then expr's binary
+ * operators, loosest first (Python's layers expr, xor_expr, and_expr,
+ * shift_expr, arith_expr and term: a unit reduction less per layer and
+ * operand), all left-associative. */
+%token ';' ',' ':' '=' '(' ')' '*' '.' '@' '/' '<' '>' '|' '^' '&' '+' '-' '%' '~' '[' ']' '{' '}'
+%left '|'
+%left '^'
+%left '&'
+%left LSHIFT RSHIFT
+%left '+' '-'
+%left '*' '/' FLOORDIV '%' '@'
 
 %%
 
@@ -568,39 +583,19 @@ star_expr
 	;
 
 expr
-	: xor_expr
-	| expr '|' xor_expr { $$ = mkbinop(ps, B_BITOR, $1, $3, @1, @2); }
-	;
-
-xor_expr
-	: and_expr
-	| xor_expr '^' and_expr { $$ = mkbinop(ps, B_BITXOR, $1, $3, @1, @2); }
-	;
-
-and_expr
-	: shift_expr
-	| and_expr '&' shift_expr { $$ = mkbinop(ps, B_BITAND, $1, $3, @1, @2); }
-	;
-
-shift_expr
-	: arith_expr
-	| shift_expr LSHIFT arith_expr { $$ = mkbinop(ps, B_LSHIFT, $1, $3, @1, @2); }
-	| shift_expr RSHIFT arith_expr { $$ = mkbinop(ps, B_RSHIFT, $1, $3, @1, @2); }
-	;
-
-arith_expr
-	: term
-	| arith_expr '+' term { $$ = mkbinop(ps, B_ADD, $1, $3, @1, @2); }
-	| arith_expr '-' term { $$ = mkbinop(ps, B_SUB, $1, $3, @1, @2); }
-	;
-
-term
 	: factor
-	| term '*' factor { $$ = mkbinop(ps, B_MUL, $1, $3, @1, @2); }
-	| term '/' factor { $$ = mkbinop(ps, B_DIV, $1, $3, @1, @2); }
-	| term FLOORDIV factor { $$ = mkbinop(ps, B_FLOORDIV, $1, $3, @1, @2); }
-	| term '%' factor { $$ = mkbinop(ps, B_MOD, $1, $3, @1, @2); }
-	| term '@' factor { $$ = mkbinop(ps, B_MATMUL, $1, $3, @1, @2); }
+	| expr '|' expr { $$ = mkbinop(ps, B_BITOR, $1, $3, @1, @2); }
+	| expr '^' expr { $$ = mkbinop(ps, B_BITXOR, $1, $3, @1, @2); }
+	| expr '&' expr { $$ = mkbinop(ps, B_BITAND, $1, $3, @1, @2); }
+	| expr LSHIFT expr { $$ = mkbinop(ps, B_LSHIFT, $1, $3, @1, @2); }
+	| expr RSHIFT expr { $$ = mkbinop(ps, B_RSHIFT, $1, $3, @1, @2); }
+	| expr '+' expr { $$ = mkbinop(ps, B_ADD, $1, $3, @1, @2); }
+	| expr '-' expr { $$ = mkbinop(ps, B_SUB, $1, $3, @1, @2); }
+	| expr '*' expr { $$ = mkbinop(ps, B_MUL, $1, $3, @1, @2); }
+	| expr '/' expr { $$ = mkbinop(ps, B_DIV, $1, $3, @1, @2); }
+	| expr FLOORDIV expr { $$ = mkbinop(ps, B_FLOORDIV, $1, $3, @1, @2); }
+	| expr '%' expr { $$ = mkbinop(ps, B_MOD, $1, $3, @1, @2); }
+	| expr '@' expr { $$ = mkbinop(ps, B_MATMUL, $1, $3, @1, @2); }
 	;
 
 factor

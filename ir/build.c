@@ -382,8 +382,15 @@ scalround(int s, Scal v)
 static uint64_t
 consthash(Type t, const Scal *c, int n)
 {
-	uint64_t h = hash64(&t, sizeof t, 0);
-	return hash64(c, (size_t)n * sizeof *c, h);
+	uint64_t h, w;
+	int i;
+
+	_Static_assert(sizeof t == sizeof w && sizeof *c == sizeof w, "a Type and a Scal are words");
+	memcpy(&w, &t, sizeof w);
+	h = hmix(0, w);
+	for (i = 0; i < n; i++)
+		h = hmix(h, c[i].u);
+	return hfinal(h);
 }
 
 static bool
@@ -397,14 +404,14 @@ Val
 cconst(Module *m, Func *f, Type t, const Scal *c)
 {
 	int n = t.k == T_STR ? 1 : ncomp(t), i;
-	Scal *cc;
+	Scal buf[16], *cc; /* the arena's copy only for a new constant */
 	uint64_t h;
 	uint32_t slot;
 	Val v;
 
 	if (n <= 0)
 		die("cconst: type %s has no constants", typestr(m, t));
-	cc = aalloc(m->arena, (size_t)n * sizeof *cc);
+	cc = (size_t)n <= countof(buf) ? buf : aalloc(m->arena, (size_t)n * sizeof *cc);
 	for (i = 0; i < n; i++)
 		cc[i] = t.k == T_STR ? c[i] : scalround(t.s, c[i]);
 	/* grow the intern table at half load */
@@ -428,6 +435,10 @@ cconst(Module *m, Func *f, Type t, const Scal *c)
 	for (slot = (uint32_t)h & (f->nctab - 1); f->ctab[slot]; slot = (slot + 1) & (f->nctab - 1))
 		if (sameconst(f, f->ctab[slot], t, cc, n))
 			return f->ctab[slot];
+	if (cc == buf) {
+		cc = aalloc(m->arena, (size_t)n * sizeof *cc);
+		memcpy(cc, buf, (size_t)n * sizeof *cc);
+	}
 	v = newval(m, f, t, V_CONST, NULL);
 	f->vals[v].c = cc;
 	f->ctab[slot] = v;

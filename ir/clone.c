@@ -51,8 +51,11 @@ Op *
 clop(Cloner *c, const Op *op)
 {
 	Module *m = c->m;
-	Val *args = xmalloc(((size_t)op->nargs + 1) * sizeof *args);
-	Type *tys = xmalloc(((size_t)op->nres + op->nparams + 1) * sizeof *tys);
+	Val argbuf[16];
+	Type tybuf[16]; /* most ops: no malloc */
+	Val *args = (size_t)op->nargs + 1 <= countof(argbuf) ? argbuf : xmalloc(((size_t)op->nargs + 1) * sizeof *args);
+	Type *tys = (size_t)op->nres + op->nparams + 1 <= countof(tybuf)
+	          ? tybuf : xmalloc(((size_t)op->nres + op->nparams + 1) * sizeof *tys);
 	Op *n;
 	int i;
 
@@ -81,8 +84,10 @@ clop(Cloner *c, const Op *op)
 		for (i = 0; i < op->nregs; i++)
 			clops(c, &op->regs[i], 0, op->regs[i].n, &n->regs[i]);
 	}
-	free(args);
-	free(tys);
+	if (args != argbuf)
+		free(args);
+	if (tys != tybuf)
+		free(tys);
 	return n;
 }
 

@@ -491,7 +491,8 @@ namesfini(Names *nm)
 	uint32_t i;
 
 	for (i = 0; i <= nm->f->nvals; i++)
-		free(nm->name[i]);
+		if (nm->name[i])
+			free(nm->name[i]);
 	free(nm->name);
 	smfree(&nm->used);
 	smfree(&nm->hint);

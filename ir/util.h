@@ -77,6 +77,20 @@ char *readfile(const char *path, size_t *len);
 int writefile(const char *path, const char *data, size_t n);
 
 uint64_t hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a 64 */
+/* Hashing words, not bytes (intern and CSE tables): hmix folds w into h,
+ * hfinal spreads the bits to the low ones a table's mask keeps. */
+static inline uint64_t
+hmix(uint64_t h, uint64_t w)
+{
+	return (h ^ w) * 0x9e3779b97f4a7c15ull;
+}
+static inline uint64_t
+hfinal(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
+}
 
 /* Seconds on the monotonic wall clock, and this process's CPU time (user +
  * system: the figure that does not depend on what else the machine runs). */

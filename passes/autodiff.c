@@ -267,12 +267,14 @@ replayops(AD *c, const Region *r, bool term)
 		replay(c, r->ops[i]);
 	if (term && r->n) {
 		const Op *t = r->ops[r->n - 1];
-		Val *a = xmalloc(((size_t)t->nargs + 1) * sizeof *a);
+		Val buf[16]; /* most terminators: no malloc */
+		Val *a = (size_t)t->nargs + 1 <= countof(buf) ? buf : xmalloc(((size_t)t->nargs + 1) * sizeof *a);
 		int j;
 		for (j = 0; j < t->nargs; j++)
 			a[j] = P(c, t->args[j]);
 		emitop(c, t->code, a, t->nargs, NULL, 0, t);
-		free(a);
+		if (a != buf)
+			free(a);
 	}
 }
 
@@ -320,8 +322,8 @@ static void
 replay(AD *c, const Op *op)
 {
 	int code = op->code, i;
-	Val *a;
-	Type *t;
+	Val *a, abuf[16];
+	Type *t, tbuf[16]; /* most ops: no malloc */
 	Op *n;
 
 	switch (code) {
@@ -357,19 +359,20 @@ replay(AD *c, const Op *op)
 		/* not re-executed; a used old value reads the element as it is now */
 		if (op->nres) {
 			int nidx = vty(c->f, op->args[0]).nd;
-			a = xmalloc(((size_t)nidx + 1) * sizeof *a);
+			a = (size_t)nidx + 1 <= countof(abuf) ? abuf : xmalloc(((size_t)nidx + 1) * sizeof *a);
 			for (i = 0; i <= nidx; i++)
 				a[i] = P(c, op->args[i]);
 			t = &c->f->vals[op->res[0]].ty;
 			n = emitop(c, OP_LOAD, a, nidx + 1, t, 1, op);
 			n->attr = 0;
 			c->pm[op->res[0]] = n->res[0];
-			free(a);
+			if (a != abuf)
+				free(a);
 		}
 		return;
 	}
-	a = xmalloc(((size_t)op->nargs + 1) * sizeof *a);
-	t = xmalloc(((size_t)op->nres + 1) * sizeof *t);
+	a = (size_t)op->nargs + 1 <= countof(abuf) ? abuf : xmalloc(((size_t)op->nargs + 1) * sizeof *a);
+	t = (size_t)op->nres + 1 <= countof(tbuf) ? tbuf : xmalloc(((size_t)op->nres + 1) * sizeof *t);
 	for (i = 0; i < op->nargs; i++)
 		a[i] = P(c, op->args[i]);
 	for (i = 0; i < op->nres; i++)
@@ -384,8 +387,10 @@ replay(AD *c, const Op *op)
 		a[0] = c->aa[op->args[0]];
 		c->aa[op->res[0]] = emitop(c, OP_VIEW, a, op->nargs, t, 1, op)->res[0];
 	}
-	free(a);
-	free(t);
+	if (a != abuf)
+		free(a);
+	if (t != tbuf)
+		free(t);
 }
 
 /* ------------------------------------------------------------------ */

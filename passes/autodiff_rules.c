@@ -804,10 +804,9 @@ pick(const char *rule, const RuleApp *ra, bool comp, const char **as, const char
 
 /* A copy of parsed alternative t with nodes of its own (apply writes its
  * state into the nodes); the pointers between nodes are moved along. */
-static RP *
-rpcopy(const RP *t)
+static void
+rpcopyto(RP *p, Node *pool, const RP *t)
 {
-	RP *p = xmalloc(sizeof *p);
 	int i, k;
 
 #define MOVED(n) ((n) ? p->pool + ((n) - t->pool) : NULL)
@@ -815,7 +814,7 @@ rpcopy(const RP *t)
 	p->end = t->end;
 	p->err = NULL;
 	p->npool = t->npool;
-	p->pool = xmalloc((size_t)(t->npool ? t->npool : 1) * sizeof *p->pool);
+	p->pool = pool;
 	memcpy(p->pool, t->pool, (size_t)t->npool * sizeof *p->pool);
 	for (i = 0; i < p->npool; i++) {
 		Node *n = &p->pool[i];
@@ -830,6 +829,14 @@ rpcopy(const RP *t)
 		p->items[i].e = MOVED(t->items[i].e);
 	}
 #undef MOVED
+}
+
+static RP *
+rpcopy(const RP *t)
+{
+	RP *p = xmalloc(sizeof *p);
+
+	rpcopyto(p, xmalloc((size_t)(t->npool ? t->npool : 1) * sizeof *p->pool), t);
 	return p;
 }
 
@@ -871,6 +878,13 @@ applyalt(RuleApp *ra, const char *as, const char *ae, Val *contrib, const char *
 	int r;
 
 	if (rpcache[slot].tpl && rpcache[slot].as == as && rpcache[slot].ae == ae) {
+		/* a rule of a few nodes (most): its copy on the stack */
+		if (rpcache[slot].tpl->npool <= 32) {
+			RP cp;
+			Node pool[32];
+			rpcopyto(&cp, pool, rpcache[slot].tpl);
+			return apply(ra, &cp, contrib, err);
+		}
 		p = rpcopy(rpcache[slot].tpl);
 		r = apply(ra, p, contrib, err);
 		rpfree(p);

@@ -41,15 +41,17 @@ sub(C *c, Val v)
 static uint64_t
 ophash(const C *c, const Op *op)
 {
-	uint64_t h = hash64(&op->code, sizeof op->code, (uint64_t)op->attr);
+	uint64_t h = hmix((uint64_t)(uint32_t)op->attr << 32 | (uint32_t)op->code, (uint64_t)op->nargs), w;
 	int i;
 
-	h = hash64(op->args, (size_t)op->nargs * sizeof(Val), h);
+	for (i = 0; i < op->nargs; i++)
+		h = hmix(h, op->args[i]);
 	for (i = 0; i < op->nres; i++) {
 		Type t = c->f->vals[op->res[i]].ty;
-		h = hash64(&t, sizeof t, h);
+		memcpy(&w, &t, sizeof w);
+		h = hmix(h, w);
 	}
-	return h;
+	return hfinal(h);
 }
 
 static bool
