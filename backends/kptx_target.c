@@ -296,7 +296,10 @@ lap(const KptxOpts *o, double *t, const char *what)
  * the loop vectorizer, which is dropped with loop-distribute and
  * loop-load-elim: it does nothing for NVPTX here).  kopt has already
  * inlined, unrolled, folded and CSE'd the kernel; the instcombines were 40%
- * of the pipeline's time.  docs/kptx-startup.md has the measurements. */
+ * of the pipeline's time.  It adds O2's gvn after memcpyopt: without it a
+ * load after an `if` that one arm also makes is made twice (ray_plane ran
+ * 1.05x Warp's time on an H200 against O3's 1.00x; docs/gpu-bundle.md), for
+ * 8% more of kptx's time.  docs/kptx-startup.md has the measurements. */
 #define IC "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>"
 #define SCFG_(r, u)                                                                                  \
 	"simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;" r "switch-range-to-icmp;no-switch-to-" \
@@ -313,7 +316,7 @@ static const char nvptxo1[] =
 	SCFG ",reassociate,loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,"
 	"loop-rotate<header-duplication;no-prepare-for-lto>,licm<allowspeculation>,"
 	"simple-loop-unswitch<no-nontrivial;trivial>)," SCFG "," IC ",loop(loop-idiom,"
-	"indvars,loop-deletion,loop-unroll-full),sroa<modify-cfg>,memcpyopt,sccp,bdce,coro-elide,"
+	"indvars,loop-deletion,loop-unroll-full),sroa<modify-cfg>,memcpyopt,gvn<>,sccp,bdce,coro-elide,"
 	"adce," SCFG "),"
 	"function-attrs,function(require<should-not-run-function-passes>),coro-split)),"
 	"deadargelim,coro-cleanup,globalopt,globaldce,elim-avail-extern,rpo-function-attrs,"
