@@ -236,7 +236,6 @@ linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 		buffree(&b);
 		return 1;
 	}
-	buffree(&b);
 	for (f = LLVMGetFirstFunction(rt); f; f = LLVMGetNextFunction(f)) {
 		size_t n;
 		const char *name = LLVMGetValueName2(f, &n);
@@ -290,6 +289,7 @@ done:
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
+	buffree(&b); /* path */
 	return nerr;
 }
 

@@ -40,7 +40,11 @@
  *           the random numbers (Warp's PCG hash in integer ops).  Poisson
  *           sampling, noise, pnoise and curlnoise become calls of helper
  *           functions the pass adds to the module once (@kpy_poisson,
- *           @kpy_noise3, ...), themselves low kir.
+ *           @kpy_noise3, ...), themselves low kir.  The quaternion
+ *           builtins on f32 and f64 become calls of runtime stubs
+ *           (@kpy.rt.OP.TYPES, ir.h's isrtstub; xrt below), which kptx
+ *           links from the runtime headers compiled to bitcode
+ *           (docs/composite-builtins.md); f16 and bf16 keep xtab's.
  * memory:   a load, store or atomic of a composite or struct element becomes
  *           one scalar access per leaf through `member` views (the array of
  *           one leaf of every element: same shape and strides, data offset
