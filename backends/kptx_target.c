@@ -261,6 +261,20 @@ linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 		nerr = 1;
 		goto done;
 	}
+	/* a stub the shim does not define (a kptx_rt.bc older than kopt) */
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f) && n > 7 && strncmp(name, "kpy_rt_", 7) == 0) {
+			Buf e = {0};
+			bufprintf(&e, "the runtime's bitcode %s does not define %s", path, name);
+			moderror(o, m, e.s, NULL);
+			buffree(&e);
+			nerr++;
+		}
+	}
+	if (nerr)
+		goto done;
 	if (o->target != KPTX_HOST)
 		rtmath(mod);
 	/* the kernels' bodies, grown by the runtime's inline code, still
