@@ -20,7 +20,7 @@ cd "$here"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages the build and the tests need.
-PKGS=(build-essential autoconf automake re2c bison pkg-config llvm-19-dev libzstd-dev libcjson-dev
+PKGS=(build-essential autoconf automake re2c bison pkg-config llvm-19-dev clang-19 libzstd-dev libcjson-dev
       python3 python3-venv clang mandoc)
 
 # Optional packages: only some tests use them (tests/dataset/slurm.test starts

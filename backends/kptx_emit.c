@@ -226,7 +226,8 @@ kptxlowcheck(const Module *m, const KptxOpts *o)
 					lcerr(&c, NULL, "result %u is a %s: not low kir (lower the module first: kopt -p scalarize)",
 					      j + 1, typestr(m, c.f->rets[j]));
 		}
-		lcregion(&c, &c.f->body);
+		if (!isrtstub(c.f)) /* its body is the runtime's (kptx_rt.bc) */
+			lcregion(&c, &c.f->body);
 	}
 	return c.n;
 }
@@ -1623,12 +1624,65 @@ declare(Kx *x, int fi)
 	LLVMSetLinkage(x->fn[fi], LLVMInternalLinkage);
 }
 
+/* A runtime stub (isrtstub, ir.h): its body calls the runtime's
+ * definition, kpy_rt_OP_KIND(T *out, leaves...) in kptx_rt.bc (linked by
+ * kptx_target.c), which writes the results' leaves, all of one type T, to
+ * out. */
+static void
+definestub(Kx *x, int fi)
+{
+	const Func *f = x->m->funcs[fi];
+	LLVMTypeRef *pt = xcalloc((size_t)f->nparams + 1, sizeof *pt), et, fty;
+	LLVMValueRef *args = xcalloc((size_t)f->nparams + 1, sizeof *args), out, callee, r;
+	char name[300], *p;
+	uint32_t i;
+
+	et = kxvaltype(x, f->rets[0]);
+	for (i = 1; i < f->nrets; i++)
+		if (kxvaltype(x, f->rets[i]) != et)
+			kxerror(x, f, NULL, "runtime stub @%s: its results are not of one type", f->name);
+	snprintf(name, sizeof name, "kpy_rt_%s", f->name + strlen(RTSTUB_PREFIX));
+	for (p = name; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	pt[0] = x->ptr;
+	for (i = 0; i < f->nparams; i++)
+		pt[i + 1] = kxvaltype(x, f->vals[f->params[i]].ty);
+	fty = LLVMFunctionType(x->voidt, pt, f->nparams + 1, 0);
+	if (!(callee = LLVMGetNamedFunction(x->mod, name)))
+		callee = LLVMAddFunction(x->mod, name, fty);
+	LLVMPositionBuilderAtEnd(x->b, block(x, "entry"));
+	out = LLVMBuildAlloca(x->b, LLVMArrayType2(et, f->nrets), "out");
+	args[0] = out;
+	for (i = 0; i < f->nparams; i++)
+		args[i + 1] = LLVMGetParam(x->fn[fi], i);
+	LLVMBuildCall2(x->b, fty, callee, args, f->nparams + 1, "");
+	r = f->nrets == 1 ? NULL : LLVMGetUndef(LLVMGetReturnType(x->fnty[fi]));
+	for (i = 0; i < f->nrets; i++) {
+		LLVMValueRef idx = LLVMConstInt(x->i64, i, 0);
+		LLVMValueRef v = LLVMBuildLoad2(x->b, et, LLVMBuildInBoundsGEP2(x->b, et, out, &idx, 1, ""), "");
+		r = f->nrets == 1 ? v : LLVMBuildInsertValue(x->b, r, v, i, "");
+	}
+	LLVMBuildRet(x->b, r);
+	LLVMAddAttributeAtIndex(x->fn[fi], LLVMAttributeFunctionIndex,
+	                        LLVMCreateEnumAttribute(x->c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+	free(pt);
+	free(args);
+}
+
 static void
 define(Kx *x, int fi)
 {
 	const Func *f = x->m->funcs[fi];
 	Dest d = {0};
 	uint32_t i, k = 0;
+
+	if (isrtstub(f)) {
+		x->f = f;
+		x->llf = x->fn[fi];
+		definestub(x, fi);
+		return;
+	}
 
 	x->f = f;
 	x->llf = x->fn[fi];

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -113,6 +114,197 @@ linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Modu
 		return 1;
 	}
 	return 0;
+}
+
+/* The runtime's composite builtins (kptx_rt.bc, backends/kptx_rt.cpp):
+ * linked when the module calls a kpy_rt_* function (a runtime stub's
+ * body), lazily and linkonce_odr as libdevice.  The bitcode is the host's
+ * (clang for x86-64 generic): its functions lose their target-cpu and
+ * target-features, so that they inline into kptx's (always: scalarize's
+ * expansions were inline code); for nvptx, its math
+ * becomes libdevice's as kptx's own ops' (the C library's sinf and the
+ * llvm.sin.f32 clang makes of it: __nv_sinf), and with --fmad=on its
+ * fadd, fsub and fmul may contract, as kptx's own. */
+static bool
+usesrt(LLVMModuleRef mod)
+{
+	LLVMValueRef f;
+
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f) && n > 7 && strncmp(name, "kpy_rt_", 7) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The path of kptx_rt.bc: $KPY_KPTX_RT, else beside the running program
+ * (the build tree), else where it is installed. */
+static const char *
+rtpath(Buf *b)
+{
+	const char *e = getenv("KPY_KPTX_RT");
+	char exe[4096];
+	ssize_t n;
+
+	if (e && *e)
+		return e;
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		char *slash;
+		exe[n] = 0;
+		if ((slash = strrchr(exe, '/'))) {
+			slash[1] = 0;
+			bufprintf(b, "%skptx_rt.bc", exe);
+			if (access(b->s, R_OK) == 0)
+				return b->s;
+		}
+	}
+	return KPY_KPTX_RT;
+}
+
+static void
+redirect(LLVMModuleRef mod, LLVMValueRef f, const char *name)
+{
+	LLVMValueRef g = LLVMGetNamedFunction(mod, name);
+
+	if (!g)
+		g = LLVMAddFunction(mod, name, LLVMGlobalGetValueType(f));
+	LLVMReplaceAllUsesWith(f, g);
+	LLVMDeleteFunction(f);
+}
+
+/* nvptx: the C library's math and LLVM's math intrinsics of the runtime's
+ * code, as libdevice's functions. */
+static void
+rtmath(LLVMModuleRef mod)
+{
+	static const char *const libm[] = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+	                                   "tanh", "exp", "exp2", "log", "log2", "log10", "pow", "sqrt", "cbrt",
+	                                   "fmod", "erf", "erfc", "hypot"};
+	LLVMValueRef f, next;
+
+	for (f = LLVMGetFirstFunction(mod); f; f = next) {
+		size_t n, i;
+		const char *name = LLVMGetValueName2(f, &n);
+		char to[64];
+		next = LLVMGetNextFunction(f);
+		if (!LLVMIsDeclaration(f) || n >= 40)
+			continue;
+		for (i = 0; i < countof(libm); i++) {
+			size_t k = strlen(libm[i]);
+			if (strncmp(name, "llvm.", 5) == 0 && strncmp(name + 5, libm[i], k) == 0 &&
+			    (strcmp(name + 5 + k, ".f32") == 0 || strcmp(name + 5 + k, ".f64") == 0)) {
+				snprintf(to, sizeof to, "__nv_%s%s", libm[i], name[5 + k + 2] == '3' ? "f" : "");
+				break;
+			}
+			if (strncmp(name, libm[i], k) == 0 && (!name[k] || (name[k] == 'f' && !name[k + 1]))) {
+				snprintf(to, sizeof to, "__nv_%s", name);
+				break;
+			}
+		}
+		if (i < countof(libm))
+			redirect(mod, f, to);
+	}
+}
+
+static int
+linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
+{
+	static const char *const drop[] = {"target-cpu", "target-features", "tune-cpu"};
+	LLVMMemoryBufferRef mb;
+	LLVMModuleRef rt;
+	LLVMValueRef f, g;
+	char *msg = NULL, **names = NULL;
+	size_t nnames = 0, cap = 0, i, k;
+	Buf b = {0};
+	const char *path = rtpath(&b);
+	unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+	int nerr = 0;
+
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+		Buf e = {0};
+		bufprintf(&e, "cannot read the runtime's bitcode %s (set KPY_KPTX_RT)", path);
+		moderror(o, m, e.s, msg);
+		buffree(&e);
+		buffree(&b);
+		LLVMDisposeMessage(msg);
+		return 1;
+	}
+	if (LLVMGetBitcodeModuleInContext2(c, mb, &rt)) { /* takes the buffer */
+		moderror(o, m, "the runtime's bitcode is not valid", path);
+		buffree(&b);
+		return 1;
+	}
+	for (f = LLVMGetFirstFunction(rt); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f))
+			continue;
+		if (LLVMGetLinkage(f) == LLVMExternalLinkage)
+			LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+		for (k = 0; k < countof(drop); k++)
+			LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, drop[k], (unsigned)strlen(drop[k]));
+		/* inline, as scalarize's expansions were */
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, inl, 0));
+		if (nnames == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names);
+		names[nnames++] = xstrdup(name);
+	}
+	for (g = LLVMGetFirstGlobal(rt); g; g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+			LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+	LLVMSetTarget(rt, LLVMGetTarget(mod));
+	LLVMSetDataLayout(rt, LLVMGetDataLayoutStr(mod));
+	if (LLVMLinkModules2(mod, rt)) {
+		moderror(o, m, "linking the runtime's bitcode failed", path);
+		nerr = 1;
+		goto done;
+	}
+	/* a stub the shim does not define (a kptx_rt.bc older than kopt) */
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f) && n > 7 && strncmp(name, "kpy_rt_", 7) == 0) {
+			Buf e = {0};
+			bufprintf(&e, "the runtime's bitcode %s does not define %s", path, name);
+			moderror(o, m, e.s, NULL);
+			buffree(&e);
+			nerr++;
+		}
+	}
+	if (nerr)
+		goto done;
+	if (o->target != KPTX_HOST)
+		rtmath(mod);
+	/* the kernels' bodies, grown by the runtime's inline code, still
+	 * inline into their one entry point */
+	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		LLVMUseRef u = LLVMGetFirstUse(f);
+		if (!LLVMIsDeclaration(f) && strncmp(name, "kir.", 4) == 0 && u && !LLVMGetNextUse(u))
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, inl, 0));
+	}
+	/* --fmad=on: the linked functions' float arithmetic may contract */
+	for (i = 0; i < nnames && o->fmad; i++) {
+		LLVMBasicBlockRef bb;
+		LLVMValueRef in;
+		if (!(f = LLVMGetNamedFunction(mod, names[i])) || LLVMIsDeclaration(f))
+			continue;
+		for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+			for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+				LLVMOpcode op = LLVMGetInstructionOpcode(in);
+				if ((op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul) && LLVMCanValueUseFastMathFlags(in))
+					LLVMSetFastMathFlags(in, LLVMGetFastMathFlags(in) | LLVMFastMathAllowContract);
+			}
+	}
+done:
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	buffree(&b); /* path */
+	return nerr;
 }
 
 /* libdevice asks __nvvm_reflect("__CUDA_PREC_SQRT") whether sqrtf (and
@@ -382,6 +574,11 @@ kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef t
 	if ((nerr = verifymod(mod, o, m)))
 		goto done;
 	lap(o, &t, "LLVM verifier");
+	if (usesrt(mod)) {
+		if ((nerr = linkrt(c, mod, o, m)))
+			goto done;
+		lap(o, &t, "runtime linked");
+	}
 	if (!host) {
 		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
 		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), o->fastmath, 0)));

@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define KPY_VERSION "0.1.0"
 #define KIR_VERSION 1
@@ -367,6 +368,15 @@ int findstruct(const Module *m, const char *name);              /* sid or -1 */
 int fieldindex(const Module *m, int sid, const char *name);     /* or -1 */
 Func *addfunc(Module *m, const char *name, bool kernel, Loc loc);
 int findfunc(const Module *m, const char *name);                /* index or -1 */
+/* A runtime stub: a function scalarize adds, named RTSTUB_PREFIX, the op
+ * and its operand types, dot separated (@kpy.rt.quat_rotate.quatf.vec3f),
+ * with flat parameters and results (the leaves of the op's operands and
+ * results) and as body the op itself on values rebuilt from them: kcpu
+ * compiles it as any function, kptx calls the runtime headers' definition
+ * compiled to bitcode (backends/kptx_rt.cpp, kptx_rt.bc).  Low kir but for
+ * its body, which scalarize leaves as it is. */
+#define RTSTUB_PREFIX "kpy.rt."
+static inline bool isrtstub(const Func *f) { return strncmp(f->name, RTSTUB_PREFIX, 7) == 0; }
 int funcindex(const Module *m, const Func *f);
 /* Delete the functions i with !keep[i]: compacts Module.funcs and renumbers
  * call immediates and Func.adjof (an adjof of a deleted kernel becomes -1).

@@ -40,7 +40,11 @@
  *           the random numbers (Warp's PCG hash in integer ops).  Poisson
  *           sampling, noise, pnoise and curlnoise become calls of helper
  *           functions the pass adds to the module once (@kpy_poisson,
- *           @kpy_noise3, ...), themselves low kir.
+ *           @kpy_noise3, ...), themselves low kir.  The quaternion
+ *           builtins on f32 and f64 become calls of runtime stubs
+ *           (@kpy.rt.OP.TYPES, ir.h's isrtstub; xrt below), which kptx
+ *           links from the runtime headers compiled to bitcode
+ *           (docs/composite-builtins.md); f16 and bf16 keep xtab's.
  * memory:   a load, store or atomic of a composite or struct element becomes
  *           one scalar access per leaf through `member` views (the array of
  *           one leaf of every element: same shape and strides, data offset
@@ -430,6 +434,128 @@ put(S *s, Val v, L l)
 }
 
 /* ------------------------------------------------------------------ */
+/* Runtime calls: ops the runtime headers define once for every back end */
+
+/* Whether op goes to a runtime stub (see isrtstub, ir.h): a quaternion
+ * builtin on f32 or f64 leaves (f16 and bf16 keep their expansions: the
+ * headers' f16 rounds in software), its integer leaves i32 as the shim's
+ * (backends/kptx_rt.cpp). */
+enum { RTMAX = 64 }; /* leaves of a runtime call's operands and results */
+
+static bool
+rtop(S *s, const Op *op)
+{
+	Type tys[RTMAX];
+	int i, k = 0, sk = -1;
+
+	if (opfamily(op->code) != OF_QUAT)
+		return false;
+	for (i = 0; i < op->nargs; i++) {
+		if (nleaves(s->m, AT(i)) > RTMAX - k)
+			return false;
+		leafinfo(s->m, AT(i), 0, tys, NULL, &k);
+	}
+	for (i = 0; i < op->nres; i++) {
+		if (nleaves(s->m, RT(i)) > RTMAX - k)
+			return false;
+		leafinfo(s->m, RT(i), 0, tys, NULL, &k);
+	}
+	for (i = 0; i < k; i++) {
+		if (tys[i].k != T_SCALAR)
+			return false;
+		if (scalarisfloat(tys[i].s)) {
+			if (sk >= 0 && tys[i].s != sk)
+				return false;
+			sk = tys[i].s;
+		} else if (tys[i].s != S_I32) {
+			return false;
+		}
+	}
+	return sk == S_F32 || sk == S_F64;
+}
+
+/* The composite of type t from its leaves (v, n of them). */
+static Val
+packleaves(S *s, Type t, const Val *v, int n)
+{
+	static const int ctor[] = {[T_VEC] = OP_VEC, [T_MAT] = OP_MAT, [T_QUAT] = OP_QUAT, [T_XFORM] = OP_TRANSFORM};
+
+	if (flat(t))
+		return v[0];
+	if (t.k >= (int)countof(ctor) || !ctor[t.k])
+		die("scalarize: no constructor for %s", typestr(s->m, t));
+	return edecl(s, ctor[t.k], v, n, t);
+}
+
+static void unpack(S *s, Val v, Type t, Val *out, int *k);
+
+/* The op as a call of its runtime stub, added to the module the first
+ * time: its body rebuilds the operands, applies the op and returns the
+ * results' leaves. */
+static void
+xrt(S *s, const Op *op, const L *in, L *out)
+{
+	Val args[RTMAX], res[RTMAX];
+	Type rt[RTMAX], at[RTMAX];
+	Buf name = {0};
+	int fi, i, j, na = 0, nr = 0;
+	Op *call;
+
+	for (i = 0; i < op->nargs; i++)
+		for (j = 0; j < in[i].n; j++)
+			args[na++] = in[i].v[j];
+	for (i = 0; i < op->nres; i++)
+		leafinfo(s->m, RT(i), 0, rt, NULL, &nr);
+	for (i = 0; i < na; i++)
+		at[i] = ty(s, args[i]);
+	bufprintf(&name, RTSTUB_PREFIX "%s", opinfo[op->code].name);
+	for (i = 0; i < op->nargs; i++)
+		bufprintf(&name, ".%s", typestr(s->m, AT(i)));
+	if ((fi = findfunc(s->m, name.s)) < 0) {
+		S save = *s;
+		Func *f = addfunc(s->m, name.s, false, (Loc){0});
+		Val p[RTMAX], a[RTMAX], r[RTMAX];
+		Type ot[RTMAX];
+		int k = 0;
+		fi = (int)s->m->nfuncs - 1;
+		for (i = 0; i < na; i++)
+			p[i] = addparam(s->m, f, NULL, at[i], (Loc){0});
+		for (i = 0; i < nr; i++)
+			addret(s->m, f, rt[i]);
+		s->f = f;
+		s->r = &f->body;
+		s->loc = s->kloc = (Loc){0};
+		s->map = NULL;
+		s->nmap = 0;
+		for (i = 0, j = 0; i < op->nargs; i++) {
+			a[i] = packleaves(s, vty(save.f, op->args[i]), p + j, in[i].n);
+			j += in[i].n;
+		}
+		for (i = 0; i < op->nres; i++)
+			ot[i] = vty(save.f, op->res[i]);
+		call = emit(s, op->code, a, op->nargs, ot, op->nres);
+		for (i = 0; i < op->nres; i++) {
+			if (flat(ot[i]))
+				r[k++] = call->res[i];
+			else
+				unpack(s, call->res[i], ot[i], r, &k);
+		}
+		emit(s, OP_RET, r, nr, NULL, 0);
+		save.nerr = s->nerr;
+		*s = save;
+	}
+	buffree(&name);
+	call = emit(s, OP_CALL, args, na, rt, nr);
+	call->attr = fi;
+	for (i = 0; i < nr; i++)
+		res[i] = call->res[i];
+	for (i = 0, j = 0; i < op->nres; i++) {
+		memcpy(out[i].v, res + j, (size_t)out[i].n * sizeof(Val));
+		j += out[i].n;
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* The table: composite expansions by op                                */
 
 static Xfn *const xtab[NOPS] = {
@@ -811,7 +937,9 @@ lowerop(S *s, const Op *op)
 	}
 	for (i = 0; i < op->nres; i++)
 		out[i] = newleaves(s, nleaves(s->m, vty(s->f, op->res[i])));
-	if (!xtab[op->code]) {
+	if (rtop(s, op)) {
+		xrt(s, op, in, out);
+	} else if (!xtab[op->code]) {
 		scerror(s, "'%s' has no scalar expansion yet: kptx cannot compile it", oi->name);
 		for (i = 0; i < op->nres; i++)
 			zeroleaves(s, vty(s->f, op->res[i]), out[i]);
@@ -935,12 +1063,14 @@ scalarize(Module *m, PassOpts *o)
 
 	/* flat signatures first, so that calls see their callees' */
 	for (i = 0; i < nfuncs; i++)
-		if (!m->funcs[i]->kernel)
+		if (!m->funcs[i]->kernel && !isrtstub(m->funcs[i]))
 			olds[i] = flatsig(m, m->funcs[i], &nolds[i]);
 	for (i = 0; i < nfuncs; i++) {
 		Func *f = m->funcs[i];
 		S s = {0};
 		Region body = f->body, nb = {0};
+		if (isrtstub(f)) /* low already (a module lowered again) */
+			continue;
 		s.m = m;
 		s.f = f;
 		s.o = o;
