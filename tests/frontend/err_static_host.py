@@ -50,7 +50,7 @@ def host_call(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a loop in h
 
 
 @wp.kernel
-def host_call_args(a: wp.array(dtype=float)):  # kpyc: *args are not bound
+def host_call_args(a: wp.array(dtype=float)):  # kpyc: differs from Warp: *args are not bound
     a[0] = wp.static(host_offset(1.0))
 
 
@@ -93,7 +93,7 @@ def bumped(x: float):
 
 
 @wp.kernel
-def changes(a: wp.array(dtype=float)):
+def changes(a: wp.array(dtype=float)):  # kpyc: differs from Warp: a wp.static that changes module values reads a kernel local (Warp evaluates it twice)
     c = 2.0
     # Warp evaluates it with the module's names, then again with c
     a[0] = wp.static(bump() + c) + bumped(a[1])
