@@ -140,7 +140,9 @@ usesrt(LLVMModuleRef mod)
 }
 
 /* The path of kptx_rt.bc: $KPY_KPTX_RT, else beside the running program
- * (the build tree), else where it is installed. */
+ * (the build tree), else in ../share/kpy beside it (an installed tree,
+ * wherever it was moved: DESTDIR, a copied prefix), else where it was
+ * installed. */
 static const char *
 rtpath(Buf *b)
 {
@@ -156,6 +158,10 @@ rtpath(Buf *b)
 		if ((slash = strrchr(exe, '/'))) {
 			slash[1] = 0;
 			bufprintf(b, "%skptx_rt.bc", exe);
+			if (access(b->s, R_OK) == 0)
+				return b->s;
+			b->n = 0;
+			bufprintf(b, "%s../share/kpy/kptx_rt.bc", exe);
 			if (access(b->s, R_OK) == 0)
 				return b->s;
 		}
