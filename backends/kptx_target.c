@@ -56,15 +56,18 @@ moderror(const KptxOpts *o, const Module *m, const char *what, const char *msg)
 	diagerr(o->d, &s, loc, "%s%s%s", what, msg && *msg ? ": " : "", msg ? msg : "");
 }
 
+/* mod declares a function whose name begins with prefix (one it calls
+ * and a bitcode library defines: libdevice's __nv_, the runtime's kpy_rt_) */
 static bool
-useslibdevice(LLVMModuleRef mod)
+declares(LLVMModuleRef mod, const char *prefix)
 {
+	size_t l = strlen(prefix);
 	LLVMValueRef f;
 
 	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
 		size_t n;
 		const char *name = LLVMGetValueName2(f, &n);
-		if (LLVMIsDeclaration(f) && n > 5 && strncmp(name, "__nv_", 5) == 0)
+		if (LLVMIsDeclaration(f) && n > l && strncmp(name, prefix, l) == 0)
 			return true;
 	}
 	return false;
@@ -114,29 +117,6 @@ linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Modu
 		return 1;
 	}
 	return 0;
-}
-
-/* The runtime's composite builtins (kptx_rt.bc, backends/kptx_rt.cpp):
- * linked when the module calls a kpy_rt_* function (a runtime stub's
- * body), lazily and linkonce_odr as libdevice.  The bitcode is the host's
- * (clang for x86-64 generic): its functions lose their target-cpu and
- * target-features, so that they inline into kptx's (always: scalarize's
- * expansions were inline code); for nvptx, its math
- * becomes libdevice's as kptx's own ops' (the C library's sinf and the
- * llvm.sin.f32 clang makes of it: __nv_sinf), and with --fmad=on its
- * fadd, fsub and fmul may contract, as kptx's own. */
-static bool
-usesrt(LLVMModuleRef mod)
-{
-	LLVMValueRef f;
-
-	for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
-		size_t n;
-		const char *name = LLVMGetValueName2(f, &n);
-		if (LLVMIsDeclaration(f) && n > 7 && strncmp(name, "kpy_rt_", 7) == 0)
-			return true;
-	}
-	return false;
 }
 
 /* The path of kptx_rt.bc: $KPY_KPTX_RT, else beside the running program
@@ -214,6 +194,15 @@ rtmath(LLVMModuleRef mod)
 	}
 }
 
+/* The runtime's composite builtins (kptx_rt.bc, backends/kptx_rt.cpp):
+ * linked when the module calls a kpy_rt_* function (a runtime stub's
+ * body), lazily and linkonce_odr as libdevice.  The bitcode is the host's
+ * (clang for x86-64 generic): its functions lose their target-cpu and
+ * target-features, so that they inline into kptx's (always: scalarize's
+ * expansions were inline code); for nvptx, its math
+ * becomes libdevice's as kptx's own ops' (the C library's sinf and the
+ * llvm.sin.f32 clang makes of it: __nv_sinf), and with --fmad=on its
+ * fadd, fsub and fmul may contract, as kptx's own. */
 static int
 linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 {
@@ -580,7 +569,7 @@ kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef t
 	if ((nerr = verifymod(mod, o, m)))
 		goto done;
 	lap(o, &t, "LLVM verifier");
-	if (usesrt(mod)) {
+	if (declares(mod, "kpy_rt_")) {
 		if ((nerr = linkrt(c, mod, o, m)))
 			goto done;
 		lap(o, &t, "runtime linked");
@@ -588,7 +577,7 @@ kptxlower(Module *m, const KptxOpts *o, LLVMContextRef c, LLVMTargetMachineRef t
 	if (!host) {
 		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
 		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), o->fastmath, 0)));
-		if (useslibdevice(mod) && (nerr = linklibdevice(c, mod, o, m)))
+		if (declares(mod, "__nv_") && (nerr = linklibdevice(c, mod, o, m)))
 			goto done;
 		reflectprecsqrt(mod, o->fastmath);
 		if (o->fastmath)

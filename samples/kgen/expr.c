@@ -233,18 +233,6 @@ load_at_tid(Gen *g, Var *arr)
 
 /* ----------------------------------------------------------------- taming */
 
-/* value of a float literal */
-static double
-lit_of(const Expr *e)
-{
-	const char *t = e->s;
-	double v = 0;
-
-	if (!strncmp(t, "wp.float64(", 11))
-		t += 11;
-	sscanf(t, "%lf", &v);
-	return v;
-}
 
 static Expr *
 scale_by(Gen *g, Expr *e, double cap)
@@ -258,7 +246,7 @@ scale_by(Gen *g, Expr *e, double cap)
 	/* x * c * k reads as x * (c * k): fold into one literal */
 	if (e->kind == E_BIN && e->op == OP_MUL && e->a[1]->kind == E_LIT && e->a[1]->ty.kind == TY_FLOAT &&
 	    e->a[0]->bound > 0) {
-		double c = lit_of(e->a[1]) * k;
+		double c = lit_value(e->a[1]) * k;
 		double m = fabs(c);
 
 		if (m > 0) {
