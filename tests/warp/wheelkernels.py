@@ -740,11 +740,14 @@ def backend_one(path, bindir, work, nvcc, ptxas, inc, cache):
 
     def cached(stage, argv, src, key):
         # nvcc and ptxas take most of the time: their answer is kept by the
-        # text they read (and the runtime headers, for nvcc)
-        h = hashlib.sha256((key + "\0" + " ".join(argv[:1] + argv[2:]) + "\0").encode() + open(src, "rb").read()).hexdigest()[:20]
-        if h in cache:
-            return cache[h]
-        cache[h] = r = run(stage, argv)
+        # text they read, their options (not the scratch paths) and, for
+        # nvcc, the runtime headers
+        opts = " ".join(x for x in argv[1:] if not x.startswith(work) and x != "-o")
+        h = hashlib.sha256((key + "\0" + argv[0] + " " + opts + "\0").encode() + open(src, "rb").read()).hexdigest()[:20]
+        if h in cache["old"]:
+            cache["new"][h] = r = cache["old"][h]
+            return r
+        cache["new"][h] = r = run(stage, argv)
         return r
 
     e = run("kpyc", [B("kpyc"), path, "-o", w + ".0.kir"])
@@ -796,12 +799,12 @@ def backends(paths, bindir, jobs, nvcc, ptxas, cache_path=None):
     inc = os.path.normpath(inc)
     nvcc = tool(nvcc) if nvcc else None
     ptxas = tool(ptxas) if ptxas else None
-    cache = {}
+    cache = {"old": {}, "new": {}}  # the answers kept, and those this run used
     if cache_path:
         try:
-            cache = json.load(open(cache_path))
+            cache["old"] = json.load(open(cache_path))
         except (OSError, ValueError):
-            cache = {}
+            pass
     work = tempfile.mkdtemp(prefix="wheelkernels.")
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 1)) as ex:
@@ -810,8 +813,9 @@ def backends(paths, bindir, jobs, nvcc, ptxas, cache_path=None):
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if cache_path:
-        with open(cache_path, "w") as g:
-            json.dump(cache, g)
+        with open(cache_path + ".tmp", "w") as g:
+            json.dump(cache["new"], g)
+        os.replace(cache_path + ".tmp", cache_path)
     return res, nvcc, ptxas
 
 
