@@ -69,11 +69,14 @@ byval(A *a, LLVMValueRef f, unsigned i, LLVMTypeRef t, unsigned align)
 }
 
 /* The ABI type of a kernel parameter in memory (composites and structs as
- * bytes). */
+ * bytes).  An empty struct is one byte, as C++'s (kcuda's) sizeof says:
+ * ptxas rejects a zero-length .param array. */
 static LLVMTypeRef
 bytes(A *a, const Module *m, Type t)
 {
-	return LLVMArrayType2(a->i8, (uint64_t)typesize(m, t));
+	int n = typesize(m, t);
+
+	return LLVMArrayType2(a->i8, (uint64_t)(n > 0 ? n : 1));
 }
 
 /* A loop calling the body for task = first, first + step, ... < end. */

@@ -3,7 +3,8 @@
 and examples, one standalone module each, and what kpyc and Warp make of it.
 
   wheelkernels.py extract  --out DIR
-  wheelkernels.py coverage --out DIR --bin BUILD-DIR [--files N]
+  wheelkernels.py coverage --out DIR --bin BUILD-DIR [--all-files] [--backends] [-j N]
+  wheelkernels.py backends --bin BUILD-DIR [-j N] UNIT.py...
 
 extract reads every .py under warp/tests and warp/examples (as text, with
 Python's ast; nothing of the file is executed) and finds every function
@@ -42,6 +43,16 @@ for the CPU, no C++ compilation), and prints per file and in total how many
 core kernels each accepts, and the rejection messages grouped.  It exits 1
 when a kernel is skipped without a reason or kpyc fails without a located
 error.  Results go to DIR/coverage.json (read by warpkernels.py).
+
+With --backends, coverage then takes every unit kpyc accepts through the
+back ends as tests/cuda/gpu-bundle.sh does (kopt -p inline,ad,fold,cse,dce,
+else kopt -O; kcuda | nvcc -ptx; kopt -p LOWER | kptx | ptxas; sm_90), -j N
+at a time (default: make's -j, else the CPUs), and prints per class how many
+compile through kcuda+nvcc, kptx+ptxas and both, the core and overall
+percentages through both, and every unit a back end fails with its first
+error line (docs/warp-1.19.md).  nvcc and ptxas missing: said, and skipped;
+their answers are cached in DIR/backend-cache.json.  backends does the same
+for the units named, and exits 1 when a back end fails.
 """
 import argparse
 import ast
@@ -678,7 +689,169 @@ def analyse(outdir, bindir):
     return index
 
 
-def coverage(outdir, bindir, show):
+
+# The back ends, as the GPU bundle and warpbench run them (tests/cuda/
+# gpu-bundle.sh): forward and backward kernels where kopt's ad applies,
+# else kopt -O; then kcuda and nvcc, and kopt's lowering, kptx and ptxas.
+# nvcc -ptx, not -c: its front end and NVVM are what can reject kcuda's C++,
+# and it takes a third of -c's time here (1.1 s against 3.0 s a unit).
+ADPIPE = "inline,ad,fold,cse,dce"
+LOWER = "unroll,fold,cse,dce,scalarize,fold,cse,dce"
+ARCH = "sm_90"
+
+
+def make_jobs():
+    """-j of the make that runs us (GNU make puts it in MAKEFLAGS), else
+    the number of CPUs."""
+    m = re.search(r"(?:^|\s)-\w*j(\d+)", os.environ.get("MAKEFLAGS", ""))
+    return int(m.group(1)) if m else (os.cpu_count() or 1)
+
+
+def error_line(text):
+    """The first line of a tool's output that says error, else its first."""
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    for x in lines:
+        if re.search(r"\berror\b", x, re.I):
+            return x[:200]
+    return lines[0][:200] if lines else "(no message)"
+
+
+def tool(exe):
+    """exe's path when it can be run, else None."""
+    import shutil
+    return shutil.which(exe)
+
+
+def backend_one(path, bindir, work, nvcc, ptxas, inc, cache):
+    """One unit through both back ends: (cuda, ptx), each None when it
+    compiled, "skipped: ..." when the assembler is absent, else
+    "STAGE: first error line"."""
+    import hashlib
+    B = lambda t: os.path.join(bindir, t)  # noqa: E731
+    w = os.path.join(work, os.path.basename(path)[:-3])
+    env = dict(os.environ, KPY_CACHE=w + ".cache", KPY_INCLUDE=inc)
+
+    def run(stage, argv):
+        try:
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        except OSError as e:
+            return "%s: %s" % (stage, e)
+        return None if p.returncode == 0 else "%s: %s" % (stage, error_line(p.stdout.decode(errors="replace")))
+
+    def cached(stage, argv, src, key):
+        # nvcc and ptxas take most of the time: their answer is kept by the
+        # text they read, their options (not the scratch paths) and, for
+        # nvcc, the runtime headers
+        opts = " ".join(x for x in argv[1:] if not x.startswith(work) and x != "-o")
+        h = hashlib.sha256((key + "\0" + argv[0] + " " + opts + "\0").encode() + open(src, "rb").read()).hexdigest()[:20]
+        if h in cache["old"]:
+            cache["new"][h] = r = cache["old"][h]
+            return r
+        cache["new"][h] = r = run(stage, argv)
+        return r
+
+    e = run("kpyc", [B("kpyc"), path, "-o", w + ".0.kir"])
+    if e:
+        return e, e
+    if run("kopt -p ad", [B("kopt"), "-p", ADPIPE, w + ".0.kir", "-o", w + ".kir"]):
+        e = run("kopt -O", [B("kopt"), "-O", w + ".0.kir", "-o", w + ".kir"])
+        if e:
+            return e, e
+    cuda = run("kcuda", [B("kcuda"), w + ".kir", "-o", w + ".cu"])
+    if cuda is None:
+        cuda = "skipped: no nvcc" if not nvcc else cached(
+            "nvcc", [nvcc, "-ptx", "-arch=" + ARCH, "-std=c++17", "-I" + inc, w + ".cu", "-o", w + ".cu.ptx"], w + ".cu", inc_key(inc))
+    ptx = run("kopt -p lower", [B("kopt"), "-p", LOWER, w + ".kir", "-o", w + ".low.kir"]) or \
+        run("kptx", [B("kptx"), "--arch=" + ARCH, w + ".low.kir", "-o", w + ".ptx"])
+    if ptx is None:
+        ptx = "skipped: no ptxas" if not ptxas else cached(
+            "ptxas", [ptxas, "-arch=" + ARCH, w + ".ptx", "-o", w + ".cubin"], w + ".ptx", "")
+    for f in os.listdir(work):
+        if f.startswith(os.path.basename(w) + "."):
+            q = os.path.join(work, f)
+            if os.path.isfile(q):
+                os.unlink(q)
+    return cuda, ptx
+
+
+_inc_key = {}
+
+
+def inc_key(inc):
+    """A digest of the runtime headers (nvcc's answer depends on them)."""
+    if inc not in _inc_key:
+        import hashlib
+        h = hashlib.sha256()
+        for d, _, fs in sorted(os.walk(inc)):
+            for f in sorted(fs):
+                h.update(f.encode() + open(os.path.join(d, f), "rb").read())
+        _inc_key[inc] = h.hexdigest()
+    return _inc_key[inc]
+
+
+def backends(paths, bindir, jobs, nvcc, ptxas, cache_path=None):
+    """Every unit in paths through both back ends, jobs at a time:
+    {path: (cuda, ptx)} as backend_one says."""
+    import concurrent.futures
+    import shutil
+    import tempfile
+    inc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
+    inc = os.path.normpath(inc)
+    nvcc = tool(nvcc) if nvcc else None
+    ptxas = tool(ptxas) if ptxas else None
+    cache = {"old": {}, "new": {}}  # the answers kept, and those this run used
+    if cache_path:
+        try:
+            cache["old"] = json.load(open(cache_path))
+        except (OSError, ValueError):
+            pass
+    work = tempfile.mkdtemp(prefix="wheelkernels.")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 1)) as ex:
+            futs = {p: ex.submit(backend_one, p, bindir, work, nvcc, ptxas, inc, cache) for p in paths}
+            res = {p: f.result() for p, f in futs.items()}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if cache_path:
+        with open(cache_path + ".tmp", "w") as g:
+            json.dump(cache["new"], g)
+        os.replace(cache_path + ".tmp", cache_path)
+    return res, nvcc, ptxas
+
+
+def backend_report(recs, res, nvcc, ptxas):
+    """Per class: accepted by kpyc, compiled through kcuda+nvcc, through
+    kptx+ptxas, both; then every unit a back end fails, with its error.
+    Returns the number of those failures."""
+    if not nvcc:
+        print("back ends: nvcc not found: kcuda's output is not compiled (skipped)")
+    if not ptxas:
+        print("back ends: ptxas not found: kptx's output is not assembled (skipped)")
+    ok = lambda r: r is None  # noqa: E731
+    print("%-40s %8s %11s %11s %6s" % ("class", "kpyc", "kcuda+nvcc", "kptx+ptxas", "both"))
+    byclass = collections.defaultdict(list)
+    for r in recs:
+        byclass[r.get("class", "units")].append(r)
+    for c in sorted(byclass, key=lambda c: (c != "core", c)):
+        rs = [res[r["path"]] for r in byclass[c]]
+        print("%-40s %8d %11d %11d %6d" % (c[:40], len(rs), sum(ok(a) for a, _ in rs), sum(ok(b) for _, b in rs),
+                                          sum(ok(a) and ok(b) for a, b in rs)))
+    failed = []
+    for r in recs:
+        a, b = res[r["path"]]
+        if a is not None and a == b and not a.startswith("skipped"):
+            failed.append("  %s: %s" % (r["path"], a))  # kpyc or kopt, before both
+            continue
+        for name, e in (("kcuda", a), ("kptx", b)):
+            if e is not None and not e.startswith("skipped"):
+                failed.append("  %s: %s path: %s" % (r["path"], name, e))
+    print("kernels kpyc accepts that a back end fails: %d" % len(failed))
+    for x in failed:
+        print(x)
+    return len(failed)
+
+
+def coverage(outdir, bindir, show, be=None):
     index = analyse(outdir, bindir)
     units = [r for r in index if "unit" in r]
     bad = sum(1 for r in units if r["kpyc"] and r["kpyc"].startswith("("))
@@ -730,21 +903,58 @@ def coverage(outdir, bindir, show):
                 print("  %s %s" % (r["unit"], r["kpyc"]))
     for r in silent:
         print("not extracted, without a reason: %s:%s %s" % (r["file"], r.get("line", "?"), r["kernel"]))
+    if be is not None:
+        coverage_backends(outdir, bindir, units, *be)
     return 1 if bad or silent else 0
+
+
+def coverage_backends(outdir, bindir, units, jobs, nvcc, ptxas):
+    """The units kpyc accepts, through kcuda+nvcc and kptx+ptxas: the table
+    by class, the core and overall percentages, every failure."""
+    import time
+    acc = [r for r in units if r["kpyc"] is None]
+    for r in acc:
+        r["path"] = os.path.join(outdir, r["unit"])
+    t0 = time.time()
+    res, nvcc, ptxas = backends([r["path"] for r in acc], bindir, jobs, nvcc, ptxas,
+                                os.path.join(outdir, "backend-cache.json"))
+    print("\nback ends (%d units kpyc accepts, -j%d, %.0f s): kcuda | nvcc -ptx, kopt -p lower | kptx | ptxas, %s" % (
+        len(acc), jobs, time.time() - t0, ARCH))
+    backend_report(acc, res, nvcc, ptxas)
+    both = lambda r: r["kpyc"] is None and res[r["path"]] == (None, None)  # noqa: E731
+    wc = [r for r in units if r["class"] == "core" and r["warp"] is None]
+    wa = [r for r in units if r["warp"] is None]
+    print("core kernels Warp accepts %d: through kpyc, kcuda+nvcc and kptx+ptxas %d (%.1f%%)" % (
+        len(wc), sum(map(both, wc)), 100.0 * sum(map(both, wc)) / max(len(wc), 1)))
+    print("all extracted kernels Warp accepts %d: through kpyc, kcuda+nvcc and kptx+ptxas %d (%.1f%%)" % (
+        len(wa), sum(map(both, wa)), 100.0 * sum(map(both, wa)) / max(len(wa), 1)))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["extract", "coverage"])
-    ap.add_argument("--out", required=True)
+    ap.add_argument("command", choices=["extract", "coverage", "backends"])
+    ap.add_argument("units", nargs="*", help="backends: the unit files")
+    ap.add_argument("--out", help="extract, coverage: the folder of the units and results")
     ap.add_argument("--bin", default=os.environ.get("top_builddir", "."))
     ap.add_argument("--all-files", action="store_true", help="list every file, not only those with rejections")
-    a = ap.parse_args()
+    ap.add_argument("--backends", action="store_true", help="coverage: also every unit kpyc accepts through the back ends")
+    ap.add_argument("-j", "--jobs", type=int, default=None, help="back-end jobs (default: make's -j, else the CPUs)")
+    ap.add_argument("--nvcc", default=os.environ.get("NVCC") or "nvcc")
+    ap.add_argument("--ptxas", default=os.environ.get("PTXAS") or "ptxas")
+    a = ap.parse_intermixed_args()
+    jobs = a.jobs or make_jobs()
+    if a.command == "backends":
+        if not a.units:
+            ap.error("backends: no unit files")
+        res, nvcc, ptxas = backends(a.units, a.bin, jobs, a.nvcc, a.ptxas)
+        return 1 if backend_report([{"path": u} for u in a.units], res, nvcc, ptxas) else 0
+    if not a.out:
+        ap.error("%s: --out is required" % a.command)
     if a.command == "extract":
         index = extract(a.out)
         print("%d kernels, %d extracted" % (len(index), sum(1 for r in index if "unit" in r)))
         return 0
-    return coverage(a.out, a.bin, a.all_files)
+    return coverage(a.out, a.bin, a.all_files, (jobs, a.nvcc, a.ptxas) if a.backends else None)
 
 
 if __name__ == "__main__":
