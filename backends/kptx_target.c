@@ -73,50 +73,73 @@ declares(LLVMModuleRef mod, const char *prefix)
 	return false;
 }
 
+/* Read the bitcode library at path lazily: a function body is read only
+ * when the linker needs it.  NULL after a located error naming it (what:
+ * "libdevice", "the runtime's bitcode"; hint follows the path). */
+static LLVMModuleRef
+readlib(LLVMContextRef c, const KptxOpts *o, const Module *m, const char *path, const char *what, const char *hint,
+        const char *invalid)
+{
+	LLVMMemoryBufferRef mb;
+	LLVMModuleRef lib;
+	char *msg = NULL;
+
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+		Buf b = {0};
+		bufprintf(&b, "cannot read %s %s%s", what, path, hint);
+		moderror(o, m, b.s, msg);
+		buffree(&b);
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	if (LLVMGetBitcodeModuleInContext2(c, mb, &lib)) { /* takes the buffer */
+		moderror(o, m, invalid, path);
+		return NULL;
+	}
+	return lib;
+}
+
+/* Link lib into mod.  Its definitions made linkonce_odr, the linker links
+ * only those the module calls (and what they call), so that neither
+ * reading nor the pipeline spends time on the rest of the library.  0, or
+ * 1 after a located error. */
+static int
+linklib(LLVMModuleRef mod, LLVMModuleRef lib, const KptxOpts *o, const Module *m, const char *what,
+        const char *path)
+{
+	LLVMValueRef f, g;
+
+	for (f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+			LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+	for (g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+			LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+	LLVMSetTarget(lib, LLVMGetTarget(mod));
+	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(mod));
+	if (LLVMLinkModules2(mod, lib)) { /* takes lib */
+		Buf b = {0};
+		bufprintf(&b, "linking %s failed", what);
+		moderror(o, m, b.s, path);
+		buffree(&b);
+		return 1;
+	}
+	return 0;
+}
+
 static int
 linklibdevice(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 {
-	LLVMMemoryBufferRef mb;
 	LLVMModuleRef ld;
-	char *msg = NULL;
 
 	if (!o->libdevice || !*o->libdevice) {
 		moderror(o, m, "the module calls libdevice math but no libdevice.10.bc is known "
 		               "(configure with the CUDA toolkit, or give --libdevice=PATH)", NULL);
 		return 1;
 	}
-	if (LLVMCreateMemoryBufferWithContentsOfFile(o->libdevice, &mb, &msg)) {
-		Buf b = {0};
-		bufprintf(&b, "cannot read libdevice %s", o->libdevice);
-		moderror(o, m, b.s, msg);
-		buffree(&b);
-		LLVMDisposeMessage(msg);
+	if (!(ld = readlib(c, o, m, o->libdevice, "libdevice", "", "libdevice is not valid bitcode")))
 		return 1;
-	}
-	/* Lazily: a function body is read only when the linker needs it.  Its
-	 * definitions made linkonce_odr, the linker links only those the
-	 * module calls (and what they call), so that neither reading nor the
-	 * pipeline spends time on the rest of libdevice. */
-	if (LLVMGetBitcodeModuleInContext2(c, mb, &ld)) { /* takes the buffer */
-		moderror(o, m, "libdevice is not valid bitcode", o->libdevice);
-		return 1;
-	}
-	{
-		LLVMValueRef f, g;
-		for (f = LLVMGetFirstFunction(ld); f; f = LLVMGetNextFunction(f))
-			if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
-				LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
-		for (g = LLVMGetFirstGlobal(ld); g; g = LLVMGetNextGlobal(g))
-			if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
-				LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
-	}
-	LLVMSetTarget(ld, LLVMGetTarget(mod));
-	LLVMSetDataLayout(ld, LLVMGetDataLayoutStr(mod));
-	if (LLVMLinkModules2(mod, ld)) {
-		moderror(o, m, "linking libdevice failed", o->libdevice);
-		return 1;
-	}
-	return 0;
+	return linklib(mod, ld, o, m, "libdevice", o->libdevice);
 }
 
 /* The path of kptx_rt.bc: $KPY_KPTX_RT, else beside the running program
@@ -207,27 +230,17 @@ static int
 linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 {
 	static const char *const drop[] = {"target-cpu", "target-features", "tune-cpu"};
-	LLVMMemoryBufferRef mb;
 	LLVMModuleRef rt;
-	LLVMValueRef f, g;
-	char *msg = NULL, **names = NULL;
+	LLVMValueRef f;
+	char **names = NULL;
 	size_t nnames = 0, cap = 0, i, k;
 	Buf b = {0};
 	const char *path = rtpath(&b);
 	unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
 	int nerr = 0;
 
-	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-		Buf e = {0};
-		bufprintf(&e, "cannot read the runtime's bitcode %s (set KPY_KPTX_RT)", path);
-		moderror(o, m, e.s, msg);
-		buffree(&e);
-		buffree(&b);
-		LLVMDisposeMessage(msg);
-		return 1;
-	}
-	if (LLVMGetBitcodeModuleInContext2(c, mb, &rt)) { /* takes the buffer */
-		moderror(o, m, "the runtime's bitcode is not valid", path);
+	if (!(rt = readlib(c, o, m, path, "the runtime's bitcode", " (set KPY_KPTX_RT)",
+	                   "the runtime's bitcode is not valid"))) {
 		buffree(&b);
 		return 1;
 	}
@@ -236,8 +249,6 @@ linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 		const char *name = LLVMGetValueName2(f, &n);
 		if (LLVMIsDeclaration(f))
 			continue;
-		if (LLVMGetLinkage(f) == LLVMExternalLinkage)
-			LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
 		for (k = 0; k < countof(drop); k++)
 			LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, drop[k], (unsigned)strlen(drop[k]));
 		/* inline, as scalarize's expansions were */
@@ -246,13 +257,7 @@ linkrt(LLVMContextRef c, LLVMModuleRef mod, const KptxOpts *o, const Module *m)
 			names = xrealloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names);
 		names[nnames++] = xstrdup(name);
 	}
-	for (g = LLVMGetFirstGlobal(rt); g; g = LLVMGetNextGlobal(g))
-		if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
-			LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
-	LLVMSetTarget(rt, LLVMGetTarget(mod));
-	LLVMSetDataLayout(rt, LLVMGetDataLayoutStr(mod));
-	if (LLVMLinkModules2(mod, rt)) {
-		moderror(o, m, "linking the runtime's bitcode failed", path);
+	if (linklib(mod, rt, o, m, "the runtime's bitcode", path)) {
 		nerr = 1;
 		goto done;
 	}
