@@ -249,23 +249,14 @@ def main():
         ev1.synchronize()
         return cp.cuda.get_elapsed_time(ev0, ev1)
 
-    def timeit(fn, reset=None):
-        # a slow kernel (atomics of millions of threads into one element)
-        # gets fewer launches: about --budget-ms of them, at least 5
-        first = once(fn, reset)
-        iters = a.iters
-        if first * (a.iters + a.warmup) > a.budget_ms:
-            iters = max(5, min(a.iters, int(a.budget_ms / max(first, 1e-3))))
-        for _ in range(min(a.warmup, iters)):
-            fn()
-        return float(np.median([once(fn, reset) * 1000.0 for _ in range(iters)]))
-
     def timeall(runs):
         """Time every back end of one kernel in --rounds rounds, the back
         ends taking turns (each round starting with the next one), so that
         a drift of the GPU's clocks or temperature during the kernel's
         measurement falls on all of them alike; the median of all of a back
-        end's launches, in us."""
+        end's launches, in us.  A slow kernel (atomics of millions of threads
+        into one element) gets fewer launches: about --budget-ms of them, at
+        least 5."""
         iters = {}
         for via, (fn, reset) in runs.items():
             first = once(fn, reset)
@@ -330,7 +321,7 @@ def main():
         touched = sum(host[n].nbytes for n in k["touched"])
         src = cp.empty(touched // 4 or 1, np.float32)
         dst = cp.empty_like(src)
-        cpt = timeit(lambda: dst.__setitem__(Ellipsis, src))
+        cpt = timeall({"copy": (lambda: dst.__setitem__(Ellipsis, src), None)})["copy"]
         del src, dst
         check = []
         if "warp" in res:
